@@ -1,0 +1,474 @@
+"""The one SPARQL client of the code base: async, bounded, honest about truncation.
+
+Everything that talks to an endpoint goes through `SparqlEndpoint` (this HTTP client, or the
+in-process `EmbeddedStore`), so timeouts, retries, concurrency limits, size caps, request counting
+and error classification live here once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+import email.utils
+import json
+import logging
+import random
+import re
+import time
+from collections.abc import AsyncIterator, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
+from urllib.parse import quote, urlencode
+
+import aiohttp
+import pyoxigraph as ox
+
+from gateway.config import EndpointConfig
+from gateway.errors import (
+    ConfigurationError,
+    EndpointHTTPError,
+    EndpointTimeout,
+    EndpointUnreachable,
+    ResultTooLarge,
+    SparqlError,
+    SparqlSyntaxError,
+)
+
+log = logging.getLogger(__name__)
+
+Term = ox.NamedNode | ox.Literal | ox.BlankNode
+XSD = "http://www.w3.org/2001/XMLSchema#"
+RDF_LANG_STRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
+
+SELECT_ACCEPT = "application/sparql-results+json"
+GRAPH_ACCEPT = "application/n-triples, text/turtle;q=0.9, application/rdf+xml;q=0.5"
+RETRY_STATUSES = frozenset({429, 502, 503, 504})
+GET_URL_LIMIT = 2000
+
+
+@dataclass(frozen=True)
+class SelectResult:
+    """Rows of a SELECT, with unbound variables absent from a row's mapping."""
+
+    variables: list[str]
+    rows: list[dict[str, Term]]
+    truncated: bool = False
+    truncation_reason: str | None = None
+    elapsed_ms: float = 0.0
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __iter__(self) -> Iterator[dict[str, Term]]:
+        return iter(self.rows)
+
+    def column(self, variable: str) -> list[Term]:
+        return [row[variable] for row in self.rows if variable in row]
+
+
+@dataclass
+class RequestCounter:
+    """Counts SPARQL requests sent inside a `counting_requests()` block (and tasks it starts)."""
+
+    count: int = 0
+    elapsed_ms: float = 0.0
+    queries: list[str] = field(default_factory=list)
+    keep_queries: bool = False
+
+    def record(self, query: str, elapsed_ms: float) -> None:
+        self.count += 1
+        self.elapsed_ms += elapsed_ms
+        if self.keep_queries:
+            self.queries.append(query)
+
+
+_counter: contextvars.ContextVar[RequestCounter | None] = contextvars.ContextVar("sparql_counter", default=None)
+
+
+@contextlib.contextmanager
+def counting_requests(keep_queries: bool = False) -> Iterator[RequestCounter]:
+    """Counts the SPARQL requests made in this block, including by tasks created inside it."""
+    counter = RequestCounter(keep_queries=keep_queries)
+    token = _counter.set(counter)
+    try:
+        yield counter
+    finally:
+        _counter.reset(token)
+
+
+def _record(query: str, started: float) -> None:
+    counter = _counter.get()
+    if counter is not None:
+        counter.record(query, (time.perf_counter() - started) * 1000)
+
+
+def make_iri(value: str) -> ox.NamedNode:
+    """A NamedNode, percent-encoding characters some endpoints emit but IRIs may not hold."""
+    try:
+        return ox.NamedNode(value)
+    except ValueError:
+        return ox.NamedNode(quote(value, safe=":/?#[]@!$&'()*+,;=%~"))
+
+
+def term_from_json(binding: Mapping[str, str]) -> Term:
+    """One RDF term from a SPARQL JSON results binding (also the SPARQL 1.0 `typed-literal`)."""
+    kind = binding.get("type")
+    value = binding.get("value", "")
+    if kind == "uri":
+        return make_iri(value)
+    if kind == "bnode":
+        label = re.sub(r"[^A-Za-z0-9_\-]", "_", value.removeprefix("_:")) or "b"
+        return ox.BlankNode(label)
+    if kind in ("literal", "typed-literal"):
+        lang = binding.get("xml:lang") or binding.get("lang")
+        datatype = binding.get("datatype")
+        if lang:
+            return ox.Literal(value, language=lang)
+        if datatype and datatype != RDF_LANG_STRING:
+            return ox.Literal(value, datatype=make_iri(datatype))
+        return ox.Literal(value)
+    raise ValueError(f"unknown term type {kind!r} in SPARQL JSON results")
+
+
+def parse_json_results(body: bytes | str, max_rows: int | None = None) -> tuple[list[str], list[dict[str, Term]] | bool, bool]:
+    """Parses SPARQL 1.1 JSON results: (variables, rows or boolean, cut at max_rows)."""
+    try:
+        data = json.loads(body)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise SparqlError(f"endpoint answered with malformed JSON results: {exc}") from exc
+    if not isinstance(data, dict):
+        raise SparqlError("endpoint answered with JSON that is not a SPARQL results document")
+    if "boolean" in data:
+        return [], bool(data["boolean"]), False
+    variables = list(data.get("head", {}).get("vars", []))
+    bindings = data.get("results", {}).get("bindings", [])
+    cut = max_rows is not None and len(bindings) > max_rows
+    if cut:
+        bindings = bindings[:max_rows]
+    rows = [{name: term_from_json(b) for name, b in binding.items()} for binding in bindings]
+    return variables, rows, cut
+
+
+def term_to_sparql(term: Term) -> str:
+    """N-Triples/SPARQL syntax of a term, for building queries from earlier results."""
+    return str(term)
+
+
+def term_to_json(term: Term) -> dict[str, str]:
+    """SPARQL JSON results binding of a term (the inverse of `term_from_json`)."""
+    if isinstance(term, ox.NamedNode):
+        return {"type": "uri", "value": term.value}
+    if isinstance(term, ox.BlankNode):
+        return {"type": "bnode", "value": term.value}
+    out = {"type": "literal", "value": term.value}
+    if term.language:
+        out["xml:lang"] = term.language
+    elif term.datatype and term.datatype.value != XSD + "string":
+        out["datatype"] = term.datatype.value
+    return out
+
+
+@runtime_checkable
+class SparqlEndpoint(Protocol):
+    """What the answer paths need from an endpoint; implemented over HTTP and in-process."""
+
+    config: EndpointConfig
+
+    async def select(self, query: str, *, timeout_s: float | None = None, max_rows: int | None = None) -> SelectResult: ...
+
+    async def ask(self, query: str, *, timeout_s: float | None = None) -> bool: ...
+
+    async def construct(self, query: str, *, timeout_s: float | None = None, max_triples: int | None = None) -> list[ox.Triple]: ...
+
+    async def close(self) -> None: ...
+
+
+def _retry_after_seconds(header: str | None) -> float | None:
+    if not header:
+        return None
+    header = header.strip()
+    if header.isdigit():
+        return float(header)
+    try:
+        when = email.utils.parsedate_to_datetime(header)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+def _looks_like_timeout(message: str) -> bool:
+    lowered = message.lower()
+    return any(s in lowered for s in ("timed out", "timeout", "execution time", "sr171", "s1t00"))
+
+
+def _endpoint_message(body: bytes, limit: int = 1500) -> str:
+    text = body.decode("utf-8", errors="replace").strip()
+    text = re.sub(r"<[^>]+>", " ", text) if text.lstrip().startswith("<") else text
+    text = re.sub(r"\s+", " ", text).strip()
+    return text[:limit] + ("…" if len(text) > limit else "")
+
+
+class HttpSparqlClient:
+    """SPARQL 1.1 Protocol client for one endpoint.
+
+    GET for short queries, form-encoded POST for long ones (never `application/sparql-query`, which
+    hangs Virtuoso); a per-request timeout; retries with backoff on 429/502/503/504 honouring
+    `Retry-After`; at most `max_concurrency` requests in flight; a byte cap and a row cap on results;
+    Virtuoso's silent row cut (`X-SPARQL-MaxRows`) reported as truncation.
+    """
+
+    def __init__(
+        self,
+        config: EndpointConfig,
+        *,
+        max_result_bytes: int = 64 * 1024 * 1024,
+        max_rows: int = 100_000,
+        retries: int = 3,
+        backoff_s: float = 0.5,
+        max_backoff_s: float = 10.0,
+        session: aiohttp.ClientSession | None = None,
+    ) -> None:
+        self.config = config
+        self.max_result_bytes = max_result_bytes
+        self.max_rows = max_rows
+        self.retries = retries
+        self.backoff_s = backoff_s
+        self.max_backoff_s = max_backoff_s
+        self._session = session
+        self._own_session = session is None
+        self._semaphore: asyncio.Semaphore | None = None
+        self._headers = config.resolved_headers()
+
+    @property
+    def url(self) -> str:
+        return self.config.url
+
+    def _limits(self) -> asyncio.Semaphore:
+        if self._semaphore is None:
+            self._semaphore = asyncio.Semaphore(max(1, self.config.max_concurrency))
+        return self._semaphore
+
+    def _client(self) -> aiohttp.ClientSession:
+        if self._session is None or self._session.closed:
+            connector = aiohttp.TCPConnector(limit=max(1, self.config.max_concurrency) * 2, ttl_dns_cache=300)
+            self._session = aiohttp.ClientSession(
+                connector=connector, headers={"User-Agent": "kgqa-gateway/0.1"}, auto_decompress=True
+            )
+            self._own_session = True
+        return self._session
+
+    async def close(self) -> None:
+        if self._session is not None and self._own_session and not self._session.closed:
+            await self._session.close()
+        self._session = None
+
+    async def __aenter__(self) -> HttpSparqlClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    def _params(self, query: str) -> list[tuple[str, str]]:
+        params = [("query", query)]
+        if self.config.default_graph:
+            params.append(("default-graph-uri", self.config.default_graph))
+        return params
+
+    @contextlib.asynccontextmanager
+    async def open(
+        self, query: str, *, accept: str, timeout_s: float | None = None
+    ) -> AsyncIterator[aiohttp.ClientResponse]:
+        """An open 2xx response for `query`, for callers that stream the body (the proxy).
+
+        Non-2xx answers, timeouts and connection failures raise the classified `SparqlError`s.
+        """
+        timeout = timeout_s if timeout_s is not None else self.config.timeout_s
+        deadline = time.monotonic() + timeout
+        params = self._params(query)
+        encoded = urlencode(params)
+        use_get = len(self.url) + 1 + len(encoded) <= GET_URL_LIMIT
+        headers = {"Accept": accept, **self._headers}
+        attempt = 0
+        async with self._limits():
+            while True:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise EndpointTimeout(f"no answer within {timeout:g} s", endpoint=self.config.name)
+                client_timeout = aiohttp.ClientTimeout(total=None, sock_connect=min(remaining, 10.0), sock_read=remaining)
+                try:
+                    if use_get:
+                        request = self._client().get(self.url, params=params, headers=headers, timeout=client_timeout)
+                    else:
+                        request = self._client().post(
+                            self.url,
+                            data=encoded.encode(),
+                            headers={**headers, "Content-Type": "application/x-www-form-urlencoded"},
+                            timeout=client_timeout,
+                        )
+                    attempt_started = time.perf_counter()
+                    try:
+                        async with asyncio.timeout(remaining):
+                            response = await request
+                    finally:
+                        _record(query, attempt_started)
+                    try:
+                        if response.status in RETRY_STATUSES and attempt < self.retries:
+                            wait = _retry_after_seconds(response.headers.get("Retry-After"))
+                            if wait is None:
+                                wait = min(self.max_backoff_s, self.backoff_s * 2**attempt) * (0.5 + random.random())
+                            if wait > min(self.max_backoff_s, deadline - time.monotonic()):
+                                await self._raise_for_status(response, query)
+                            attempt += 1
+                            log.info("%s answered %s; retry %d in %.1f s", self.config.name, response.status, attempt, wait)
+                            response.release()
+                            await asyncio.sleep(wait)
+                            continue
+                        if response.status >= 300:
+                            await self._raise_for_status(response, query)
+                        remaining = deadline - time.monotonic()
+                        async with asyncio.timeout(max(remaining, 0.001)):
+                            yield response
+                        break
+                    finally:
+                        response.release()
+                except SparqlError:
+                    raise
+                except TimeoutError as exc:
+                    raise EndpointTimeout(f"no answer within {timeout:g} s", endpoint=self.config.name) from exc
+                except aiohttp.InvalidURL as exc:
+                    raise ConfigurationError(f"invalid endpoint URL {self.url!r}", endpoint=self.config.name) from exc
+                except (aiohttp.ClientConnectorError, aiohttp.ServerDisconnectedError, aiohttp.ClientOSError) as exc:
+                    raise EndpointUnreachable(f"cannot connect to {self.url}: {exc}", endpoint=self.config.name) from exc
+                except aiohttp.ClientPayloadError as exc:
+                    raise EndpointUnreachable(f"connection broke while reading the answer: {exc}", endpoint=self.config.name) from exc
+                except aiohttp.ClientError as exc:
+                    raise EndpointUnreachable(f"HTTP failure talking to {self.url}: {exc}", endpoint=self.config.name) from exc
+
+    async def _raise_for_status(self, response: aiohttp.ClientResponse, query: str) -> None:
+        body = await response.content.read(64 * 1024)
+        message = _endpoint_message(body) or response.reason or "no message"
+        name = self.config.name
+        if response.status == 400 or (response.status == 500 and re.search(r"\b(SP0\d\d|syntax error|37000)\b", message, re.I)):
+            raise SparqlSyntaxError(message, endpoint=name)
+        if response.status in (408, 504) or _looks_like_timeout(message):
+            raise EndpointTimeout(f"endpoint gave up: {message}", endpoint=name)
+        raise EndpointHTTPError(f"HTTP {response.status}: {message}", status=response.status, endpoint=name)
+
+    async def _read_capped(self, response: aiohttp.ClientResponse) -> bytes:
+        declared = response.content_length
+        if declared is not None and declared > self.max_result_bytes:
+            raise ResultTooLarge(
+                f"answer of {declared} bytes exceeds the {self.max_result_bytes} byte cap", endpoint=self.config.name
+            )
+        chunks: list[bytes] = []
+        size = 0
+        async for chunk in response.content.iter_chunked(256 * 1024):
+            size += len(chunk)
+            if size > self.max_result_bytes:
+                raise ResultTooLarge(
+                    f"answer exceeds the {self.max_result_bytes} byte cap; add LIMIT or narrow the query",
+                    endpoint=self.config.name,
+                )
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+    async def _fetch(self, query: str, accept: str, timeout_s: float | None) -> tuple[bytes, str, Mapping[str, str]]:
+        async with self.open(query, accept=accept, timeout_s=timeout_s) as response:
+            body = await self._read_capped(response)
+            return body, response.headers.get("Content-Type", ""), response.headers
+
+    async def select(self, query: str, *, timeout_s: float | None = None, max_rows: int | None = None) -> SelectResult:
+        started = time.perf_counter()
+        body, content_type, headers = await self._fetch(query, SELECT_ACCEPT, timeout_s)
+        cap = max_rows if max_rows is not None else self.max_rows
+        variables, rows, cut = _parse_results(body, content_type, cap, self.config.name)
+        if isinstance(rows, bool):
+            raise SparqlError("expected SELECT results but the endpoint answered a boolean", endpoint=self.config.name)
+        reason = None
+        endpoint_cut = headers.get("X-SPARQL-MaxRows")
+        if endpoint_cut:
+            reason = f"the endpoint cut the result at {endpoint_cut} rows (X-SPARQL-MaxRows); it is incomplete"
+        elif cut:
+            reason = f"result cut at {cap} rows by the gateway's row cap"
+        return SelectResult(variables, rows, reason is not None, reason, (time.perf_counter() - started) * 1000)
+
+    async def ask(self, query: str, *, timeout_s: float | None = None) -> bool:
+        body, content_type, _ = await self._fetch(query, SELECT_ACCEPT, timeout_s)
+        _, value, _ = _parse_results(body, content_type, None, self.config.name)
+        return _as_boolean(value, self.config.name)
+
+    async def construct(
+        self, query: str, *, timeout_s: float | None = None, max_triples: int | None = None
+    ) -> list[ox.Triple]:
+        body, content_type, _ = await self._fetch(query, GRAPH_ACCEPT, timeout_s)
+        return parse_graph(body, content_type, max_triples, self.config.name)
+
+
+def _as_boolean(value: list[dict[str, Term]] | bool, endpoint: str) -> bool:
+    """ASK answers as booleans, including Virtuoso's one-row `__ASK_RETVAL` table in JSON."""
+    if isinstance(value, bool):
+        return value
+    if len(value) == 1 and len(value[0]) == 1:
+        (term,) = value[0].values()
+        if isinstance(term, ox.Literal) and term.value.lower() in ("1", "0", "true", "false"):
+            return term.value.lower() in ("1", "true")
+    if not value:
+        return False
+    raise SparqlError("expected an ASK (boolean) answer but got rows", endpoint=endpoint)
+
+
+def _parse_results(
+    body: bytes, content_type: str, max_rows: int | None, endpoint: str
+) -> tuple[list[str], list[dict[str, Term]] | bool, bool]:
+    mime = content_type.split(";")[0].strip().lower()
+    if mime in ("", "application/sparql-results+json", "application/json", "text/json"):
+        return parse_json_results(body, max_rows)
+    formats = {
+        "application/sparql-results+xml": ox.QueryResultsFormat.XML,
+        "application/xml": ox.QueryResultsFormat.XML,
+        "text/tab-separated-values": ox.QueryResultsFormat.TSV,
+    }
+    if mime not in formats:
+        raise SparqlError(f"endpoint answered {mime!r}, not SPARQL results", endpoint=endpoint)
+    try:
+        parsed = ox.parse_query_results(body, formats[mime])
+    except SyntaxError as exc:
+        raise SparqlError(f"malformed SPARQL results: {exc}", endpoint=endpoint) from exc
+    if isinstance(parsed, ox.QueryBoolean):
+        return [], bool(parsed), False
+    variables = [v.value for v in parsed.variables]
+    rows: list[dict[str, Term]] = []
+    for solution in parsed:
+        if max_rows is not None and len(rows) >= max_rows:
+            return variables, rows, True
+        rows.append({v: solution[v] for v in variables if solution[v] is not None})
+    return variables, rows, False
+
+
+_GRAPH_FORMATS = {
+    "application/n-triples": ox.RdfFormat.N_TRIPLES,
+    "text/plain": ox.RdfFormat.N_TRIPLES,
+    "text/ntriples": ox.RdfFormat.N_TRIPLES,
+    "text/turtle": ox.RdfFormat.TURTLE,
+    "application/x-turtle": ox.RdfFormat.TURTLE,
+    "application/rdf+xml": ox.RdfFormat.RDF_XML,
+    "application/n-quads": ox.RdfFormat.N_QUADS,
+}
+
+
+def parse_graph(body: bytes, content_type: str, max_triples: int | None, endpoint: str) -> list[ox.Triple]:
+    """Triples of a CONSTRUCT/DESCRIBE answer in any common RDF syntax."""
+    mime = content_type.split(";")[0].strip().lower() or "application/n-triples"
+    fmt = _GRAPH_FORMATS.get(mime)
+    if fmt is None:
+        raise SparqlError(f"endpoint answered {mime!r}, not an RDF graph", endpoint=endpoint)
+    triples: list[ox.Triple] = []
+    try:
+        for quad in ox.parse(body, fmt):
+            if max_triples is not None and len(triples) >= max_triples:
+                break
+            triples.append(quad.triple)
+    except SyntaxError as exc:
+        raise SparqlError(f"malformed RDF in the answer: {exc}", endpoint=endpoint) from exc
+    return triples

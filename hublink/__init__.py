@@ -1,0 +1,1 @@
+"""The HubLink answer path: lazily built per-endpoint hub indexes and retrieval with sources."""

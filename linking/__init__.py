@@ -1,0 +1,2 @@
+"""The KGQAN answer path: just-in-time entity and relation linking through the endpoint's own
+text index, query building and ranking, execution, and filtering by answer type."""

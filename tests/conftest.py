@@ -1,0 +1,64 @@
+"""Shared fixtures: real engines on 127.0.0.1 with real graphs from ../shared/data.
+
+Engines are started once per test session and stopped at the end. Virtuoso comes from apt
+(scripts/install-system.sh); tests that need it are skipped with a clear reason if it is missing.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from gateway.engines import OxigraphEngine, VirtuosoEngine
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = Path(os.environ.get("KGQA_SHARED", ROOT.parent / "shared")).resolve()
+DATA = SHARED / "data"
+KGS = DATA / "kgs"
+CK25 = KGS / "ck25" / "graph.ttl"
+ORKG = KGS / "orkg-swa-distributed" / "graph.ttl"
+SPIDER = KGS / "spider4sparql"
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+
+def _need_data() -> None:
+    if not CK25.exists():
+        pytest.skip(f"shared data not found at {DATA}")
+
+
+@pytest.fixture(scope="session")
+def virtuoso() -> Iterator[VirtuosoEngine]:
+    """A live Virtuoso with ck25, the ORKG subset and one Spider4SPARQL graph, each in its own graph."""
+    _need_data()
+    if not VirtuosoEngine.available():
+        pytest.skip("Virtuoso is not installed (scripts/install-system.sh installs it)")
+    engine = VirtuosoEngine()
+    engine.start()
+    try:
+        engine.load(CK25, "ck25")
+        engine.load(ORKG, "orkg")
+        engine.load(SPIDER / "concert_singer.ttl", "concert_singer")
+        yield engine
+    finally:
+        engine.stop()
+
+
+@pytest.fixture(scope="session")
+def oxigraph() -> Iterator[OxigraphEngine]:
+    """A live Oxigraph server with the same graphs as the Virtuoso fixture."""
+    _need_data()
+    engine = OxigraphEngine()
+    engine.start()
+    try:
+        engine.load(CK25, "ck25")
+        engine.load(ORKG, "orkg")
+        engine.load(SPIDER / "concert_singer.ttl", "concert_singer")
+        yield engine
+    finally:
+        engine.stop()

@@ -1,0 +1,246 @@
+"""The phrase graph pattern (PGP): what a question asks, in the question's own words.
+
+A PGP is a small undirected graph. Nodes are entity phrases copied from the question ("Danish
+Straits") or unknowns (`?unknown1` is always the answer, `?unknown2`... are intermediate); edges
+are relation phrases ("flows into"). Class membership uses the relation `is a` ("?unknown1 is a
+sea"). Beyond KGQAN, the PGP also carries the question's form (list, boolean, count, an aggregate),
+an ordering with a limit ("the three oldest") and numeric/date comparisons ("older than 56"), so
+the query builder can emit ASK, COUNT, ORDER BY/LIMIT and FILTER.
+
+The model emits a compact text form, parsed strictly by `PhraseGraphPattern.from_text`:
+
+    count :: ?u1 | directed by | Stanley Kubrick ; ?u1 | is a | movies
+    list :: ?u1 | is a | singers ; ?u1 | age | ?u2 :: order ?u2 desc 3
+    boolean :: ?u1 | member of | Sales ; ?u1 | name | Karen Brant
+    list :: ?u1 | is a | heads ; ?u1 | age | ?u2 :: filter ?u2 > 56 :: select ?u1 ?u2
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+ANSWER = "?unknown1"
+TYPE_RELATION = "is a"
+OPERATORS = ("<=", ">=", "!=", "<", ">", "=")
+_UNKNOWN = re.compile(r"^\?(?:u|unknown)(\d+)$")
+
+
+class PGPParseError(ValueError):
+    """The text is not a well-formed phrase graph pattern; the message says where."""
+
+
+class QuestionForm(StrEnum):
+    LIST = "list"
+    BOOLEAN = "boolean"
+    COUNT = "count"
+    AVG = "avg"
+    SUM = "sum"
+    MIN = "min"
+    MAX = "max"
+
+    @property
+    def is_aggregate(self) -> bool:
+        return self in (QuestionForm.COUNT, QuestionForm.AVG, QuestionForm.SUM, QuestionForm.MIN, QuestionForm.MAX)
+
+
+def is_unknown(node: str) -> bool:
+    return bool(_UNKNOWN.match(node))
+
+
+def canonical_node(node: str) -> str:
+    """`?u2` and `?unknown2` are the same unknown; phrases are kept as written (trimmed)."""
+    match = _UNKNOWN.match(node.strip())
+    return f"?unknown{int(match.group(1))}" if match else node.strip()
+
+
+def _short(node: str) -> str:
+    match = _UNKNOWN.match(node)
+    return f"?u{match.group(1)}" if match else node
+
+
+@dataclass(frozen=True)
+class PhraseTriple:
+    """One edge of the PGP. Direction is not meaningful: linking decides it against the graph."""
+
+    subject: str
+    relation: str
+    object: str
+
+    def nodes(self) -> tuple[str, str]:
+        return (self.subject, self.object)
+
+    @property
+    def is_type(self) -> bool:
+        return self.relation == TYPE_RELATION
+
+
+@dataclass(frozen=True)
+class Ordering:
+    """ORDER BY the value of `node` (an unknown), descending or not, optionally LIMIT."""
+
+    node: str
+    descending: bool = False
+    limit: int | None = None
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """FILTER(node operator value); value is a number or an ISO date as written."""
+
+    node: str
+    operator: str
+    value: str
+
+    def __post_init__(self) -> None:
+        if self.operator not in OPERATORS:
+            raise PGPParseError(f"unknown comparison operator {self.operator!r}; use one of {' '.join(OPERATORS)}")
+
+
+@dataclass(frozen=True)
+class PhraseGraphPattern:
+    triples: tuple[PhraseTriple, ...]
+    form: QuestionForm = QuestionForm.LIST
+    ordering: Ordering | None = None
+    comparisons: tuple[Comparison, ...] = ()
+    projection: tuple[str, ...] = (ANSWER,)
+    notes: tuple[str, ...] = field(default=(), compare=False)
+
+    def nodes(self) -> list[str]:
+        seen: dict[str, None] = {}
+        for triple in self.triples:
+            for node in triple.nodes():
+                seen.setdefault(node, None)
+        return list(seen)
+
+    def unknowns(self) -> list[str]:
+        return [n for n in self.nodes() if is_unknown(n)]
+
+    def entity_phrases(self) -> list[str]:
+        """Node phrases to link to graph vertices (class phrases of `is a` edges excluded)."""
+        classes = {t.object for t in self.triples if t.is_type}
+        return [n for n in self.nodes() if not is_unknown(n) and n not in classes]
+
+    def class_phrases(self) -> list[str]:
+        return [t.object for t in self.triples if t.is_type and not is_unknown(t.object)]
+
+    def relation_phrases(self) -> list[str]:
+        return list(dict.fromkeys(t.relation for t in self.triples if not t.is_type))
+
+    def to_text(self) -> str:
+        triples = " ; ".join(f"{_short(t.subject)} | {t.relation} | {_short(t.object)}" for t in self.triples)
+        parts = [self.form.value, triples]
+        if self.ordering is not None:
+            order = f"order {_short(self.ordering.node)} {'desc' if self.ordering.descending else 'asc'}"
+            if self.ordering.limit is not None:
+                order += f" {self.ordering.limit}"
+            parts.append(order)
+        for comparison in self.comparisons:
+            parts.append(f"filter {_short(comparison.node)} {comparison.operator} {comparison.value}")
+        if self.projection != (ANSWER,):
+            parts.append("select " + " ".join(_short(n) for n in self.projection))
+        return " :: ".join(parts)
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    @classmethod
+    def from_text(cls, text: str) -> PhraseGraphPattern:
+        """Strict parser of the model's output; raises `PGPParseError` saying what is wrong."""
+        sections = [s.strip() for s in text.strip().split("::")]
+        if len(sections) < 2:
+            raise PGPParseError(f"expected 'form :: triples', got {text!r}")
+        try:
+            form = QuestionForm(sections[0].lower())
+        except ValueError:
+            raise PGPParseError(
+                f"unknown question form {sections[0]!r}; use one of {', '.join(f.value for f in QuestionForm)}"
+            ) from None
+        triples: list[PhraseTriple] = []
+        for raw in sections[1].split(" ; "):
+            raw = raw.strip()
+            if not raw:
+                continue
+            parts = [p.strip() for p in raw.split("|")]
+            if len(parts) != 3 or not all(parts):
+                raise PGPParseError(f"triple {raw!r} must be 'node | relation | node' with three non-empty parts")
+            subject, relation, obj = canonical_node(parts[0]), parts[1], canonical_node(parts[2])
+            if not (is_unknown(subject) or is_unknown(obj)):
+                raise PGPParseError(f"triple {raw!r} has no unknown: every triple must touch one")
+            triples.append(PhraseTriple(subject, relation, obj))
+        if not triples and form is not QuestionForm.BOOLEAN:
+            raise PGPParseError("a pattern needs at least one triple")
+        ordering: Ordering | None = None
+        comparisons: list[Comparison] = []
+        projection: tuple[str, ...] = (ANSWER,)
+        for section in sections[2:]:
+            words = section.split()
+            if not words:
+                continue
+            keyword = words[0].lower()
+            if keyword == "order":
+                if len(words) not in (3, 4) or words[2].lower() not in ("asc", "desc"):
+                    raise PGPParseError(f"order must be 'order ?uN asc|desc [limit]', got {section!r}")
+                if ordering is not None:
+                    raise PGPParseError("at most one order section")
+                limit = None
+                if len(words) == 4:
+                    if not words[3].isdigit() or int(words[3]) < 1:
+                        raise PGPParseError(f"order limit must be a positive integer, got {words[3]!r}")
+                    limit = int(words[3])
+                ordering = Ordering(_unknown_arg(words[1], section), words[2].lower() == "desc", limit)
+            elif keyword == "filter":
+                if len(words) < 4:
+                    raise PGPParseError(f"filter must be 'filter ?uN op value', got {section!r}")
+                comparisons.append(Comparison(_unknown_arg(words[1], section), words[2], " ".join(words[3:])))
+            elif keyword == "select":
+                projection = tuple(_unknown_arg(w, section) for w in words[1:])
+                if not projection:
+                    raise PGPParseError("select needs at least one unknown")
+            else:
+                raise PGPParseError(f"unknown section {keyword!r}; expected order, filter or select")
+        pattern = cls(tuple(triples), form, ordering, tuple(comparisons), projection)
+        known = set(pattern.unknowns())
+        for node in ([ordering.node] if ordering else []) + [c.node for c in comparisons] + list(projection):
+            if triples and node not in known:
+                raise PGPParseError(f"{_short(node)} is used in a modifier but appears in no triple")
+        return pattern
+
+
+def _unknown_arg(word: str, section: str) -> str:
+    if not is_unknown(word):
+        raise PGPParseError(f"{word!r} in {section!r} must be an unknown like ?u1")
+    return canonical_node(word)
+
+
+class AnswerKind(StrEnum):
+    RESOURCE = "resource"  # an entity, with a semantic type phrase such as "sea" or "person"
+    STRING = "string"
+    NUMBER = "number"
+    DATE = "date"
+    BOOLEAN = "boolean"
+
+
+@dataclass(frozen=True)
+class AnswerType:
+    """What kind of answer the question expects; filters answers after execution."""
+
+    kind: AnswerKind
+    semantic_type: str | None = None  # e.g. "sea", "person", "department" (for RESOURCE/STRING)
+    confidence: float = 1.0
+
+    def __str__(self) -> str:
+        return f"{self.kind.value}:{self.semantic_type}" if self.semantic_type else self.kind.value
+
+
+@dataclass(frozen=True)
+class UnderstoodQuestion:
+    """The output of question understanding, for one question."""
+
+    question: str
+    pattern: PhraseGraphPattern
+    answer_type: AnswerType
+    source: str  # "model" or "fallback" (and why), so outputs say which was used
+    raw_output: str = ""
+    elapsed_ms: float = 0.0
