@@ -66,6 +66,13 @@ class EndpointConfig:
         return {key: substitute(value) for key, value in self.headers.items()}
 
 
+def cache_dir() -> Path:
+    """Where per-endpoint caches (profiles, HubLink indexes) live: $KGQA_CACHE_DIR or ~/.cache/kgqa."""
+    root = Path(os.environ.get("KGQA_CACHE_DIR") or Path.home() / ".cache" / "kgqa")
+    root.mkdir(parents=True, exist_ok=True)
+    return root
+
+
 def _is_url(text: str) -> bool:
     parsed = urlparse(text)
     return parsed.scheme in {"http", "https"} and bool(parsed.netloc)

