@@ -166,8 +166,9 @@ class PhraseGraphPattern:
             if len(parts) != 3 or not all(parts):
                 raise PGPParseError(f"triple {raw!r} must be 'node | relation | node' with three non-empty parts")
             subject, relation, obj = canonical_node(parts[0]), parts[1], canonical_node(parts[2])
-            if not (is_unknown(subject) or is_unknown(obj)):
-                raise PGPParseError(f"triple {raw!r} has no unknown: every triple must touch one")
+            if not (is_unknown(subject) or is_unknown(obj)) and form is not QuestionForm.BOOLEAN:
+                # only a yes/no question may check a fact between two named things ("Is X the wife of Y?")
+                raise PGPParseError(f"triple {raw!r} has no unknown: outside boolean patterns every triple must touch one")
             triples.append(PhraseTriple(subject, relation, obj))
         if not triples and form is not QuestionForm.BOOLEAN:
             raise PGPParseError("a pattern needs at least one triple")
@@ -203,7 +204,7 @@ class PhraseGraphPattern:
         pattern = cls(tuple(triples), form, ordering, tuple(comparisons), projection)
         known = set(pattern.unknowns())
         for node in ([ordering.node] if ordering else []) + [c.node for c in comparisons] + list(projection):
-            if triples and node not in known:
+            if triples and node not in known and not (form is QuestionForm.BOOLEAN and not known):
                 raise PGPParseError(f"{_short(node)} is used in a modifier but appears in no triple")
         return pattern
 
