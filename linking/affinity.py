@@ -26,9 +26,7 @@ from typing import Protocol
 import numpy as np
 
 STOPWORDS = frozenset(
-    "a an the of in on at to for by with from as is are was were be been being has have had do does did "
-    "its it this that these those and or who whom whose which what when where how there their his her "
-    "than then into onto per all any some me my our your".split()
+    ["a", "an", "the", "of", "in", "on", "at", "to", "for", "by", "with", "from", "as", "is", "are", "was", "were", "be", "been", "being", "has", "have", "had", "do", "does", "did", "its", "it", "this", "that", "these", "those", "and", "or", "who", "whom", "whose", "which", "what", "when", "where", "how", "there", "their", "his", "her", "than", "then", "into", "onto", "per", "all", "any", "some", "me", "my", "our", "your"]
 )
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _NON_WORD = re.compile(r"[^0-9a-zA-Z\u00C0-\uFFFF]+")
@@ -114,7 +112,7 @@ class SpacyVectors:
         out = np.zeros((len(words), dim), dtype=np.float32)
         known = np.zeros(len(words), dtype=bool)
         for i, word in enumerate(words):
-            key = self._vocab.strings[word] if word in self._vocab.strings else None
+            key = self._vocab.strings.get(word, None)
             if key is not None and key in vectors:
                 vector = np.asarray(vectors[key], dtype=np.float32)
                 norm = float(np.linalg.norm(vector))

@@ -1,0 +1,221 @@
+"""Entity, literal and class linking: PGP node phrases to graph terms, just in time.
+
+KGQAN (SIGMOD 2023, section 5) links a node phrase with one full-text query against the endpoint's
+own index, then scores each found vertex's label by semantic affinity and keeps the top k. Beyond the
+paper, values written in the question ("France", 1995, "Hey Oh") are also linked as *literals* when
+the graph holds them as attribute values (relational data turned into RDF has no labelled entities
+for them), and class phrases of `is a` edges are linked to the graph's classes by label or by the
+IRI's local name.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import pyoxigraph as ox
+
+from gateway.endpoint import Endpoint
+from gateway.errors import SparqlError
+from gateway.sparql import XSD, Term
+from linking.affinity import AffinityScorer, split_words
+
+RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+_YEAR = re.compile(r"^(1[0-9]{3}|20[0-9]{2})$")
+_NUMBER = re.compile(r"^[+-]?\d+(?:[.,]\d+)?$")
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_QUOTES = "\"'“”‘’«»"
+MAX_CLASSES = 2000
+MAX_LITERAL_FORMS = 24
+
+
+@dataclass(frozen=True)
+class LinkedEntity:
+    """A graph term for a phrase: a vertex (IRI), a literal value, or a class; scored in [0, 1]."""
+
+    term: Term
+    label: str
+    score: float
+    kind: str = "vertex"  # "vertex", "literal" or "class"
+    predicates: tuple[str, ...] = ()  # literals: the predicates that carry the value in the graph
+
+    @property
+    def is_literal(self) -> bool:
+        return self.kind == "literal"
+
+    def to_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {"iri" if isinstance(self.term, ox.NamedNode) else "value": self.term.value,
+                                  "label": self.label, "score": round(self.score, 4)}
+        if self.kind != "vertex":
+            out["kind"] = self.kind
+        return out
+
+
+@dataclass
+class NodeLinks:
+    """The ranked candidates of one PGP node phrase."""
+
+    phrase: str
+    candidates: list[LinkedEntity] = field(default_factory=list)
+    kind: str = "entity"  # "entity" or "class"
+
+    def to_dict(self) -> dict[str, object]:
+        return {"phrase": self.phrase, "kind": self.kind, "candidates": [c.to_dict() for c in self.candidates]}
+
+
+def literal_forms(phrase: str) -> list[ox.Literal]:
+    """The literal terms a question value may be stored as: strings in a few casings, numbers, dates."""
+    text = phrase.strip().strip(_QUOTES).strip()
+    if not text:
+        return []
+    forms: list[ox.Literal] = []
+    for variant in dict.fromkeys([text, text.title(), text.lower(), text.upper(), text[:1].upper() + text[1:]]):
+        forms.append(ox.Literal(variant))
+        forms.append(ox.Literal(variant, language="en"))
+    compact = text.replace(",", "") if re.fullmatch(r"[+-]?\d{1,3}(,\d{3})+(\.\d+)?", text) else text
+    if _NUMBER.match(compact):
+        number = compact.replace(",", ".")
+        if re.fullmatch(r"[+-]?\d+", number):
+            forms.append(ox.Literal(str(int(number)), datatype=ox.NamedNode(XSD + "integer")))
+            forms.append(ox.Literal(str(int(number)), datatype=ox.NamedNode(XSD + "int")))
+        forms.append(ox.Literal(number if "." in number else number + ".0", datatype=ox.NamedNode(XSD + "decimal")))
+        forms.append(ox.Literal(number, datatype=ox.NamedNode(XSD + "double")))
+        if _YEAR.match(number):
+            forms.append(ox.Literal(number, datatype=ox.NamedNode(XSD + "gYear")))
+    if _DATE.match(text):
+        forms.append(ox.Literal(text, datatype=ox.NamedNode(XSD + "date")))
+    return forms
+
+
+def is_value_phrase(phrase: str) -> bool:
+    """Numbers, years, dates and quoted titles are values first: they are matched as literals."""
+    text = phrase.strip()
+    bare = text.strip(_QUOTES)
+    return bool(_NUMBER.match(bare.replace(",", "")) or _DATE.match(bare) or (text[:1] in _QUOTES and len(bare) > 0))
+
+
+def local_name(iri: str) -> str:
+    """The last segment of an IRI (after #, / or :), the best words an unlabelled term has."""
+    stripped = iri.rstrip("/#")
+    cut = max(stripped.rfind("#"), stripped.rfind("/"), stripped.rfind(":"))
+    return stripped[cut + 1:] if cut >= 0 else stripped
+
+
+def describe_class(iri: str, label: str | None) -> str:
+    return label or " ".join(split_words(local_name(iri)))
+
+
+class EntityLinker:
+    """Links node phrases to vertices, literal values and classes of one endpoint."""
+
+    def __init__(self, scorer: AffinityScorer) -> None:
+        self.scorer = scorer
+        self._classes: dict[str, list[tuple[str, str]]] = {}
+        self._class_locks: dict[str, asyncio.Lock] = {}
+
+    async def link_entities(self, phrase: str, endpoint: Endpoint, *, max_vertices: int = 400,
+                            top_k: int = 1) -> list[LinkedEntity]:
+        """Vertices whose label matches `phrase` (one text-search request), the best `top_k` by affinity.
+
+        Vertices whose label scores exactly as the k-th are kept too (up to 5): affinity cannot tell
+        equal labels apart, the graph (relation linking, execution) can.
+        """
+        hits = await endpoint.search(phrase, limit=max_vertices)
+        if not hits:
+            return []
+        best: dict[str, tuple[Term, str]] = {}
+        for hit in hits:
+            if isinstance(hit.entity, ox.NamedNode) and hit.entity.value not in best:
+                best[hit.entity.value] = (hit.entity, hit.label)
+        if not best:
+            return []
+        items = list(best.values())
+        scores = await self.scorer.ascore_many(phrase, [label for _, label in items])
+        ranked = sorted(zip(items, scores, strict=True), key=lambda pair: -float(pair[1]))
+        kept: list[LinkedEntity] = []
+        for (term, label), score in ranked:
+            if len(kept) >= top_k and (float(score) < kept[-1].score - 1e-6 or len(kept) >= top_k + 4):
+                break
+            kept.append(LinkedEntity(term, label, float(score)))
+        return kept
+
+    async def link_literals(self, phrases: Sequence[str], endpoint: Endpoint,
+                            extra_forms: dict[str, Iterable[str]] | None = None) -> dict[str, list[LinkedEntity]]:
+        """Literal values of the graph equal to the phrases (one request for all phrases).
+
+        A value counts only when a predicate other than the label predicates carries it: a literal
+        that is only ever a label names a vertex, which entity linking finds.
+        """
+        forms: dict[ox.Literal, str] = {}
+        for phrase in phrases:
+            candidates = literal_forms(phrase)
+            for text in (extra_forms or {}).get(phrase, ()):
+                candidates.extend(literal_forms(text)[:4])
+            for form in candidates[:MAX_LITERAL_FORMS]:
+                forms.setdefault(form, phrase)
+        if not forms:
+            return {}
+        profile = await endpoint.profile()
+        label_predicates = set(profile.label_predicates)
+        values = " ".join(str(form) for form in forms)
+        query = (f"SELECT ?o ?p (COUNT(*) AS ?n) WHERE {{ VALUES ?o {{ {values} }} ?s ?p ?o }} "
+                 f"GROUP BY ?o ?p LIMIT 500")
+        try:
+            result = await endpoint.sparql.select(query)
+        except SparqlError:
+            return {}
+        found: dict[str, dict[ox.Literal, set[str]]] = {}
+        for row in result:
+            term, predicate = row.get("o"), row.get("p")
+            if not isinstance(term, ox.Literal) or not isinstance(predicate, ox.NamedNode):
+                continue
+            if predicate.value in label_predicates:
+                continue
+            phrase = forms.get(term) or _match_form(term, forms)
+            if phrase is None:
+                continue
+            found.setdefault(phrase, {}).setdefault(term, set()).add(predicate.value)
+        out: dict[str, list[LinkedEntity]] = {}
+        for phrase, terms in found.items():
+            linked = []
+            for term, predicates in terms.items():
+                score = max(self.scorer.score(phrase, term.value), 0.99 if term.value.strip() else 0.0)
+                linked.append(LinkedEntity(term, term.value, score, "literal", tuple(sorted(predicates))))
+            out[phrase] = sorted(linked, key=lambda e: -e.score)[:4]
+        return out
+
+    async def classes(self, endpoint: Endpoint) -> list[tuple[str, str]]:
+        """The graph's classes with their words (label or local name); fetched once per endpoint."""
+        key = endpoint.config.cache_key
+        if key in self._classes:
+            return self._classes[key]
+        lock = self._class_locks.setdefault(key, asyncio.Lock())
+        async with lock:
+            if key not in self._classes:
+                query = f"SELECT DISTINCT ?c WHERE {{ ?x <{RDF_TYPE}> ?c }} LIMIT {MAX_CLASSES}"
+                result = await endpoint.sparql.select(query)
+                iris = [t for t in result.column("c") if isinstance(t, ox.NamedNode)]
+                labels = await endpoint.labels(iris)
+                self._classes[key] = [(t.value, describe_class(t.value, labels.get(t.value))) for t in iris]
+        return self._classes[key]
+
+    async def link_classes(self, phrase: str, endpoint: Endpoint, *, top_k: int = 2,
+                           min_score: float = 0.35) -> list[LinkedEntity]:
+        """Classes whose label (or local name) matches a class phrase ("singers" -> :singer)."""
+        classes = await self.classes(endpoint)
+        if not classes:
+            return []
+        scores = await self.scorer.ascore_many(phrase, [words for _, words in classes])
+        ranked = sorted(zip(classes, scores, strict=True), key=lambda pair: -float(pair[1]))
+        return [LinkedEntity(ox.NamedNode(iri), words, float(score), "class")
+                for (iri, words), score in ranked[:top_k] if float(score) >= min_score]
+
+
+def _match_form(term: ox.Literal, forms: dict[ox.Literal, str]) -> str | None:
+    """Engines may return a value in another lexical form than asked (1995 vs 1995.0)."""
+    for form, phrase in forms.items():
+        if form.value == term.value or form.value.lower() == term.value.lower():
+            return phrase
+    return None

@@ -1,0 +1,152 @@
+"""Execution of ranked candidate queries: concurrently within the endpoint's limit, best first, and
+stopping as soon as a wave of queries has produced an answer that fits the expected type.
+
+KGQAN (SIGMOD 2023, section 6) runs its top queries and keeps those whose answers pass the type
+filter; running them in score-ordered waves gives the same best answer with far fewer requests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import pyoxigraph as ox
+
+from gateway.endpoint import Endpoint
+from gateway.errors import SparqlError
+from gateway.sparql import Term
+from linking.filtering import FilterOutcome
+from linking.queries import TYPE_VAR, CandidateQuery
+from understanding.pgp import QuestionForm
+
+MATCH = "match"  # answered, and the answers fit the expected type
+MISMATCH = "mismatch"  # answered, but no answer fits the expected type
+EMPTY = "empty"
+ERROR = "error"
+SKIPPED = "skipped"  # not run: an earlier wave already answered
+
+
+@dataclass
+class ExecutedQuery:
+    """One candidate query after execution, with its raw and filtered answers."""
+
+    query: CandidateQuery
+    rank: int
+    status: str = SKIPPED
+    answers: list[Term] = field(default_factory=list)  # after filtering
+    raw_answers: list[Term] = field(default_factory=list)
+    boolean: bool | None = None
+    types: dict[str, list[str]] = field(default_factory=dict)
+    filtered: FilterOutcome | None = None
+    error: str | None = None
+    elapsed_ms: float = 0.0
+    truncated: bool = False
+
+    def to_dict(self) -> dict[str, object]:
+        out = self.query.to_dict()
+        out["status"] = self.status
+        if self.boolean is not None:
+            out["answers"] = [self.boolean]
+        else:
+            out["answers"] = [a.value for a in self.answers[:20]]
+            if len(self.answers) > 20:
+                out["answers_total"] = len(self.answers)
+        if self.error:
+            out["error"] = self.error
+        if self.status != SKIPPED:
+            out["elapsed_ms"] = round(self.elapsed_ms, 2)
+        return out
+
+
+TypeCheck = Callable[[list[Term], dict[str, list[str]]], FilterOutcome]
+
+
+class QueryExecutor:
+    """Runs candidate queries in waves of `concurrency`, best score first, until one answers."""
+
+    def __init__(self, *, concurrency: int = 4, timeout_s: float = 10.0, boolean_budget: int = 8) -> None:
+        self.concurrency = concurrency
+        self.timeout_s = timeout_s
+        self.boolean_budget = boolean_budget
+
+    async def run(self, queries: Sequence[CandidateQuery], endpoint: Endpoint, check: TypeCheck,
+                  *, deadline: float | None = None) -> list[ExecutedQuery]:
+        executed = [ExecutedQuery(q, i) for i, q in enumerate(queries)]
+        wave = max(1, min(self.concurrency, endpoint.config.max_concurrency))
+        limit = len(executed)
+        if queries and queries[0].form is QuestionForm.BOOLEAN:
+            limit = min(limit, self.boolean_budget)
+        for start in range(0, limit, wave):
+            if deadline is not None and time.monotonic() > deadline:
+                break
+            batch = executed[start:min(start + wave, limit)]
+            await asyncio.gather(*(self._one(item, endpoint, check) for item in batch))
+            if any(item.status == MATCH for item in batch):
+                break
+        return executed
+
+    async def _one(self, item: ExecutedQuery, endpoint: Endpoint, check: TypeCheck) -> None:
+        started = time.perf_counter()
+        query = item.query
+        try:
+            if query.form is QuestionForm.BOOLEAN:
+                item.boolean = await endpoint.sparql.ask(query.execution_sparql, timeout_s=self.timeout_s)
+                item.status = MATCH if item.boolean else EMPTY
+                return
+            result = await endpoint.sparql.select(query.execution_sparql, timeout_s=self.timeout_s)
+            item.truncated = result.truncated
+            answers: dict[str, Term] = {}
+            types: dict[str, list[str]] = {}
+            for row in result:
+                term = row.get(query.result_var)
+                if term is None:
+                    continue
+                answers.setdefault(term.value if not isinstance(term, ox.Literal) else str(term), term)
+                kind = row.get(TYPE_VAR[1:])
+                if isinstance(kind, ox.NamedNode) and not isinstance(term, ox.Literal):
+                    types.setdefault(term.value, [])
+                    if kind.value not in types[term.value]:
+                        types[term.value].append(kind.value)
+            item.raw_answers = list(answers.values())
+            item.types = types
+            if query.form.is_aggregate:
+                item.raw_answers = [a for a in item.raw_answers if not _is_zero_count(a, query.form)]
+            if not item.raw_answers:
+                item.status = EMPTY
+                return
+            outcome = check(item.raw_answers, types) if query.form is QuestionForm.LIST else FilterOutcome(item.raw_answers)
+            item.filtered = outcome
+            item.answers = outcome.kept if outcome.matched else item.raw_answers
+            item.status = MATCH if outcome.matched else MISMATCH
+        except SparqlError as exc:
+            item.status = ERROR
+            item.error = str(exc)
+        finally:
+            item.elapsed_ms = (time.perf_counter() - started) * 1000
+
+
+def _is_zero_count(term: Term, form: QuestionForm) -> bool:
+    """A COUNT of 0 or an aggregate over nothing says the pattern found nothing: not an answer."""
+    if not isinstance(term, ox.Literal):
+        return False
+    if form is QuestionForm.COUNT:
+        return term.value.strip() in ("0", "0.0")
+    return term.value.strip() == ""
+
+
+def select_answer(executed: Sequence[ExecutedQuery]) -> ExecutedQuery | None:
+    """The best-ranked query whose answers fit the type; else the best-ranked that answered at all
+    (the type prediction may be wrong); for yes/no questions, `false` from the best query if none
+    was true."""
+    ran = [e for e in executed if e.status != SKIPPED]
+    for status in (MATCH, MISMATCH):
+        for item in ran:
+            if item.status == status:
+                return item
+    if ran and ran[0].query.form is QuestionForm.BOOLEAN:
+        for item in ran:
+            if item.status == EMPTY:
+                return item
+    return None

@@ -1,0 +1,113 @@
+"""Filtering answers by the predicted answer type (KGQAN, SIGMOD 2023, section 6).
+
+Dates, numbers and booleans are checked by the literal's datatype (or lexical form for untyped
+literals); strings must be literals; resources with a semantic type ("sea", "person") are checked by
+the affinity of the type phrase to the answer's classes (their labels or local names). An answer
+without any class is kept: absence of typing is no evidence against it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import pyoxigraph as ox
+
+from gateway.sparql import XSD, Term
+from linking.affinity import AffinityScorer
+from linking.entities import describe_class
+from understanding.pgp import AnswerKind, AnswerType
+
+DATE_TYPES = {XSD + t for t in ("date", "dateTime", "gYear", "gYearMonth", "dateTimeStamp")}
+NUMBER_TYPES = {XSD + t for t in ("integer", "int", "long", "short", "decimal", "double", "float", "nonNegativeInteger",
+                                  "positiveInteger", "negativeInteger", "nonPositiveInteger", "unsignedInt",
+                                  "unsignedLong", "byte", "unsignedShort")}
+_DATE_TEXT = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$")
+_NUMBER_TEXT = re.compile(r"^[+-]?\d+(\.\d+)?([eE][+-]?\d+)?$")
+SEMANTIC_THRESHOLD = 0.45
+
+
+@dataclass
+class FilterOutcome:
+    """Which answers passed, how many were removed and why; `matched` is False when none fit."""
+
+    kept: list[Term]
+    removed: int = 0
+    reason: str = ""
+    matched: bool = True
+    notes: list[str] = field(default_factory=list)
+
+
+def _datatype(term: ox.Literal) -> str | None:
+    return term.datatype.value if term.datatype is not None else None
+
+
+def is_date(term: Term) -> bool:
+    if not isinstance(term, ox.Literal):
+        return False
+    datatype = _datatype(term)
+    if datatype in DATE_TYPES:
+        return True
+    return datatype in (None, XSD + "string") and bool(_DATE_TEXT.match(term.value.strip()))
+
+
+def is_number(term: Term) -> bool:
+    if not isinstance(term, ox.Literal):
+        return False
+    datatype = _datatype(term)
+    if datatype in NUMBER_TYPES:
+        return True
+    return datatype in (None, XSD + "string") and bool(_NUMBER_TEXT.match(term.value.strip()))
+
+
+def is_boolean(term: Term) -> bool:
+    return isinstance(term, ox.Literal) and (_datatype(term) == XSD + "boolean" or term.value.lower() in ("true", "false"))
+
+
+class AnswerTypeFilter:
+    """Keeps the answers that fit the expected `AnswerType`."""
+
+    def __init__(self, scorer: AffinityScorer, *, threshold: float = SEMANTIC_THRESHOLD) -> None:
+        self.scorer = scorer
+        self.threshold = threshold
+
+    def filter(self, answers: Sequence[Term], answer_type: AnswerType | None,
+               types: dict[str, list[str]] | None = None, type_labels: dict[str, str] | None = None) -> FilterOutcome:
+        """`types` maps an answer IRI to its class IRIs; `type_labels` gives class labels where known."""
+        if answer_type is None or not answers:
+            return FilterOutcome(list(answers))
+        kind = answer_type.kind
+        checks = {AnswerKind.DATE: (is_date, "not a date"), AnswerKind.NUMBER: (is_number, "not a number"),
+                  AnswerKind.BOOLEAN: (is_boolean, "not a boolean"),
+                  AnswerKind.STRING: (lambda t: isinstance(t, ox.Literal), "not a literal")}
+        if kind in checks:
+            check, why = checks[kind]
+            kept = [a for a in answers if check(a)]
+            return _outcome(answers, kept, f"{why} (expected {kind.value})")
+        if kind is AnswerKind.RESOURCE:
+            resources = [a for a in answers if not isinstance(a, ox.Literal)]
+            outcome = _outcome(answers, resources, "a literal where a resource was expected")
+            if not outcome.matched or not answer_type.semantic_type or not types:
+                return outcome
+            return self._semantic(resources, answer_type.semantic_type, types, type_labels or {}, outcome.removed)
+        return FilterOutcome(list(answers))
+
+    def _semantic(self, answers: list[Term], semantic_type: str, types: dict[str, list[str]],
+                  type_labels: dict[str, str], removed: int) -> FilterOutcome:
+        classes = sorted({c for a in answers for c in types.get(a.value, [])})
+        if not classes:
+            return FilterOutcome(answers, removed, "a literal where a resource was expected" if removed else "")
+        scores = self.scorer.score_many(semantic_type, [describe_class(c, type_labels.get(c)) for c in classes])
+        by_class = dict(zip(classes, (float(s) for s in scores), strict=True))
+        kept = [a for a in answers
+                if not types.get(a.value) or max(by_class[c] for c in types[a.value]) >= self.threshold]
+        reason = f"no class close to '{semantic_type}' (affinity < {self.threshold})"
+        outcome = _outcome(answers, kept, reason)
+        outcome.removed += removed
+        return outcome
+
+
+def _outcome(answers: Sequence[Term], kept: list[Term], reason: str) -> FilterOutcome:
+    removed = len(answers) - len(kept)
+    return FilterOutcome(kept, removed, reason if removed else "", matched=bool(kept))

@@ -1,0 +1,296 @@
+"""The KGQAN answer path: question -> phrase graph pattern -> just-in-time linking -> ranked SPARQL ->
+execution -> answers filtered by type, with the evidence of every step.
+
+Nothing is pre-computed per graph: each question costs a handful of SPARQL requests (one text search
+per entity phrase, one literal lookup, one predicate lookup for all vertices, the predicate and class
+descriptions, then the candidate queries in waves), all counted with `counting_requests()`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import pyoxigraph as ox
+
+from gateway.endpoint import Endpoint
+from gateway.errors import GatewayError
+from gateway.models import Answer, AnswerStatus, PathResult
+from gateway.qa import AskOptions
+from gateway.sparql import Term, counting_requests
+from linking.affinity import AffinityScorer, default_scorer
+from linking.entities import EntityLinker, LinkedEntity, NodeLinks, is_value_phrase
+from linking.execution import ExecutedQuery, QueryExecutor, select_answer
+from linking.filtering import AnswerTypeFilter, FilterOutcome
+from linking.queries import CandidateQuery, EdgeLinks, LinkedPattern, QueryBuilder
+from linking.relations import LinkedPredicate, PredicateSet, RelationLinker, literal_predicates
+from understanding.pgp import AnswerType, PhraseGraphPattern, PhraseTriple, UnderstoodQuestion, is_unknown
+
+NAME = "kgqan"
+
+
+@dataclass
+class EdgeEvidence:
+    phrase: str
+    triple: str
+    anchor: str
+    candidates: list[LinkedPredicate]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"phrase": self.phrase, "triple": self.triple, "anchor": self.anchor,
+                "candidates": [c.to_dict() for c in self.candidates]}
+
+
+@dataclass
+class KgqanEvidence:
+    """What the KGQAN path did for one question (docs/DESIGN.md, "KGQAN evidence")."""
+
+    pattern: str = ""
+    answer_type: str = ""
+    source: str = ""
+    entities: list[NodeLinks] = field(default_factory=list)
+    relations: list[EdgeEvidence] = field(default_factory=list)
+    queries: list[ExecutedQuery] = field(default_factory=list)
+    sparql: str | None = None
+    filtered: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "understanding": {"pattern": self.pattern, "answer_type": self.answer_type, "source": self.source},
+            "entities": [e.to_dict() for e in self.entities],
+            "relations": [r.to_dict() for r in self.relations],
+            "queries": [q.to_dict() for q in self.queries],
+            "sparql": self.sparql,
+            "filtered": self.filtered,
+        }
+
+
+@dataclass
+class Linking:
+    """The result of linking one pattern, for query building and evidence."""
+
+    linked: LinkedPattern
+    entities: list[NodeLinks]
+    relations: list[EdgeEvidence]
+
+
+class KgqanPath:
+    """KGQAN (Omar et al., SIGMOD 2023) over any SPARQL endpoint, as a `gateway.qa.AnswerPath`."""
+
+    name = NAME
+
+    def __init__(self, scorer: AffinityScorer | None = None) -> None:
+        self.scorer = scorer or default_scorer()
+        self.entity_linker = EntityLinker(self.scorer)
+        self.relation_linker = RelationLinker(self.scorer)
+        self.builder = QueryBuilder()
+        self.type_filter = AnswerTypeFilter(self.scorer)
+
+    async def close(self) -> None:
+        return None
+
+    async def understand(self, question: str) -> UnderstoodQuestion:
+        try:
+            from understanding import get_parser  # type: ignore[attr-defined]
+        except ImportError as exc:
+            raise GatewayError(f"question understanding is not available: {exc}") from exc
+        parsed = await get_parser().parse([question])
+        return parsed[0]
+
+    async def answer(self, question: str, endpoint: Endpoint, options: AskOptions) -> PathResult:
+        started = time.perf_counter()
+        with counting_requests() as counter:
+            understood = await self.understand(question)
+            understanding_ms = (time.perf_counter() - started) * 1000
+            result = await self.answer_understood(understood, endpoint, options)
+        result.timings_ms = {"understanding": understanding_ms, **result.timings_ms,
+                             "total": (time.perf_counter() - started) * 1000}
+        result.sparql_requests = counter.count
+        return result
+
+    async def generate(self, question: str, endpoint: Endpoint, options: AskOptions) -> list[CandidateQuery]:
+        """Ranked SPARQL for a question, without running it (SPARQL proxy, TEXT2SPARQL)."""
+        understood = await self.understand(question)
+        linking = await self.link(understood.pattern, endpoint, options)
+        return self.builder.build(linking.linked, max_queries=options.max_queries, max_answers=options.max_answers)
+
+    async def answer_understood(self, understood: UnderstoodQuestion, endpoint: Endpoint,
+                                options: AskOptions) -> PathResult:
+        """Answers an already understood question (also used with hand-written patterns)."""
+        evidence = KgqanEvidence(pattern=understood.pattern.to_text(), answer_type=str(understood.answer_type),
+                                 source=understood.source)
+        timings: dict[str, float] = {}
+        with counting_requests() as counter:
+            started = time.perf_counter()
+            linking = await self.link(understood.pattern, endpoint, options)
+            evidence.entities, evidence.relations = linking.entities, linking.relations
+            queries = self.builder.build(linking.linked, max_queries=options.max_queries,
+                                         max_answers=options.max_answers)
+            timings["linking"] = (time.perf_counter() - started) * 1000
+            started = time.perf_counter()
+            class_words = await self._class_words(understood.answer_type, endpoint, options)
+            filter_ms = 0.0
+
+            def check(answers: list[Term], types: dict[str, list[str]]) -> FilterOutcome:
+                nonlocal filter_ms
+                began = time.perf_counter()
+                try:
+                    if not options.filter_by_type:
+                        return FilterOutcome(list(answers))
+                    return self.type_filter.filter(answers, understood.answer_type, types, class_words)
+                finally:
+                    filter_ms += (time.perf_counter() - began) * 1000
+
+            deadline = time.monotonic() + max(1.0, options.timeout_s * 0.8)
+            executed = await QueryExecutor(timeout_s=min(10.0, options.timeout_s)).run(
+                queries, endpoint, check, deadline=deadline)
+            timings["execution"] = (time.perf_counter() - started) * 1000 - filter_ms
+            started = time.perf_counter()
+            chosen = select_answer(executed)
+            answers = await self._answers(chosen, endpoint, options)
+            timings["filtering"] = filter_ms + (time.perf_counter() - started) * 1000
+        evidence.queries = executed
+        notes: list[str] = []
+        if chosen is not None:
+            evidence.sparql = chosen.query.sparql
+            if chosen.filtered is not None and chosen.filtered.removed:
+                evidence.filtered = {"removed": chosen.filtered.removed, "reason": chosen.filtered.reason}
+            if chosen.status == "mismatch":
+                notes.append(f"no answer fits the expected type {understood.answer_type}; "
+                             "answers of the best query that answered are given unfiltered")
+            if chosen.truncated:
+                notes.append("the endpoint cut the result; answers may be incomplete")
+        elif not queries:
+            notes.append("linking found no query for the pattern: " + _why_no_query(linking))
+        else:
+            notes.append(f"none of the {sum(1 for e in executed if e.status != 'skipped')} queries run had an answer")
+        return PathResult(NAME, answers=answers, evidence=evidence, timings_ms=timings,
+                          sparql_requests=counter.count, status=AnswerStatus.OK, notes=notes)
+
+    async def _class_words(self, answer_type: AnswerType, endpoint: Endpoint, options: AskOptions) -> dict[str, str]:
+        if not (options.filter_by_type and answer_type.semantic_type):
+            return {}
+        try:
+            return dict(await self.entity_linker.classes(endpoint))
+        except GatewayError:
+            return {}
+
+    async def _answers(self, chosen: ExecutedQuery | None, endpoint: Endpoint, options: AskOptions) -> list[Answer]:
+        if chosen is None:
+            return []
+        if chosen.boolean is not None:
+            return [Answer.boolean(chosen.boolean)]
+        terms = chosen.answers[: options.max_answers]
+        iris = [t for t in terms if isinstance(t, ox.NamedNode)]
+        labels = await endpoint.labels(iris) if iris else {}
+        return [Answer.from_term(t, label=labels.get(t.value) if isinstance(t, ox.NamedNode) else None,
+                                 score=round(chosen.query.score, 4), sources=(chosen.rank,)) for t in terms]
+
+    async def link(self, pattern: PhraseGraphPattern, endpoint: Endpoint, options: AskOptions) -> Linking:
+        """Links every node and edge of the pattern (entity search, literals, classes, predicates)."""
+        entity_phrases = pattern.entity_phrases()
+        class_phrases = list(dict.fromkeys(pattern.class_phrases()))
+        searched = [p for p in entity_phrases if not is_value_phrase(p)]
+        vertex_lists, literal_map, class_lists = await asyncio.gather(
+            asyncio.gather(*(self.entity_linker.link_entities(p, endpoint, max_vertices=options.max_vertices,
+                                                              top_k=options.vertices_per_node) for p in searched)),
+            self.entity_linker.link_literals(entity_phrases, endpoint),
+            asyncio.gather(*(self.entity_linker.link_classes(p, endpoint) for p in class_phrases)),
+        )
+        vertices = dict(zip(searched, vertex_lists, strict=True))
+        nodes: dict[str, list[LinkedEntity]] = {}
+        for phrase in entity_phrases:
+            nodes[phrase] = sorted(vertices.get(phrase, []) + literal_map.get(phrase, []), key=lambda c: -c.score)
+        classes = dict(zip(class_phrases, class_lists, strict=True))
+        entities = [NodeLinks(p, nodes[p]) for p in entity_phrases] + \
+                   [NodeLinks(p, classes[p], kind="class") for p in class_phrases]
+        edges, relations = await self._link_edges(pattern, nodes, classes, endpoint, options)
+        return Linking(LinkedPattern(pattern, nodes, classes, edges), entities, relations)
+
+    async def _link_edges(self, pattern: PhraseGraphPattern, nodes: dict[str, list[LinkedEntity]],
+                          classes: dict[str, list[LinkedEntity]], endpoint: Endpoint,
+                          options: AskOptions) -> tuple[list[EdgeLinks], list[EdgeEvidence]]:
+        triples = [t for t in pattern.triples if not t.is_type]
+        if not triples:
+            return [], []
+        vertices = [c for candidates in nodes.values() for c in candidates if not c.is_literal]
+        around = await self.relation_linker.predicates_around(vertices, endpoint) if vertices else {}
+        plans: list[tuple[PhraseTriple, str, dict[str, PredicateSet]]] = []
+        unanchored: list[tuple[PhraseTriple, str, str | None]] = []
+        for triple in triples:
+            anchor = _entity_anchor(triple)
+            if anchor is not None:
+                sets = {}
+                for candidate in nodes.get(anchor, []):
+                    sets[candidate.term.value] = (literal_predicates(candidate) if candidate.is_literal
+                                                  else around.get(candidate.term.value, PredicateSet(frozenset())))
+                plans.append((triple, anchor, sets))
+            else:
+                anchor_node, anchor_pattern = _unknown_anchor(triple, pattern, nodes, classes)
+                unanchored.append((triple, anchor_node, anchor_pattern))
+        sampled = await asyncio.gather(*(
+            self.relation_linker.predicates_of_bindings(anchor_pattern, anchor_node, endpoint) if anchor_pattern
+            else self.relation_linker.all_predicates(endpoint)
+            for _, anchor_node, anchor_pattern in unanchored))
+        for (triple, anchor_node, _), predicate_set in zip(unanchored, sampled, strict=True):
+            plans.append((triple, anchor_node, {"": predicate_set}))
+        iris = sorted({iri for _, _, sets in plans for s in sets.values() for iri, _ in s.pairs})
+        descriptions = await endpoint.describe_predicates(iris) if iris else {}
+        edges: list[EdgeLinks] = []
+        evidence: list[EdgeEvidence] = []
+        order = {t: i for i, t in enumerate(pattern.triples)}
+        for triple, anchor, sets in sorted(plans, key=lambda plan: order[plan[0]]):
+            ranked = {}
+            for key, predicate_set in sets.items():
+                ranked[key] = await self.relation_linker.rank(triple.relation, predicate_set, endpoint,
+                                                              top_k=options.predicates_per_edge,
+                                                              descriptions=descriptions)
+            edges.append(EdgeLinks(triple, anchor, ranked))
+            best = sorted({p for r in ranked.values() for p in r}, key=lambda p: -p.score)[: options.predicates_per_edge]
+            evidence.append(EdgeEvidence(triple.relation, f"{triple.subject} | {triple.relation} | {triple.object}",
+                                         anchor, best))
+        return edges, evidence
+
+
+def _entity_anchor(triple: PhraseTriple) -> str | None:
+    """The named side of an edge: predicates are looked for around its candidates."""
+    if not is_unknown(triple.subject):
+        return triple.subject
+    if not is_unknown(triple.object):
+        return triple.object
+    return None
+
+
+def _unknown_anchor(triple: PhraseTriple, pattern: PhraseGraphPattern, nodes: dict[str, list[LinkedEntity]],
+                    classes: dict[str, list[LinkedEntity]]) -> tuple[str, str | None]:
+    """For an edge between two unknowns: which unknown to look around, and a WHERE body binding it
+    (its class, or its link to a named thing); None if nothing anchors either side."""
+    for node in (triple.subject, triple.object):
+        for other in pattern.triples:
+            if other.is_type and other.subject == node and classes.get(other.object):
+                return node, f"{node} a <{classes[other.object][0].term.value}>"
+    for node in (triple.subject, triple.object):
+        for other in pattern.triples:
+            if other is triple or other.is_type or node not in other.nodes():
+                continue
+            named = other.object if other.subject == node else other.subject
+            if is_unknown(named) or not nodes.get(named):
+                continue
+            term = nodes[named][0]
+            value = str(term.term)
+            if term.is_literal:
+                return node, f"{node} ?anchorPredicate {value}"
+            return node, f"{{ {value} ?anchorPredicate {node} }} UNION {{ {node} ?anchorPredicate {value} }}"
+    return triple.subject, None
+
+
+def _why_no_query(linking: Linking) -> str:
+    missing = [n.phrase for n in linking.entities if not n.candidates]
+    if missing:
+        return "no graph term matches " + ", ".join(repr(m) for m in missing)
+    empty = [e.phrase for e in linking.relations if not e.candidates]
+    if empty:
+        return "no predicate found for " + ", ".join(repr(m) for m in empty)
+    return "no consistent combination of vertices and predicates"

@@ -1,0 +1,245 @@
+"""Query building: every combination of linked vertices, classes and predicates becomes a basic graph
+pattern, ranked by KGQAN's Eq. 2 (the mean of its vertex and predicate scores), and the best
+`max_queries` become SPARQL in the question's form: SELECT (with `OPTIONAL { ?unknown1 a ?type }` for
+type filtering), ASK, COUNT, other aggregates, ORDER BY/LIMIT, FILTER.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from gateway.sparql import term_to_sparql
+from linking.entities import RDF_TYPE, LinkedEntity
+from linking.relations import OUT, LinkedPredicate
+from understanding.pgp import ANSWER, Comparison, PhraseGraphPattern, PhraseTriple, QuestionForm, is_unknown
+
+TYPE_VAR = "?type"
+XSD_DOUBLE = "<http://www.w3.org/2001/XMLSchema#double>"
+XSD_INTEGER = "<http://www.w3.org/2001/XMLSchema#integer>"
+VALUE_VAR = "?value"
+MAX_PRODUCT = 20000
+_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
+_NUMBER = re.compile(r"^[+-]?\d+(?:\.\d+)?$")
+_YEAR = re.compile(r"^\d{4}$")
+
+
+@dataclass(frozen=True)
+class EdgeLinks:
+    """Predicate candidates of one PGP edge, per candidate of its anchor node.
+
+    `anchor` is the node the predicates were found around (an entity phrase or an unknown);
+    `by_anchor` maps the anchor candidate's term value ("" for an unknown anchor) to its ranked
+    predicates, whose direction is seen from the anchor.
+    """
+
+    triple: PhraseTriple
+    anchor: str
+    by_anchor: dict[str, list[LinkedPredicate]]
+
+    @property
+    def other(self) -> str:
+        return self.triple.object if self.anchor == self.triple.subject else self.triple.subject
+
+
+@dataclass
+class LinkedPattern:
+    """Everything linking found for one PGP: the input of `QueryBuilder`."""
+
+    pattern: PhraseGraphPattern
+    nodes: dict[str, list[LinkedEntity]] = field(default_factory=dict)  # entity phrase -> vertices/literals
+    classes: dict[str, list[LinkedEntity]] = field(default_factory=dict)  # class phrase -> classes
+    edges: list[EdgeLinks] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class CandidateQuery:
+    """One ranked SPARQL query. `pattern` is its WHERE body, in which `answer_var` is the answer."""
+
+    sparql: str
+    pattern: str
+    answer_var: str
+    score: float
+    form: QuestionForm = QuestionForm.LIST
+    execution_sparql: str = ""  # what is run: `sparql` plus the answer's types for LIST forms
+    result_var: str = ""  # the column holding the answer in the executed query's results
+
+    def to_dict(self) -> dict[str, object]:
+        return {"sparql": self.sparql, "pattern": self.pattern, "answer_var": self.answer_var,
+                "score": round(self.score, 4)}
+
+
+GeneratedQuery = CandidateQuery
+
+
+def _var(node: str) -> str:
+    return node if node.startswith("?") else "?" + node
+
+
+@dataclass(frozen=True)
+class _Choice:
+    triple: str
+    score: float
+
+
+class QueryBuilder:
+    """Turns a `LinkedPattern` into ranked `CandidateQuery`s."""
+
+    def build(self, linked: LinkedPattern, *, max_queries: int = 40, max_answers: int = 100) -> list[CandidateQuery]:
+        pattern = linked.pattern
+        entity_nodes = [n for n in pattern.nodes() if not is_unknown(n) and n not in set(pattern.class_phrases())]
+        candidates_per_node = [linked.nodes.get(n, []) for n in entity_nodes]
+        if any(not c for c in candidates_per_node):
+            return []  # a named thing with no match in the graph: no query can be right
+        ranked: list[tuple[float, str]] = []
+        seen: set[str] = set()
+        for assignment in itertools.product(*candidates_per_node):
+            chosen = dict(zip(entity_nodes, assignment, strict=True))
+            options = self._edge_options(linked, chosen)
+            if options is None:
+                continue
+            node_scores = [c.score for c in assignment]
+            for combination in _best_products(options, max_queries * 4):
+                body = " . ".join(choice.triple for choice in combination)
+                if body in seen:
+                    continue
+                seen.add(body)
+                scores = node_scores + [choice.score for choice in combination]
+                ranked.append((sum(scores) / len(scores), body))
+        ranked.sort(key=lambda item: (-item[0], len(item[1]), item[1]))
+        return [self._render(pattern, body, score, max_answers) for score, body in ranked[:max_queries]]
+
+    def _edge_options(self, linked: LinkedPattern, chosen: dict[str, LinkedEntity]) -> list[list[_Choice]] | None:
+        options: list[list[_Choice]] = []
+        by_triple = {edge.triple: edge for edge in linked.edges}
+        for triple in linked.pattern.triples:
+            if triple.is_type:
+                subject = self._node_term(triple.subject, chosen)
+                if is_unknown(triple.object):
+                    options.append([_Choice(f"{subject} <{RDF_TYPE}> {_var(triple.object)}", 1.0)])
+                    continue
+                classes = linked.classes.get(triple.object, [])
+                if not classes:
+                    return None
+                options.append([_Choice(f"{subject} <{RDF_TYPE}> <{c.term.value}>", c.score) for c in classes])
+                continue
+            edge = by_triple.get(triple)
+            if edge is None:
+                return None
+            anchor_key = chosen[edge.anchor].term.value if edge.anchor in chosen else ""
+            predicates = edge.by_anchor.get(anchor_key, [])
+            if not predicates:
+                return None
+            anchor = self._node_term(edge.anchor, chosen)
+            other = self._node_term(edge.other, chosen)
+            edge_choices = []
+            for predicate in predicates:
+                if edge.other in chosen and chosen[edge.other].is_literal and predicate.direction == OUT and \
+                        predicate.iri not in chosen[edge.other].predicates:
+                    continue
+                subject, obj = (anchor, other) if predicate.direction == OUT else (other, anchor)
+                edge_choices.append(_Choice(f"{subject} <{predicate.iri}> {obj}", predicate.score))
+            if not edge_choices:
+                return None
+            options.append(edge_choices)
+        return options
+
+    @staticmethod
+    def _node_term(node: str, chosen: dict[str, LinkedEntity]) -> str:
+        if is_unknown(node):
+            return _var(node)
+        return term_to_sparql(chosen[node].term)
+
+    def _render(self, pattern: PhraseGraphPattern, body: str, score: float, max_answers: int) -> CandidateQuery:
+        filters = "".join(f" FILTER({comparison_expression(c)})" for c in pattern.comparisons)
+        where = body + filters
+        form = pattern.form
+        if form is QuestionForm.BOOLEAN:
+            sparql = f"ASK WHERE {{ {where} }}"
+            return CandidateQuery(sparql, where, ANSWER, score, form, sparql, "")
+        if form is QuestionForm.COUNT:
+            sparql = f"SELECT (COUNT(DISTINCT {ANSWER}) AS ?count) WHERE {{ {where} }}"
+            return CandidateQuery(sparql, where, ANSWER, score, form, sparql, "count")
+        if form.is_aggregate:
+            target = aggregate_target(pattern)
+            sparql = f"SELECT ({form.value.upper()}({numeric(target)}) AS {VALUE_VAR}) WHERE {{ {where} }}"
+            return CandidateQuery(sparql, where, target, score, form, sparql, VALUE_VAR[1:])
+        projection = " ".join(pattern.projection) if pattern.projection else ANSWER
+        modifiers = ""
+        if pattern.ordering is not None:
+            key = f"COALESCE({XSD_DOUBLE}(str({pattern.ordering.node})), {pattern.ordering.node})"
+            modifiers = f" ORDER BY {'DESC' if pattern.ordering.descending else 'ASC'}({key})"
+            limit = pattern.ordering.limit or max_answers
+        else:
+            limit = max_answers
+        sparql = f"SELECT DISTINCT {projection} WHERE {{ {where} }}{modifiers} LIMIT {limit}"
+        if pattern.ordering is None:
+            typed = (f"SELECT DISTINCT {projection} {TYPE_VAR} WHERE {{ {where} "
+                     f"OPTIONAL {{ {ANSWER} <{RDF_TYPE}> {TYPE_VAR} }} }} LIMIT {max(limit * 5, 500)}")
+        else:
+            typed = sparql
+        return CandidateQuery(sparql, where, ANSWER, score, form, typed, ANSWER[1:])
+
+
+def aggregate_target(pattern: PhraseGraphPattern) -> str:
+    """The unknown an AVG/SUM/MIN/MAX applies to: the answer, unless the answer is a typed thing
+    ("?u1 is a singer") with one attribute leaf ("?u1 | age | ?u2"): then the attribute."""
+    typed = any(t.is_type and t.subject == ANSWER for t in pattern.triples)
+    if not typed:
+        return ANSWER
+    degree: dict[str, int] = {}
+    for triple in pattern.triples:
+        for node in triple.nodes():
+            degree[node] = degree.get(node, 0) + 1
+    leaves = [other for t in pattern.triples if not t.is_type and ANSWER in t.nodes()
+              for other in t.nodes() if other != ANSWER and is_unknown(other) and degree.get(other) == 1]
+    return leaves[0] if len(leaves) == 1 else ANSWER
+
+
+def numeric(variable: str) -> str:
+    return f"{XSD_DOUBLE}(str({variable}))"
+
+
+def comparison_expression(comparison: Comparison) -> str:
+    """FILTER expression of a comparison that works for typed numbers, numeric strings, dates and years."""
+    node, operator, value = comparison.node, comparison.operator, comparison.value.strip().strip("\"'")
+    if _ISO_DATE.match(value):
+        return f'SUBSTR(str({node}), 1, 10) {operator} "{value[:10]}"'
+    if _YEAR.match(value):
+        return (f'IF(REGEX(str({node}), "^[0-9]{{4}}-"), {XSD_INTEGER}(SUBSTR(str({node}), 1, 4)), '
+                f"{XSD_DOUBLE}(str({node}))) {operator} {value}")
+    if _NUMBER.match(value):
+        return f"{XSD_DOUBLE}(str({node})) {operator} {value}"
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+    return f'LCASE(str({node})) {operator} "{escaped.lower()}"'
+
+
+def _best_products(options: Sequence[Sequence[_Choice]], limit: int) -> list[tuple[_Choice, ...]]:
+    """The `limit` best combinations (one choice per edge) by total score, without enumerating all."""
+    sorted_options = [sorted(o, key=lambda c: -c.score) for o in options]
+    if not sorted_options:
+        return [()]
+    size = 1
+    for option in sorted_options:
+        size *= len(option)
+    if size <= MAX_PRODUCT:
+        combos = itertools.product(*sorted_options)
+        return heapq.nlargest(limit, combos, key=lambda combo: sum(c.score for c in combo))
+    start = (0,) * len(sorted_options)
+    heap = [(-sum(o[0].score for o in sorted_options), start)]
+    visited = {start}
+    out: list[tuple[_Choice, ...]] = []
+    while heap and len(out) < limit:
+        negative, index = heapq.heappop(heap)
+        out.append(tuple(o[i] for o, i in zip(sorted_options, index, strict=True)))
+        for position in range(len(index)):
+            if index[position] + 1 < len(sorted_options[position]):
+                following = index[:position] + (index[position] + 1,) + index[position + 1:]
+                if following not in visited:
+                    visited.add(following)
+                    delta = sorted_options[position][index[position]].score - sorted_options[position][index[position] + 1].score
+                    heapq.heappush(heap, (negative + delta, following))
+    return out
