@@ -97,6 +97,9 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--limit", type=int, default=None, help="only the first N questions")
     evaluate.add_argument("--timeout", type=float, default=60.0, metavar="S", help="seconds per question and path")
     evaluate.add_argument("--out", type=Path, default=None, help="write per-question results (JSON lines) here")
+    evaluate.add_argument("--concurrency", type=int, default=4, metavar="N", help="questions in flight (default 4)")
+    evaluate.add_argument("--gold-from-file", action="store_true",
+                          help="score against the answers stored in the question file instead of running the gold SPARQL")
     _add_output_options(evaluate)
     return parser
 
