@@ -61,6 +61,9 @@ def build_parser() -> argparse.ArgumentParser:
     batch.add_argument("--out", type=Path, default=None, help="write JSON lines here (default: stdout)")
     batch.add_argument("--path", action="append", choices=PATHS, default=None, help="only this answer path")
     batch.add_argument("--timeout", type=float, default=60.0, metavar="S", help="seconds per question and path")
+    batch.add_argument("--concurrency", type=int, default=None, metavar="N",
+                       help="questions in flight per endpoint (default: min(4, the endpoint's max_concurrency))")
+    batch.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     _add_output_options(batch)
 
     serve = sub.add_parser("serve", help="serve the JSON API, the SPARQL proxy and the web page",
@@ -70,7 +73,11 @@ def build_parser() -> argparse.ArgumentParser:
     _add_endpoint_options(serve)
     serve.add_argument("--allow-any-endpoint", action="store_true",
                        help="let clients name ad-hoc endpoint URLs (off by default: no open proxy)")
-    serve.add_argument("--cache-ttl", type=float, default=300.0, metavar="S", help="proxy response cache TTL")
+    serve.add_argument("--allow-internal-endpoints", action="store_true",
+                       help="with --allow-any-endpoint: also allow loopback, private, link-local and metadata addresses")
+    serve.add_argument("--dataset", action="append", default=None, metavar="IRI=NAME",
+                       help="map a TEXT2SPARQL dataset IRI to an endpoint (repeatable; also `datasets:` in the YAML)")
+    serve.add_argument("--cache-ttl", type=float, default=300.0, metavar="S", help="proxy response cache TTL (0: off)")
     _add_output_options(serve)
 
     index = sub.add_parser("index", help="build or refresh the HubLink index of an endpoint",
