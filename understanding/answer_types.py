@@ -1,0 +1,126 @@
+"""Expected answer types from a question and its pattern.
+
+The kind (date, number, boolean, string, resource) comes from the model's classifier or, in the
+fallback, from the rules below; the semantic type is the class phrase of the answer (`?u1 | is a |
+sea` -> "sea"). The same word lists turn gold predicates into gold kinds when training data is
+derived (understanding.derive), so the model learns what these rules describe.
+"""
+
+from __future__ import annotations
+
+import re
+
+from understanding.pgp import ANSWER, AnswerKind, AnswerType, PhraseGraphPattern, QuestionForm
+
+
+def wordset(text: str) -> frozenset[str]:
+    """A set of words written as one string, for readable word lists."""
+    return frozenset(text.split())
+
+
+# Attribute words whose values are dates, numbers or plain strings (matched on word stems).
+DATE_WORDS = wordset(
+    "date year born birth birthday death died founded founding established opened release released "
+    "launch launched start end started ended began when day month time century decade"
+)
+NUMBER_WORDS = wordset(
+    "age population number count amount height weight length width depth area size elevation "
+    "altitude price cost budget revenue income salary capacity rank ranking score rating total sum "
+    "average percentage percent share speed distance duration runtime volume mass gross sales "
+    "employees attendance points goals votes temperature density capital_amount quantity"
+)
+STRING_WORDS = wordset(
+    "name names title titles label description email address url website homepage phone code "
+    "abbreviation acronym nickname motto slogan id identifier isbn doi zip postcode text "
+    "comment summary orcid"
+)
+_NUMBER_QUESTION = re.compile(
+    r"^\s*(how (many|much|tall|high|long|big|old|large|deep|wide|heavy|far|often|fast)|what (is|was) the (number|total|average|sum|count))\b",
+    re.I,
+)
+_DATE_QUESTION = re.compile(r"^\s*(when\b|(in )?(what|which) (year|date|day|month|decade|century)\b)", re.I)
+_WORD = re.compile(r"[a-z]+")
+
+
+def words(text: str) -> list[str]:
+    """Lower-case words of a phrase or a predicate local name (camelCase and snake_case split)."""
+    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", text)
+    return _WORD.findall(spaced.lower())
+
+
+def _stems(text: str) -> set[str]:
+    out: set[str] = set()
+    for word in words(text):
+        out.add(word)
+        if word.endswith("s") and len(word) > 3:
+            out.add(word[:-1])
+    return out
+
+
+def kind_of_attribute(text: str) -> AnswerKind | None:
+    """The value kind an attribute phrase or predicate name suggests ("birth date" -> date)."""
+    stems = _stems(text)
+    if stems & DATE_WORDS:
+        return AnswerKind.DATE
+    if stems & NUMBER_WORDS:
+        return AnswerKind.NUMBER
+    if stems & STRING_WORDS:
+        return AnswerKind.STRING
+    return None
+
+
+def answer_class(pattern: PhraseGraphPattern) -> str | None:
+    """The class phrase of the answer node, if the pattern names one."""
+    for triple in pattern.triples:
+        if triple.is_type and triple.subject == ANSWER:
+            return triple.object
+    return None
+
+
+def owner_class(pattern: PhraseGraphPattern) -> str | None:
+    """For an attribute answer (`?u2 | is a | heads ; ?u2 | age | ?u1`), the class of its owner."""
+    for triple in pattern.triples:
+        if triple.is_type or ANSWER not in triple.nodes():
+            continue
+        other = triple.object if triple.subject == ANSWER else triple.subject
+        for inner in pattern.triples:
+            if inner.is_type and inner.subject == other:
+                return inner.object
+    return None
+
+
+def answer_relations(pattern: PhraseGraphPattern) -> list[str]:
+    """Relations of the answer itself, not those leading to an ORDER BY or FILTER value."""
+    modifiers = {c.node for c in pattern.comparisons} | ({pattern.ordering.node} if pattern.ordering else set())
+    return [
+        t.relation for t in pattern.triples
+        if not t.is_type and ANSWER in t.nodes() and not (set(t.nodes()) & modifiers)
+    ]
+
+
+def rule_kind(question: str, pattern: PhraseGraphPattern) -> AnswerKind:
+    """The fallback's guess of the answer kind, from the form, the wh-phrase and the answer's relations."""
+    if pattern.form is QuestionForm.BOOLEAN:
+        return AnswerKind.BOOLEAN
+    if pattern.form.is_aggregate and pattern.form in (QuestionForm.COUNT, QuestionForm.AVG, QuestionForm.SUM):
+        return AnswerKind.NUMBER
+    if _DATE_QUESTION.match(question):
+        return AnswerKind.DATE
+    if _NUMBER_QUESTION.match(question):
+        return AnswerKind.NUMBER
+    if answer_class(pattern) is None:
+        for relation in answer_relations(pattern):
+            kind = kind_of_attribute(relation)
+            if kind is not None:
+                return kind
+    return AnswerKind.NUMBER if pattern.form.is_aggregate else AnswerKind.RESOURCE
+
+
+def build_answer_type(kind: AnswerKind, pattern: PhraseGraphPattern, confidence: float = 1.0) -> AnswerType:
+    """Attaches the semantic type (the answer's class phrase) to a predicted kind."""
+    semantic: str | None = None
+    if kind is AnswerKind.RESOURCE:
+        semantic = answer_class(pattern)
+    elif kind is AnswerKind.STRING:
+        semantic = answer_class(pattern) or owner_class(pattern)
+    return AnswerType(kind, semantic, confidence)

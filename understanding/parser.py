@@ -1,0 +1,217 @@
+"""The question parser: questions -> `UnderstoodQuestion`s, batched, cached, off the event loop.
+
+The trained pattern model (understanding.model) answers first; a question whose model output does
+not parse, or every question when no model is available, goes to the spaCy rules
+(understanding.fallback), and `source` says which one answered and why.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import re
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from gateway.errors import GatewayError
+from understanding.answer_types import build_answer_type
+from understanding.pgp import AnswerKind, PGPParseError, PhraseGraphPattern, UnderstoodQuestion
+
+log = logging.getLogger(__name__)
+
+MAX_QUESTION_CHARS = 1000
+MODEL_SWITCH = "KGQA_UNDERSTANDING_MODEL"  # "off" forces the fallback (for comparisons)
+_HAS_WORD = re.compile(r"\w")
+
+
+class InvalidQuestion(GatewayError):
+    """The text cannot be a question: empty, only punctuation, or far too long."""
+
+    kind = "invalid-question"
+
+
+@dataclass(frozen=True)
+class ModelOutput:
+    """What the pattern model says about one question: the PGP text form and the answer kind."""
+
+    text: str
+    kind: AnswerKind
+    kind_confidence: float
+
+
+class PatternModel(Protocol):
+    """A trained question -> PGP model (understanding.model.PatternModel implements it)."""
+
+    def predict(self, questions: list[str]) -> list[ModelOutput]: ...
+
+
+def normalise_question(question: object) -> str:
+    """The question as the parser sees it (whitespace collapsed), or `InvalidQuestion` saying why not."""
+    if not isinstance(question, str):
+        raise InvalidQuestion(f"a question must be text, got {type(question).__name__}")
+    text = " ".join(question.split())
+    if not text:
+        raise InvalidQuestion("the question is empty")
+    if len(text) > MAX_QUESTION_CHARS:
+        raise InvalidQuestion(f"the question is {len(text)} characters long; the limit is {MAX_QUESTION_CHARS}")
+    if not _HAS_WORD.search(text):
+        raise InvalidQuestion(f"the question {text!r} has no words")
+    return text
+
+
+class QuestionParser:
+    """Turns questions into phrase graph patterns with answer types; one per process (`get_parser`)."""
+
+    def __init__(self, model: PatternModel | None = None, *, use_model: bool = True, cache_size: int = 4096) -> None:
+        self._model = model
+        self._use_model = use_model and os.environ.get(MODEL_SWITCH, "").lower() not in ("off", "0", "false")
+        self._model_unavailable: str | None = None if self._use_model else f"model disabled ({MODEL_SWITCH}=off)"
+        self._model_loaded = model is not None
+        self._fallback = None
+        self._cache: OrderedDict[str, UnderstoodQuestion] = OrderedDict()
+        self._cache_size = cache_size
+        self._cache_lock = threading.Lock()
+        self._work_lock = threading.Lock()  # one batch at a time: the CPU is shared
+
+    async def parse(self, questions: Sequence[str]) -> list[UnderstoodQuestion]:
+        """Parses a batch; model and spaCy work runs in a thread, cached questions cost nothing."""
+        texts = [normalise_question(q) for q in questions]
+        missing = self._missing(texts)
+        if missing:
+            await asyncio.to_thread(self._compute, missing)
+        return self._collect(questions, texts)
+
+    def parse_sync(self, questions: Sequence[str]) -> list[UnderstoodQuestion]:
+        """The same as `parse`, for scripts and benchmarks (blocks the calling thread)."""
+        texts = [normalise_question(q) for q in questions]
+        missing = self._missing(texts)
+        if missing:
+            self._compute(missing)
+        return self._collect(questions, texts)
+
+    def load(self) -> None:
+        """Loads the model (or notes why it cannot) and spaCy now instead of on the first question."""
+        with self._work_lock:
+            self._ensure_model()
+            self._ensure_fallback()
+
+    @property
+    def model_status(self) -> str:
+        """"model" when the trained model is in use, else why not."""
+        if self._model_loaded and self._model is not None:
+            return "model"
+        return self._model_unavailable or "model not loaded yet"
+
+    def cache_clear(self) -> None:
+        with self._cache_lock:
+            self._cache.clear()
+
+    # --- internals --------------------------------------------------------------------------------
+    def _missing(self, texts: list[str]) -> list[str]:
+        with self._cache_lock:
+            return list(dict.fromkeys(t for t in texts if t not in self._cache))
+
+    def _collect(self, originals: Sequence[str], texts: list[str]) -> list[UnderstoodQuestion]:
+        out: list[UnderstoodQuestion] = []
+        with self._cache_lock:
+            for original, text in zip(originals, texts, strict=True):
+                result = self._cache.get(text)
+                if result is None:  # evicted by a concurrent batch: recompute below
+                    break
+                self._cache.move_to_end(text)
+                out.append(result if result.question == original else _with_question(result, original))
+            else:
+                return out
+        self._compute([t for t in texts if t not in self._cache])
+        return self._collect(originals, texts)
+
+    def _compute(self, texts: list[str]) -> None:
+        with self._work_lock:
+            results = self._understand(texts)
+        with self._cache_lock:
+            for text, result in zip(texts, results, strict=True):
+                self._cache[text] = result
+                self._cache.move_to_end(text)
+            while len(self._cache) > self._cache_size:
+                self._cache.popitem(last=False)
+
+    def _understand(self, texts: list[str]) -> list[UnderstoodQuestion]:
+        started = time.perf_counter()
+        model = self._ensure_model()
+        results: list[UnderstoodQuestion | None] = [None] * len(texts)
+        reasons: dict[int, str] = {}
+        outputs: list[ModelOutput] = []
+        if model is not None:
+            try:
+                outputs = model.predict(texts)
+            except Exception as exc:  # a broken model must not take the gateway down
+                log.exception("pattern model failed on a batch of %d questions", len(texts))
+                outputs = []
+                reasons = {i: f"model failed: {exc}" for i in range(len(texts))}
+            per_question = (time.perf_counter() - started) * 1000 / max(1, len(texts))
+            for i, output in enumerate(outputs):
+                try:
+                    pattern = PhraseGraphPattern.from_text(output.text)
+                except PGPParseError as exc:
+                    reasons[i] = f"model output unparseable: {exc}"
+                    continue
+                answer_type = build_answer_type(output.kind, pattern, output.kind_confidence)
+                results[i] = UnderstoodQuestion(texts[i], pattern, answer_type, "model", output.text, per_question)
+        else:
+            reasons = {i: self._model_unavailable or "no model" for i in range(len(texts))}
+        pending = [i for i, r in enumerate(results) if r is None]
+        if pending:
+            fallback_started = time.perf_counter()
+            parsed = self._ensure_fallback().parse_batch([texts[i] for i in pending])
+            per_question = (time.perf_counter() - fallback_started) * 1000 / len(pending)
+            for i, (pattern, answer_type) in zip(pending, parsed, strict=True):
+                raw = outputs[i].text if i < len(outputs) else pattern.to_text()
+                results[i] = UnderstoodQuestion(
+                    texts[i], pattern, answer_type, f"fallback: {reasons.get(i, 'no model output')}", raw, per_question
+                )
+        return [r for r in results if r is not None]
+
+    def _ensure_model(self) -> PatternModel | None:
+        if self._model_loaded or not self._use_model:
+            return self._model
+        self._model_loaded = True
+        try:
+            from understanding.model import load_pattern_model
+
+            self._model = load_pattern_model()
+        except FileNotFoundError as exc:
+            self._model_unavailable = f"no trained model ({exc})"
+        except Exception as exc:  # torch missing, corrupt weights: answer with the rules instead
+            log.exception("could not load the pattern model")
+            self._model_unavailable = f"model could not be loaded: {exc}"
+        return self._model
+
+    def _ensure_fallback(self):  # noqa: ANN202 - FallbackParser, imported lazily
+        if self._fallback is None:
+            from understanding.fallback import FallbackParser
+            from understanding.resources import spacy_pipeline
+
+            self._fallback = FallbackParser(spacy_pipeline())
+        return self._fallback
+
+
+def _with_question(result: UnderstoodQuestion, question: str) -> UnderstoodQuestion:
+    return UnderstoodQuestion(question, result.pattern, result.answer_type, result.source, result.raw_output, result.elapsed_ms)
+
+
+_parser: QuestionParser | None = None
+_parser_lock = threading.Lock()
+
+
+def get_parser() -> QuestionParser:
+    """The process-wide parser; nothing is loaded until the first question (or `load()`)."""
+    global _parser
+    with _parser_lock:
+        if _parser is None:
+            _parser = QuestionParser()
+        return _parser
