@@ -167,7 +167,9 @@ class QueryBuilder:
             target = aggregate_target(pattern)
             sparql = f"SELECT ({form.value.upper()}({numeric(target)}) AS {VALUE_VAR}) WHERE {{ {where} }}"
             return CandidateQuery(sparql, where, target, score, form, sparql, VALUE_VAR[1:])
-        projection = " ".join(pattern.projection) if pattern.projection else ANSWER
+        projected = pattern.projection or (ANSWER,)
+        answer = ANSWER if ANSWER in projected else projected[0]
+        projection = " ".join(projected)
         modifiers = ""
         if pattern.ordering is not None:
             key = f"COALESCE({XSD_DOUBLE}(str({pattern.ordering.node})), {pattern.ordering.node})"
@@ -178,10 +180,10 @@ class QueryBuilder:
         sparql = f"SELECT DISTINCT {projection} WHERE {{ {where} }}{modifiers} LIMIT {limit}"
         if pattern.ordering is None:
             typed = (f"SELECT DISTINCT {projection} {TYPE_VAR} WHERE {{ {where} "
-                     f"OPTIONAL {{ {ANSWER} <{RDF_TYPE}> {TYPE_VAR} }} }} LIMIT {max(limit * 5, 500)}")
+                     f"OPTIONAL {{ {answer} <{RDF_TYPE}> {TYPE_VAR} }} }} LIMIT {max(limit * 5, 500)}")
         else:
             typed = sparql
-        return CandidateQuery(sparql, where, ANSWER, score, form, typed, ANSWER[1:])
+        return CandidateQuery(sparql, where, answer, score, form, typed, answer[1:])
 
 
 def aggregate_target(pattern: PhraseGraphPattern) -> str:

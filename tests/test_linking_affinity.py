@@ -1,0 +1,65 @@
+"""The one affinity scorer of the KGQAN path: word vectors plus a character fallback."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from linking.affinity import AffinityScorer, content_words, singular, split_words, trigram_similarity
+
+
+@pytest.fixture(scope="module")
+def scorer() -> AffinityScorer:
+    return AffinityScorer()
+
+
+def test_words_of_labels_and_local_names() -> None:
+    assert split_words("hasProductManager") == ["has", "product", "manager"]
+    assert split_words("song_release_year") == ["song", "release", "year"]
+    assert split_words("ref-stadium_id") == ["ref", "stadium", "id"]
+    assert content_words("the name of the singer") == ["name", "singer"]
+    assert content_words("of the") == ["of", "the"]  # nothing but stop words: keep them
+    assert singular("singers") == "singer" and singular("cities") == "city" and singular("address") == "address"
+
+
+def test_equal_and_plural_phrases_score_one(scorer: AffinityScorer) -> None:
+    assert scorer.score("singers", "singer") == pytest.approx(1.0)
+    assert scorer.score("Stanley Kubrick", "stanley kubrick") == pytest.approx(1.0)
+
+
+def test_relation_phrase_prefers_the_right_predicate(scorer: AffinityScorer) -> None:
+    scores = scorer.score_many("product manager", ["has product manager", "has supplier", "width mm", "compatible product"])
+    assert int(np.argmax(scores)) == 0
+    scores = scorer.score_many("age", ["age", "song release year", "singer id", "is male"])
+    assert int(np.argmax(scores)) == 0 and scores[0] > scores[1:].max() + 0.3
+
+
+def test_synonyms_score_above_unrelated_words(scorer: AffinityScorer) -> None:
+    near, far = scorer.score_many("nationality", ["country", "capacity"])
+    assert near > far
+
+
+def test_unknown_words_fall_back_to_characters(scorer: AffinityScorer) -> None:
+    # codes the word vectors do not know: characters decide, so a near spelling beats another code
+    near, far = scorer.score_many("C247-3833661", ["C247-3833662", "X874-7370643"])
+    assert near > far
+    assert trigram_similarity("kubrick", "kubrik") > 0.5 > trigram_similarity("kubrick", "stadium")
+    no_fallback = AffinityScorer(method="best_match", char_fallback=False)
+    assert no_fallback.score("Kornhaeusel", "Kornhausel") < scorer.score("Kornhaeusel", "Kornhausel")
+
+
+def test_methods_and_batches(scorer: AffinityScorer) -> None:
+    texts = ["singer in concert", "stadium", "singer"]
+    for method in ("pairwise", "best_match", "mean_vector"):
+        scores = AffinityScorer(method=method).score_many("singers", texts)
+        assert scores.shape == (3,) and float(scores.max()) == pytest.approx(1.0)
+        assert all(0.0 <= s <= 1.0 for s in scores)
+    assert scorer.score_matrix(["age", "name"], texts).shape == (2, 3)
+    assert scorer.score("", "singer") == 0.0
+    with pytest.raises(ValueError, match="unknown affinity method"):
+        AffinityScorer(method="nope")
+
+
+async def test_scoring_off_the_event_loop(scorer: AffinityScorer) -> None:
+    scores = await scorer.ascore_many("capacity", ["capacity", "location"])
+    assert scores[0] > scores[1]

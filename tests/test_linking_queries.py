@@ -1,0 +1,169 @@
+"""Query building (every question form), Eq. 2 ranking, and execution with early stop, on real engines.
+
+Patterns are hand-linked here (vertices, classes and predicates of the concert_singer graph) so the
+builder and the executor are tested on their own; linking itself is tested in test_linking_linking.py.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import AsyncIterator
+
+import pyoxigraph as ox
+import pytest
+
+from gateway.endpoint import Endpoint, open_sparql
+from gateway.sparql import counting_requests
+from linking.entities import LinkedEntity
+from linking.execution import EMPTY, MATCH, SKIPPED, QueryExecutor, select_answer
+from linking.filtering import FilterOutcome
+from linking.queries import EdgeLinks, LinkedPattern, QueryBuilder, _best_products, _Choice, aggregate_target
+from linking.relations import IN, OUT, LinkedPredicate
+from understanding.pgp import PhraseGraphPattern, QuestionForm
+
+V = "http://valuenet/ontop/"
+SINGER = LinkedEntity(ox.NamedNode(V + "singer"), "singer", 1.0, "class")
+STADIUM = LinkedEntity(ox.NamedNode(V + "stadium"), "stadium", 1.0, "class")
+FRANCE = LinkedEntity(ox.Literal("France"), "France", 0.99, "literal", (V + "singer#country",))
+
+
+def pred(local: str, score: float, direction: str = OUT) -> LinkedPredicate:
+    return LinkedPredicate(V + local, local, score, direction)
+
+
+def linked(text: str, *, classes: dict[str, list[LinkedEntity]] | None = None,
+           nodes: dict[str, list[LinkedEntity]] | None = None,
+           edges: dict[str, tuple[str, dict[str, list[LinkedPredicate]]]] | None = None) -> LinkedPattern:
+    pattern = PhraseGraphPattern.from_text(text)
+    edge_links = []
+    for triple in pattern.triples:
+        if triple.is_type:
+            continue
+        anchor, by_anchor = (edges or {})[triple.relation]
+        edge_links.append(EdgeLinks(triple, anchor, by_anchor))
+    return LinkedPattern(pattern, nodes or {}, classes or {}, edge_links)
+
+
+@pytest.fixture(scope="module")
+async def concert(oxigraph) -> AsyncIterator[Endpoint]:  # noqa: ANN001
+    config = oxigraph.endpoint("concert-oxigraph", "concert_singer")
+    endpoint = Endpoint(config, open_sparql(config))
+    yield endpoint
+    await endpoint.close()
+
+
+def accept_all(answers: list, types: dict) -> FilterOutcome:  # noqa: ANN001
+    return FilterOutcome(list(answers))
+
+
+def test_list_query_ranks_by_eq2_and_asks_for_types() -> None:
+    pattern = linked("list :: ?u1 | is a | singers ; ?u1 | country | France",
+                     classes={"singers": [SINGER]}, nodes={"France": [FRANCE]},
+                     edges={"country": ("France", {'"France"': [pred("singer#country", 0.9, IN),
+                                                                pred("singer#name", 0.2, IN)]})})
+    pattern.nodes["France"] = [LinkedEntity(ox.Literal("France"), "France", 0.99, "literal",
+                                            (V + "singer#country", V + "singer#name"))]
+    pattern.edges[0] = EdgeLinks(pattern.edges[0].triple, "France",
+                                 {"France": [pred("singer#country", 0.9, IN), pred("singer#name", 0.2, IN)]})
+    queries = QueryBuilder().build(pattern)
+    assert len(queries) == 2
+    best = queries[0]
+    assert best.score == pytest.approx((0.99 + 1.0 + 0.9) / 3)  # Eq. 2: mean of vertex, class, predicate scores
+    assert f'?unknown1 <{V}singer#country> "France"' in best.pattern
+    assert best.sparql.startswith("SELECT DISTINCT ?unknown1 WHERE") and "OPTIONAL" not in best.sparql
+    assert "OPTIONAL { ?unknown1 <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> ?type }" in best.execution_sparql
+    assert queries[1].score < best.score
+
+
+def test_no_query_when_a_named_node_has_no_candidate() -> None:
+    pattern = linked("list :: ?u1 | country | Atlantis", nodes={"Atlantis": []},
+                     edges={"country": ("Atlantis", {})})
+    assert QueryBuilder().build(pattern) == []
+
+
+def test_forms_become_ask_count_aggregate_order_and_filter() -> None:
+    age = {"age": ("?unknown1", {"": [pred("singer#age", 1.0)]})}
+    builder = QueryBuilder()
+    count = builder.build(linked("count :: ?u1 | is a | singers", classes={"singers": [SINGER]}))[0]
+    assert count.sparql.startswith("SELECT (COUNT(DISTINCT ?unknown1) AS ?count)")
+    ask = builder.build(linked("boolean :: ?u1 | is a | singers ; ?u1 | age | ?u2", classes={"singers": [SINGER]},
+                               edges=age))[0]
+    assert ask.sparql.startswith("ASK WHERE {")
+    avg_pattern = PhraseGraphPattern.from_text("avg :: ?u1 | is a | singers ; ?u1 | age | ?u2")
+    assert aggregate_target(avg_pattern) == "?unknown2"
+    avg = builder.build(linked("avg :: ?u1 | is a | singers ; ?u1 | age | ?u2", classes={"singers": [SINGER]},
+                               edges=age))[0]
+    assert "AVG(" in avg.sparql and "?unknown2" in avg.sparql.split("WHERE")[0] and avg.answer_var == "?unknown2"
+    ordered = builder.build(linked("list :: ?u1 | is a | singers ; ?u1 | age | ?u2 :: order ?u2 desc 1",
+                                   classes={"singers": [SINGER]}, edges=age))[0]
+    assert "ORDER BY DESC(" in ordered.sparql and ordered.sparql.endswith("LIMIT 1")
+    filtered = builder.build(linked("list :: ?u1 | is a | singers ; ?u1 | age | ?u2 :: filter ?u2 > 40",
+                                    classes={"singers": [SINGER]}, edges=age))[0]
+    assert "FILTER(" in filtered.pattern and "> 40" in filtered.pattern
+
+
+def test_best_products_equals_brute_force() -> None:
+    options = [[_Choice(f"a{i}", s) for i, s in enumerate([0.9, 0.5, 0.4, 0.1])],
+               [_Choice(f"b{i}", s) for i, s in enumerate([0.8, 0.7, 0.2])],
+               [_Choice(f"c{i}", s) for i, s in enumerate([0.6, 0.3])]]
+    brute = sorted(itertools.product(*options), key=lambda c: -sum(x.score for x in c))
+    fast = _best_products(options, 10)
+    assert [round(sum(x.score for x in c), 6) for c in fast] == [round(sum(x.score for x in c), 6) for c in brute[:10]]
+    import linking.queries as queries_module
+
+    original = queries_module.MAX_PRODUCT
+    queries_module.MAX_PRODUCT = 1  # force the lazy best-first enumeration
+    try:
+        lazy = _best_products(options, 10)
+    finally:
+        queries_module.MAX_PRODUCT = original
+    assert [round(sum(x.score for x in c), 6) for c in lazy] == [round(sum(x.score for x in c), 6) for c in brute[:10]]
+
+
+async def test_each_form_runs_on_a_real_engine(concert: Endpoint) -> None:
+    builder = QueryBuilder()
+    executor = QueryExecutor()
+    age = {"age": ("?unknown1", {"": [pred("singer#age", 1.0)]})}
+    cases = {
+        "count :: ?u1 | is a | singers": ["6"],
+        "avg :: ?u1 | is a | singers ; ?u1 | age | ?u2": ["37"],
+        "max :: ?u1 | is a | singers ; ?u1 | age | ?u2": ["52"],
+        "list :: ?u1 | is a | singers ; ?u1 | age | ?u2 :: order ?u2 desc 1": [V + "singer/singer_id=1"],
+        "list :: ?u1 | is a | singers ; ?u1 | age | ?u2 :: order ?u2 asc 2": [V + "singer/singer_id=6",
+                                                                              V + "singer/singer_id=3"],
+    }
+    for text, expected in cases.items():
+        queries = builder.build(linked(text, classes={"singers": [SINGER]}, edges=age))
+        chosen = select_answer(await executor.run(queries, concert, accept_all))
+        assert chosen is not None, text
+        values = [a.value for a in chosen.answers]
+        if chosen.query.form.is_aggregate:
+            assert [str(round(float(v))) for v in values] == expected, text
+        else:
+            assert values == expected, text
+    over_40 = builder.build(linked("list :: ?u1 | is a | singers ; ?u1 | age | ?u2 :: filter ?u2 > 42",
+                                   classes={"singers": [SINGER]}, edges=age))
+    chosen = select_answer(await executor.run(over_40, concert, accept_all))
+    assert sorted(a.value for a in chosen.answers) == [V + "singer/singer_id=1", V + "singer/singer_id=5"]
+    ask = builder.build(linked("boolean :: ?u1 | is a | singers ; ?u1 | country | France",
+                               classes={"singers": [SINGER]}, nodes={"France": [FRANCE]},
+                               edges={"country": ("France", {"France": [pred("singer#country", 1.0, IN)]})}))
+    chosen = select_answer(await executor.run(ask, concert, accept_all))
+    assert chosen.boolean is True and ask[0].form is QuestionForm.BOOLEAN
+
+
+async def test_execution_stops_after_the_first_wave_that_answers(concert: Endpoint) -> None:
+    # 12 candidate predicates for "age": the 5th is the only one that answers with an age
+    wrong = [pred(f"singer#missing_{i}", 0.9 - i * 0.01) for i in range(4)]
+    right = [pred("singer#age", 0.5)]
+    tail = [pred(f"singer#absent_{i}", 0.4 - i * 0.01) for i in range(7)]
+    queries = QueryBuilder().build(linked("list :: ?u1 | is a | singers ; ?u1 | age | ?u2 :: select ?u2",
+                                          classes={"singers": [SINGER]},
+                                          edges={"age": ("?unknown1", {"": wrong + right + tail})}))
+    assert len(queries) == 12
+    with counting_requests() as counter:
+        executed = await QueryExecutor(concurrency=4).run(queries, concert, accept_all)
+    assert counter.count == 8  # two waves of four; the third wave is never sent
+    assert [e.status for e in executed[:5]] == [EMPTY, EMPTY, EMPTY, EMPTY, MATCH]
+    assert all(e.status == SKIPPED for e in executed[8:])
+    assert select_answer(executed) is executed[4]
