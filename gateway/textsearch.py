@@ -38,6 +38,7 @@ MAX_WORDS = 6  # words of a phrase that reach the index (the longest ones); keep
 MAX_RELAXATIONS = 2  # a phrase that finds nothing is retried at most twice, one word fewer each time
 MAX_LIMIT = 10_000
 PROBE_LIMIT = 50
+SAMPLE_LABELS = 500
 PROBE_TIMEOUT_S = 10.0
 CACHE_TTL_S = 7 * 24 * 3600.0
 
@@ -423,10 +424,10 @@ class DialectDetection:
 async def _sample_label(endpoint: Endpoint, label_predicates: Sequence[str]) -> tuple[ox.NamedNode, str, str] | None:
     """One real (entity, label, word) of the graph to probe with: the longest content word of a
     label, at least 4 letters long (so no dialect's wildcard or noise-word rule can interfere)."""
-    request = SearchRequest((), tuple(label_predicates), PROBE_LIMIT)
+    request = SearchRequest((), tuple(label_predicates), SAMPLE_LABELS)
     pattern = TextSearchDialect().label_pattern(request)
     query = (f"SELECT ?entity ?label WHERE {{ {pattern} FILTER(isIRI(?entity) && isLiteral(?label)) }} "
-             f"LIMIT {PROBE_LIMIT}")
+             f"LIMIT {SAMPLE_LABELS}")
     result = await endpoint.sparql.select(query, timeout_s=min(endpoint.config.timeout_s, 30.0))
     best: tuple[ox.NamedNode, str, str] | None = None
     for row in result.rows:
