@@ -48,6 +48,7 @@ from gateway.sparql_syntax import (
     classify,
     find_magic_triples,
     normalise,
+    rename_pattern,
     rewrite_magic_triples,
 )
 
@@ -75,6 +76,7 @@ DEFAULT_RESULTS_TYPE = "application/sparql-results+json"
 DEFAULT_GRAPH_TYPE = "text/turtle"
 STREAM_CHUNK = 64 * 1024
 EMPTY_PATTERN = "FILTER(false)"
+MATCH_CHECKS = 5  # generated patterns checked with ASK for a match, best-ranked first
 
 
 def parse_accept(header: str | None) -> list[tuple[str, float]]:
@@ -346,8 +348,7 @@ class SparqlProxy:
             if cached is not None and cached[1] > now:
                 return cached[0]
             generated = await path.generate(question, endpoint, self.question_options)  # type: ignore[union-attr]
-            answered = [g for g in generated if getattr(g, "answers", None)]
-            best = (answered or list(generated) or [None])[0]
+            best = await self._first_that_matches(list(generated), endpoint)
             if self.cache.enabled:
                 self._patterns[key] = (best, now + self.cache.ttl_s)
                 while len(self._patterns) > 1000:
@@ -358,6 +359,20 @@ class SparqlProxy:
         async with asyncio.timeout(self.question_options.timeout_s):
             found = await asyncio.gather(*(one(q) for q in unique))
         return {q: g if g is not None else _NoPattern() for q, g in zip(unique, found, strict=True)}
+
+    async def _first_that_matches(self, ranked: list[GeneratedPattern], endpoint: Endpoint) -> GeneratedPattern | None:
+        """The best-ranked pattern that has a match in the graph (as KGQAN's execution picks), else the best."""
+        tried = ranked[:MATCH_CHECKS]
+
+        async def matches(candidate: GeneratedPattern) -> bool:
+            try:
+                body = rename_pattern(candidate, candidate.answer_var.lstrip("?$"), set(), "m")
+                return await endpoint.sparql.ask(f"ASK {{ {body} }}")
+            except SparqlError:
+                return False
+
+        found = await asyncio.gather(*(matches(c) for c in tried))
+        return next((c for c, ok in zip(tried, found, strict=True) if ok), ranked[0] if ranked else None)
 
     async def _forward(self, request: web.Request, query: str, accept: str, endpoint: Endpoint) -> web.StreamResponse:
         kind = classify(query)

@@ -250,7 +250,7 @@ def rewrite_magic_triples(query: str, generated: Mapping[str, GeneratedPattern])
         body = rename_pattern(generated[triple.question], triple.variable, taken, f"kgqa{number}")
         out.append(query[position:triple.start])
         out.append("{ " + body + " }")
-        out.append(f" ?{triple.variable} " if triple.continues else " ")
+        out.append(f" ?{triple.variable}" if triple.continues else " ")
         position = triple.end
     out.append(query[position:])
     return "".join(out)
