@@ -85,6 +85,8 @@ class QueryExecutor:
             await asyncio.gather(*(self._one(item, endpoint, check) for item in batch))
             if any(item.status == MATCH for item in batch):
                 break
+            if any(item.status == MISMATCH for item in executed[:start]):
+                break  # one more wave was given the chance to fit the type; keep the answer we have
         return executed
 
     async def _one(self, item: ExecutedQuery, endpoint: Endpoint, check: TypeCheck) -> None:

@@ -79,7 +79,7 @@ class RelationLinker:
         query = (
             f"SELECT DISTINCT ?p ?dir WHERE {{ {{ SELECT DISTINCT {variable} WHERE {{ {anchor_pattern} }} "
             f"LIMIT {ANCHOR_SAMPLE} }} "
-            f'{{ {variable} ?p ?x BIND("{OUT}" AS ?dir) }} UNION {{ ?x ?p {variable} BIND("{IN}" AS ?dir) }} }} '
+            f'{{ {variable} ?p ?kgqaOther BIND("{OUT}" AS ?dir) }} UNION {{ ?kgqaOther ?p {variable} BIND("{IN}" AS ?dir) }} }} '
             f"LIMIT {MAX_PREDICATE_ROWS}"
         )
         try:

@@ -1,0 +1,128 @@
+"""Entity, literal, class and relation linking against live engines (Virtuoso and Oxigraph).
+
+The phrases are names taken from the graphs themselves (an employee of ck25, a country value of
+concert_singer), not from any evaluation question.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pyoxigraph as ox
+import pytest
+
+from gateway.endpoint import Endpoint, open_sparql
+from gateway.sparql import counting_requests
+from linking.affinity import default_scorer
+from linking.entities import EntityLinker, is_value_phrase, literal_forms
+from linking.relations import IN, OUT, RelationLinker, literal_predicates
+
+PV = "http://ld.company.org/prod-vocab/"
+FRANZ = "http://ld.company.org/prod-instances/empl-Franz.Kornhaeusel%40company.org"
+V = "http://valuenet/ontop/"
+
+
+async def _endpoint(engine, name: str, graph: str) -> Endpoint:  # noqa: ANN001
+    config = engine.endpoint(name, graph)
+    return Endpoint(config, open_sparql(config))
+
+
+@pytest.fixture(scope="module")
+async def ck25(virtuoso) -> AsyncIterator[Endpoint]:  # noqa: ANN001
+    endpoint = await _endpoint(virtuoso, "ck25-linking", "ck25")
+    yield endpoint
+    await endpoint.close()
+
+
+@pytest.fixture(scope="module", params=["virtuoso", "oxigraph"])
+async def concert(request: pytest.FixtureRequest) -> AsyncIterator[Endpoint]:
+    """concert_singer on each engine: Virtuoso (bif:contains) and Oxigraph (no text index)."""
+    endpoint = await _endpoint(request.getfixturevalue(request.param), f"concert-{request.param}", "concert_singer")
+    yield endpoint
+    await endpoint.close()
+
+
+@pytest.fixture(scope="module")
+async def concert_oxigraph(oxigraph) -> AsyncIterator[Endpoint]:  # noqa: ANN001
+    endpoint = await _endpoint(oxigraph, "concert-linking-ox", "concert_singer")
+    yield endpoint
+    await endpoint.close()
+
+
+def test_value_phrases_and_literal_forms() -> None:
+    assert is_value_phrase("1995") and is_value_phrase('"Hey Oh"') and is_value_phrase("2020-01-31")
+    assert not is_value_phrase("France")
+    forms = {str(f) for f in literal_forms("1995")}
+    assert '"1995"^^<http://www.w3.org/2001/XMLSchema#integer>' in forms
+    assert '"1995"^^<http://www.w3.org/2001/XMLSchema#gYear>' in forms and '"1995"' in forms
+    assert '"France"@en' in {str(f) for f in literal_forms("france")}
+
+
+async def test_entity_linking_uses_one_text_search_and_scores_labels(ck25: Endpoint) -> None:
+    linker = EntityLinker(default_scorer())
+    await ck25.profile()  # discovery is not the linker's cost
+    with counting_requests() as counter:
+        found = await linker.link_entities("Franz Kornhaeusel", ck25, max_vertices=400, top_k=1)
+    assert counter.count <= 2  # the search (and, by the dialect, an exact-label lookup)
+    assert found[0].term == ox.NamedNode(FRANZ) and found[0].score == pytest.approx(1.0)
+    misspelt = await linker.link_entities("Franz Kornhausel", ck25, top_k=1)
+    assert not misspelt or misspelt[0].score < 1.0
+    assert await linker.link_entities("zzqx nonexistent words", ck25) == []
+
+
+async def test_values_in_the_question_link_as_literals(concert: Endpoint) -> None:
+    endpoint = concert
+    linker = EntityLinker(default_scorer())
+    await endpoint.profile()  # discovery is not the linker's cost
+    with counting_requests() as counter:
+        literals = await linker.link_literals(["france", "52", "Atlantis"], endpoint)
+    assert counter.count == 1  # one lookup for all phrases
+    france = literals["france"][0]
+    assert france.is_literal and france.term.value == "France" and V + "singer#country" in france.predicates
+    age = literals["52"][0]
+    assert age.term.value == "52" and V + "singer#age" in age.predicates
+    assert "Atlantis" not in literals
+
+
+async def test_class_phrases_link_to_unlabelled_classes_by_local_name(concert: Endpoint) -> None:
+    endpoint = concert
+    linker = EntityLinker(default_scorer())
+    classes = await linker.link_classes("singers", endpoint)
+    assert classes[0].term.value == V + "singer" and classes[0].score == pytest.approx(1.0)
+    with counting_requests() as counter:
+        await linker.link_classes("stadiums", endpoint)
+    assert counter.count == 0  # the class list is fetched once per endpoint
+
+
+async def test_class_phrases_link_to_labelled_classes(ck25: Endpoint) -> None:
+    classes = await EntityLinker(default_scorer()).link_classes("product categories", ck25)
+    assert classes[0].term.value == PV + "ProductCategory"
+
+
+async def test_relation_linking_in_both_directions(ck25: Endpoint) -> None:
+    scorer = default_scorer()
+    vertex = (await EntityLinker(scorer).link_entities("Franz Kornhaeusel", ck25))[0]
+    relations = RelationLinker(scorer)
+    with counting_requests() as counter:
+        around = await relations.predicates_around([vertex], ck25)
+    assert counter.count == 1
+    pairs = around[FRANZ].pairs
+    assert (PV + "memberOf", OUT) in pairs and (PV + "hasProductManager", IN) in pairs
+    manages = await relations.rank("product manager", around[FRANZ], ck25, top_k=3)
+    assert (manages[0].iri, manages[0].direction) == (PV + "hasProductManager", IN)
+    member = await relations.rank("member of", around[FRANZ], ck25, top_k=3)
+    assert (member[0].iri, member[0].direction) == (PV + "memberOf", OUT)
+    assert len(await relations.rank("member of", around[FRANZ], ck25, top_k=2)) == 2
+
+
+async def test_relation_linking_around_literals_and_unknowns(concert_oxigraph: Endpoint) -> None:
+    scorer = default_scorer()
+    france = (await EntityLinker(scorer).link_literals(["France"], concert_oxigraph))["France"][0]
+    relations = RelationLinker(scorer)
+    ranked = await relations.rank("nationality", literal_predicates(france), concert_oxigraph)
+    assert ranked[0].iri == V + "singer#country" and ranked[0].direction == IN
+    sampled = await relations.predicates_of_bindings(f"?x a <{V}singer>", "?x", concert_oxigraph)
+    age = await relations.rank("age", sampled, concert_oxigraph, top_k=1)
+    assert age[0].iri == V + "singer#age" and age[0].direction == OUT
+    everything = await relations.all_predicates(concert_oxigraph)
+    assert (V + "stadium#capacity", OUT) in everything.pairs and (V + "stadium#capacity", IN) in everything.pairs
