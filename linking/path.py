@@ -107,7 +107,7 @@ class KgqanPath:
             result = await self.answer_understood(understood, endpoint, options)
         result.timings_ms = {"understanding": understanding_ms, **result.timings_ms,
                              "total": (time.perf_counter() - started) * 1000}
-        result.sparql_requests = counter.count
+        result.sparql_requests += counter.count  # linking and execution counted their own
         return result
 
     async def generate(self, question: str, endpoint: Endpoint, options: AskOptions) -> list[CandidateQuery]:

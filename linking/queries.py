@@ -22,6 +22,7 @@ XSD_DOUBLE = "<http://www.w3.org/2001/XMLSchema#double>"
 XSD_INTEGER = "<http://www.w3.org/2001/XMLSchema#integer>"
 VALUE_VAR = "?value"
 MAX_PRODUCT = 20000
+DROP_SCORE = 0.3
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 _NUMBER = re.compile(r"^[+-]?\d+(?:\.\d+)?$")
 _YEAR = re.compile(r"^\d{4}$")
@@ -103,8 +104,8 @@ class QueryBuilder:
                 continue
             node_scores = [c.score for c in assignment]
             for combination in _best_products(options, max_queries * 4):
-                body = " . ".join(choice.triple for choice in combination)
-                if body in seen:
+                body = " . ".join(choice.triple for choice in combination if choice.triple)
+                if not body or body in seen:
                     continue
                 seen.add(body)
                 scores = node_scores + [choice.score for choice in combination]
@@ -115,6 +116,7 @@ class QueryBuilder:
     def _edge_options(self, linked: LinkedPattern, chosen: dict[str, LinkedEntity]) -> list[list[_Choice]] | None:
         options: list[list[_Choice]] = []
         by_triple = {edge.triple: edge for edge in linked.edges}
+        dangling = dangling_unknowns(linked.pattern)
         for triple in linked.pattern.triples:
             if triple.is_type:
                 subject = self._node_term(triple.subject, chosen)
@@ -144,6 +146,8 @@ class QueryBuilder:
                 edge_choices.append(_Choice(f"{subject} <{predicate.iri}> {obj}", predicate.score))
             if not edge_choices:
                 return None
+            if edge.other in dangling:
+                edge_choices.append(_Choice("", DROP_SCORE))
             options.append(edge_choices)
         return options
 
@@ -184,6 +188,21 @@ class QueryBuilder:
         else:
             typed = sparql
         return CandidateQuery(sparql, where, answer, score, form, typed, answer[1:])
+
+
+def dangling_unknowns(pattern: PhraseGraphPattern) -> set[str]:
+    """Unknowns that only hang off one edge and are used nowhere else ("?u1 | use | ?u3"): such an
+    edge constrains little, so a query may drop it when no predicate fits it (score `DROP_SCORE`)."""
+    degree: dict[str, int] = {}
+    for triple in pattern.triples:
+        for node in triple.nodes():
+            degree[node] = degree.get(node, 0) + 1
+    used = {ANSWER, *pattern.projection, *(c.node for c in pattern.comparisons)}
+    if pattern.ordering is not None:
+        used.add(pattern.ordering.node)
+    if pattern.form.is_aggregate:
+        used.add(aggregate_target(pattern))
+    return {n for n, d in degree.items() if d == 1 and is_unknown(n) and n not in used}
 
 
 def aggregate_target(pattern: PhraseGraphPattern) -> str:

@@ -167,3 +167,14 @@ async def test_execution_stops_after_the_first_wave_that_answers(concert: Endpoi
     assert [e.status for e in executed[:5]] == [EMPTY, EMPTY, EMPTY, EMPTY, MATCH]
     assert all(e.status == SKIPPED for e in executed[8:])
     assert select_answer(executed) is executed[4]
+
+
+def test_an_edge_to_a_dangling_unknown_may_be_dropped() -> None:
+    weak = {"use": ("?unknown1", {"": [pred("singer#song_name", 0.1)]})}
+    queries = QueryBuilder().build(linked("count :: ?u1 | is a | singers ; ?u1 | use | ?u2",
+                                          classes={"singers": [SINGER]}, edges=weak))
+    assert [q.pattern.count(" . ") for q in queries] == [0, 1]  # without the weak edge first, then with it
+    strong = {"use": ("?unknown1", {"": [pred("singer#song_name", 0.9)]})}
+    queries = QueryBuilder().build(linked("count :: ?u1 | is a | singers ; ?u1 | use | ?u2",
+                                          classes={"singers": [SINGER]}, edges=strong))
+    assert queries[0].pattern.count(" . ") == 1
