@@ -198,10 +198,16 @@ class ResponseCache:
         self._size -= len(entry.body)
 
 
+class ProxyBadRequest(GatewayError):
+    kind = "bad-request"
+
+
 def error_status(exc: GatewayError) -> int:
     """HTTP status of a classified error, from a proxy's point of view."""
     if isinstance(exc, UpdateRefused):
         return 403
+    if isinstance(exc, ProxyBadRequest):
+        return 400
     if isinstance(exc, SparqlSyntaxError):
         return 400
     if isinstance(exc, EndpointTimeout):
@@ -213,10 +219,6 @@ def error_status(exc: GatewayError) -> int:
     if isinstance(exc, EndpointUnreachable | ResultTooLarge | SparqlError):
         return 502
     return 500
-
-
-class ProxyBadRequest(GatewayError):
-    kind = "bad-request"
 
 
 def error_response(exc: GatewayError, status: int | None = None) -> web.Response:
@@ -281,11 +283,16 @@ def answers_as_results(result: QAResult, accept: str) -> tuple[bytes, str]:
                 "http://www.w3.org/2001/XMLSchema#double"))) if answer.score is not None else "UNDEF"
             rows.append(f"({term} {label} {ox.Literal(name)} {score})")
     if booleans and not rows:
-        text = "ASK {}" if any(booleans) else "ASK { FILTER(false) }"
-    else:
-        text = f"SELECT ?answer ?label ?path ?score WHERE {{ VALUES (?answer ?label ?path ?score) {{ {' '.join(rows)} }} }}"
+        return boolean_result(any(booleans), media_type), media_type
+    text = f"SELECT ?answer ?label ?path ?score WHERE {{ VALUES (?answer ?label ?path ?score) {{ {' '.join(rows)} }} }}"
     solutions = ox.Store().query(text)
     return bytes(solutions.serialize(format=RESULT_FORMATS[media_type])), media_type
+
+
+def boolean_result(value: bool, media_type: str) -> bytes:
+    """A SPARQL boolean result in `media_type` (written by pyoxigraph)."""
+    solutions = ox.Store().query("ASK {}" if value else "ASK { FILTER(false) }")
+    return bytes(solutions.serialize(format=RESULT_FORMATS[media_type]))
 
 
 class QuestionNotUnderstood(GatewayError):
@@ -399,6 +406,8 @@ class SparqlProxy:
                 return web.Response(body=hit.body, headers={"Content-Type": hit.content_type, "X-Cache": "HIT",
                                                             **dict(hit.headers), **extra_headers})
             self.metrics.cache.inc("miss")
+        if kind.form == "ASK":
+            return await self._ask(query, accepted, endpoint, key, extra_headers)
         if endpoint.config.is_embedded:
             return await self._forward_embedded(query, wanted, accepted, kind.returns_graph, endpoint, key,
                                                 extra_headers)
@@ -439,6 +448,16 @@ class SparqlProxy:
             if kept is not None:
                 self.cache.put(key, b"".join(kept), content_type, passed)
             return response
+
+    async def _ask(self, query: str, accepted: list[tuple[str, float]], endpoint: Endpoint,
+                   key: tuple[str, str, str], extra_headers: dict[str, str]) -> web.Response:
+        """ASK through the client's `ask`, which reads every engine's dialect of a boolean (Virtuoso
+        answers ASK with a one-row `__ASK_RETVAL` table), written back as a standard boolean result."""
+        value = await endpoint.sparql.ask(query, timeout_s=self.timeout_s)
+        media_type = preferred_type(accepted, returns_graph=False)
+        body = boolean_result(value, media_type)
+        self.cache.put(key, body, media_type)
+        return web.Response(body=body, headers={"Content-Type": media_type, "X-Cache": "MISS", **extra_headers})
 
     async def _forward_embedded(self, query: str, wanted: str, accepted: list[tuple[str, float]], returns_graph: bool,
                                 endpoint: Endpoint, key: tuple[str, str, str],
