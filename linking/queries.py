@@ -200,7 +200,7 @@ def dangling_unknowns(pattern: PhraseGraphPattern) -> set[str]:
     used = {ANSWER, *pattern.projection, *(c.node for c in pattern.comparisons)}
     if pattern.ordering is not None:
         used.add(pattern.ordering.node)
-    if pattern.form.is_aggregate:
+    if pattern.form.is_aggregate and pattern.form is not QuestionForm.COUNT:
         used.add(aggregate_target(pattern))
     return {n for n, d in degree.items() if d == 1 and is_unknown(n) and n not in used}
 
