@@ -426,8 +426,9 @@ async def _sample_label(endpoint: Endpoint, label_predicates: Sequence[str]) -> 
     label, at least 4 letters long (so no dialect's wildcard or noise-word rule can interfere)."""
     request = SearchRequest((), tuple(label_predicates), SAMPLE_LABELS)
     pattern = TextSearchDialect().label_pattern(request)
-    query = (f"SELECT ?entity ?label WHERE {{ {pattern} FILTER(isIRI(?entity) && isLiteral(?label)) }} "
-             f"LIMIT {SAMPLE_LABELS}")
+    # Labels sort by value in some indexes (Oxigraph): skip the leading run of numbers and codes.
+    query = (f"SELECT ?entity ?label WHERE {{ {pattern} FILTER(isIRI(?entity) && isLiteral(?label)) "
+             f'FILTER(REGEX(STR(?label), "[A-Za-z]{{4}}")) }} LIMIT {SAMPLE_LABELS}')
     result = await endpoint.sparql.select(query, timeout_s=min(endpoint.config.timeout_s, 30.0))
     best: tuple[ox.NamedNode, str, str] | None = None
     for row in result.rows:
