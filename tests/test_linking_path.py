@@ -1,0 +1,130 @@
+"""The KGQAN path end to end: `Gateway.ask` on the embedded demo graph and on Virtuoso, evidence shape,
+answer-type filtering, and ranked generation for the proxy. Questions here are our own."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pyoxigraph as ox
+import pytest
+
+from gateway.config import EndpointConfig, EndpointRegistry
+from gateway.endpoint import Endpoint, open_sparql
+from gateway.qa import AskOptions, Gateway
+from linking import KgqanPath
+from linking.affinity import default_scorer
+from linking.filtering import AnswerTypeFilter
+from understanding.pgp import AnswerKind, AnswerType, PhraseGraphPattern, UnderstoodQuestion
+
+PV = "http://ld.company.org/prod-vocab/"
+FRANZ = "http://ld.company.org/prod-instances/empl-Franz.Kornhaeusel%40company.org"
+KGQAN_ONLY = AskOptions(paths=("kgqan",), timeout_s=120)
+
+
+def understood(text: str, answer_type: AnswerType) -> UnderstoodQuestion:
+    return UnderstoodQuestion("hand-written", PhraseGraphPattern.from_text(text), answer_type, "hand-written")
+
+
+@pytest.fixture(scope="module")
+async def ck25(virtuoso) -> AsyncIterator[Endpoint]:  # noqa: ANN001
+    config = virtuoso.endpoint("ck25-path", "ck25")
+    endpoint = Endpoint(config, open_sparql(config))
+    yield endpoint
+    await endpoint.close()
+
+
+@pytest.fixture(scope="module")
+def path() -> KgqanPath:
+    return KgqanPath()
+
+
+def test_datatype_and_semantic_filters() -> None:
+    filtering = AnswerTypeFilter(default_scorer())
+    xsd = "http://www.w3.org/2001/XMLSchema#"
+    answers = [ox.Literal("2001-05-04", datatype=ox.NamedNode(xsd + "date")), ox.Literal("42"), ox.NamedNode("http://x/a")]
+    dates = filtering.filter(answers, AnswerType(AnswerKind.DATE))
+    assert [a.value for a in dates.kept] == ["2001-05-04"] and dates.removed == 2 and dates.matched
+    numbers = filtering.filter(answers, AnswerType(AnswerKind.NUMBER))
+    assert [a.value for a in numbers.kept] == ["42"]
+    assert not filtering.filter([ox.NamedNode("http://x/a")], AnswerType(AnswerKind.BOOLEAN)).matched
+    people = [ox.NamedNode("http://x/ann"), ox.NamedNode("http://x/oslo"), ox.NamedNode("http://x/untyped")]
+    types = {"http://x/ann": ["http://x/Person"], "http://x/oslo": ["http://x/City"]}
+    outcome = filtering.filter(people, AnswerType(AnswerKind.RESOURCE, "persons"), types)
+    assert [a.value for a in outcome.kept] == ["http://x/ann", "http://x/untyped"] and "persons" in outcome.reason
+
+
+async def test_answers_with_evidence_on_virtuoso(path: KgqanPath, ck25: Endpoint) -> None:
+    result = await path.answer_understood(
+        understood("list :: ?u1 | product manager | Franz Kornhaeusel", AnswerType(AnswerKind.RESOURCE)),
+        ck25, KGQAN_ONLY)
+    assert result.status.value == "ok" and result.answers
+    assert all(a.kind == "iri" and a.label for a in result.answers)  # answers carry their labels
+    evidence = result.to_dict()["evidence"]
+    assert evidence["entities"][0]["candidates"][0]["iri"] == FRANZ
+    relation = evidence["relations"][0]["candidates"][0]
+    assert relation["iri"] == PV + "hasProductManager" and relation["direction"] == "in"
+    best = evidence["queries"][0]
+    assert best["status"] == "match" and best["answer_var"] == "?unknown1" and "?unknown1" in best["pattern"]
+    assert evidence["sparql"] == best["sparql"]
+    assert set(result.timings_ms) >= {"linking", "execution", "filtering"}
+    assert 0 < result.sparql_requests < 30
+    rerun = await ck25.sparql.select(evidence["sparql"])
+    assert {t.value for t in rerun.column("unknown1")} == {a.value for a in result.answers}
+
+
+async def test_type_filter_prefers_a_query_whose_answers_fit(path: KgqanPath, ck25: Endpoint) -> None:
+    # "the phone of Franz Kornhaeusel" as a number question: the phone literal "(02065) 4946239" is no number
+    result = await path.answer_understood(
+        understood("list :: Franz Kornhaeusel | phone | ?u1", AnswerType(AnswerKind.STRING)), ck25, KGQAN_ONLY)
+    assert [a.value for a in result.answers] == ["(02065) 4946239"]
+    as_date = await path.answer_understood(
+        understood("list :: Franz Kornhaeusel | phone | ?u1", AnswerType(AnswerKind.DATE)), ck25,
+        AskOptions(paths=("kgqan",), max_queries=1))
+    assert as_date.notes and "expected type" in as_date.notes[0]
+
+
+async def test_unknown_names_give_no_answer_rather_than_a_wrong_one(path: KgqanPath, ck25: Endpoint) -> None:
+    result = await path.answer_understood(
+        understood("list :: ?u1 | product manager | Qwxyzzy Plonkovitch", AnswerType(AnswerKind.RESOURCE)),
+        ck25, KGQAN_ONLY)
+    assert result.answers == [] and result.status.value == "ok"
+    assert "no graph term matches" in result.notes[0]
+
+
+async def test_generate_ranks_queries_for_the_proxy(path: KgqanPath, ck25: Endpoint) -> None:
+    generated = await path.generate("Who is the product manager of Franz Kornhaeusel?", ck25, KGQAN_ONLY)
+    assert generated and all(a.score >= b.score for a, b in zip(generated, generated[1:], strict=False))
+    assert all(g.answer_var.startswith("?") and g.answer_var in g.pattern for g in generated)
+
+
+async def test_gateway_ask_on_the_embedded_demo_graph() -> None:
+    gateway = Gateway(EndpointRegistry({}))
+    try:
+        result = await gateway.ask("Which currency is used in Japan?",
+                                   EndpointConfig(name="demo", url="embedded:"), KGQAN_ONLY)
+    finally:
+        await gateway.close()
+    kgqan = result.paths["kgqan"]
+    assert kgqan.status.value == "ok", kgqan.error
+    assert [a.label for a in kgqan.answers] == ["Japanese Yen"]
+    assert kgqan.sparql_requests > 0 and kgqan.timings_ms["understanding"] > 0
+
+
+async def test_gateway_ask_on_virtuoso(virtuoso) -> None:  # noqa: ANN001
+    gateway = Gateway(EndpointRegistry({}))
+    try:
+        result = await gateway.ask("How many managers are there?", virtuoso.endpoint("ck25-ask", "ck25"), KGQAN_ONLY)
+    finally:
+        await gateway.close()
+    kgqan = result.to_dict()["kgqan"]
+    assert kgqan["status"] == "ok", kgqan.get("error")
+    truth = 0
+    config = virtuoso.endpoint("ck25-truth", "ck25")
+    endpoint = Endpoint(config, open_sparql(config))
+    try:
+        rows = await endpoint.sparql.select(f"SELECT (COUNT(DISTINCT ?m) AS ?n) WHERE {{ ?m a <{PV}Manager> }}")
+        truth = int(rows.rows[0]["n"].value)
+    finally:
+        await endpoint.close()
+    assert [a["value"] for a in kgqan["answers"]] == [str(truth)]
+    assert "COUNT" in kgqan["evidence"]["sparql"]
