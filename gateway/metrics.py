@@ -101,8 +101,8 @@ class GatewayMetrics:
         self.questions = Counter("kgqa_questions_total", "Answered questions by answer path and status",
                                  ("path", "status"))
         self.batch_items = Counter("kgqa_batch_items_total", "Batch items reported, by status", ("status",))
-        self.index_builds = Counter("kgqa_index_builds", "HubLink index builds by status (from hublink)",
-                                    ("status",), kind="gauge")
+        self.index_builds = Counter("kgqa_index_builds", "Configured endpoints by HubLink index state",
+                                    ("state",), kind="gauge")
         self._collectors: list[Callable[[], None]] = []
 
     def add_collector(self, collect: Callable[[], None]) -> None:

@@ -269,20 +269,23 @@ async def handle_endpoints(request: web.Request) -> web.Response:
 
 
 async def index_status(config: EndpointConfig) -> dict[str, Any]:
-    """The HubLink index state of an endpoint, if the HubLink package reports it."""
+    """The HubLink index state of an endpoint (`state`: absent, building, ready, error; or unknown when
+    HubLink cannot say), without server-internal details such as folders and process ids."""
     try:
         import hublink
     except ImportError as exc:
-        return {"status": "unknown", "detail": f"hublink is not available: {exc}"}
+        return {"state": "unknown", "detail": f"hublink is not available: {exc}"}
     status_of = getattr(hublink, "index_status", None)
     if status_of is None:
-        return {"status": "unknown", "detail": "hublink does not report index status"}
+        return {"state": "unknown", "detail": "hublink does not report index status"}
     status: Any = status_of(config)
     if inspect.isawaitable(status):
         status = await status
-    if status is None:
-        return {"status": "none"}
-    return status.to_dict() if hasattr(status, "to_dict") else dict(status)
+    state = status.to_dict() if hasattr(status, "to_dict") else dict(status or {})
+    state.setdefault("state", "unknown")
+    for internal in ("folder", "pid"):
+        state.pop(internal, None)
+    return state
 
 
 async def handle_index_status(request: web.Request) -> web.Response:
@@ -443,7 +446,7 @@ def _index_collector(app: web.Application) -> Callable[[], None]:
             except Exception:  # a scrape never fails because one endpoint's status does
                 continue
             state = status.to_dict() if hasattr(status, "to_dict") else (status or {})
-            name = str(state.get("status", "none"))
+            name = str(state.get("state", "unknown"))
             counts[name] = counts.get(name, 0) + 1
         for name, count in counts.items():
             app[METRICS_KEY].index_builds.set(name, value=count)

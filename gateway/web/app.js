@@ -100,7 +100,7 @@ function renderHublinkEvidence(evidence) {
   const parts = [];
   if (evidence.index) {
     const idx = evidence.index;
-    parts.push(el("p", {}, `index: ${idx.status || "?"}`, idx.hubs !== undefined ? `, ${idx.hubs} hubs` : "", idx.paths !== undefined ? `, ${idx.paths} paths` : "", idx.built_at ? `, built ${idx.built_at}` : ""));
+    parts.push(el("p", {}, `index: ${idx.status || idx.state || "?"}`, idx.hubs !== undefined ? `, ${idx.hubs} hubs` : "", idx.paths !== undefined ? `, ${idx.paths} paths` : "", idx.built_at ? `, built ${idx.built_at}` : ""));
   }
   if (evidence.hubs && evidence.hubs.length) {
     const list = el("ol", {});
@@ -152,12 +152,12 @@ async function pollIndex(endpoint) {
     const data = await response.json();
     const index = data.index || {};
     const box = $("index-status");
-    const building = ["building", "indexing", "running"].includes(index.status);
+    const building = index.state === "building";
     box.hidden = !building;
     if (building) {
-      const progress = index.progress !== undefined ? ` ${Math.round(Number(index.progress) * 100)}%` : "";
-      const counts = index.hubs !== undefined ? ` (${index.hubs} hubs, ${index.paths ?? "?"} paths so far)` : "";
-      box.textContent = `HubLink index for ${endpoint} is being built${progress}${counts}; KGQAN answers meanwhile.`;
+      const phase = index.phase ? ` ${index.phase}${index.total ? ` ${index.done}/${index.total}` : ""}` : "";
+      const progress = index.progress !== undefined ? `, ${Math.round(Number(index.progress) * 100)}% overall` : "";
+      box.textContent = `HubLink index for ${endpoint} is being built (${phase.trim()}${progress}); KGQAN answers meanwhile.`;
       indexTimer = setTimeout(() => pollIndex(endpoint), 2000);
     }
   } catch (error) {
