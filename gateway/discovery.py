@@ -64,13 +64,34 @@ def local_name(iri: str) -> str:
     return urllib.parse.unquote(segment)
 
 
+def _split_words(name: str) -> list[str]:
+    """Words of an identifier: separators, lower-to-upper case changes (`birthPlace`), the end of an
+    acronym (`ISBNNumber`) and letter/digit changes (`hasISBN13`) all start a new word."""
+    tokens: list[str] = []
+    current = ""
+    for i, ch in enumerate(name):
+        if not ch.isalnum():
+            if current:
+                tokens.append(current)
+            current = ""
+            continue
+        if current:
+            prev = current[-1]
+            nxt = name[i + 1] if i + 1 < len(name) else ""
+            if ((prev.islower() and ch.isupper()) or (prev.isdigit() != ch.isdigit())
+                    or (prev.isupper() and ch.isupper() and nxt.islower())):
+                tokens.append(current)
+                current = ""
+        current += ch
+    if current:
+        tokens.append(current)
+    return tokens
+
+
 def local_name_words(iri: str) -> str | None:
     """The IRI's local name as lower-case words (`birthPlace`, `birth_place`, `birth-place` ->
     `birth place`); None when it has no word of two letters or more (Wikidata's `P227`)."""
-    name = local_name(iri)
-    name = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", " ", name)
-    name = re.sub(r"(?<=[A-Za-z])(?=[0-9])|(?<=[0-9])(?=[A-Za-z])", " ", name)
-    tokens = [t for t in re.split(r"[^A-Za-z0-9\u00C0-\uFFFF]+", name) if t]
+    tokens = _split_words(local_name(iri))
     if not any(sum(ch.isalpha() for ch in t) >= 2 for t in tokens):
         return None
     return " ".join(t.lower() for t in tokens)

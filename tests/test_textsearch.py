@@ -101,7 +101,7 @@ def test_sparql_string_round_trips_exactly(text: str) -> None:
     assert row["x"].value == expected_string_value(text)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(ANY_TEXT, st.sampled_from(SQL_DIALECTS))
 def test_every_dialect_builds_valid_sparql_for_any_text(text: str, name: str) -> None:
     dialect = get_dialect("graphdb:label_index" if name == "graphdb" else name)
@@ -202,7 +202,7 @@ async def test_embedded_label_index_search() -> None:
 
 
 @pytest.mark.parametrize("engine_name, dialect", [("virtuoso", "virtuoso"), ("oxigraph", "regex")])
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(text=ANY_TEXT)
 async def test_no_text_breaks_a_live_query(request: pytest.FixtureRequest, engine_name: str, dialect: str,
                                            text: str) -> None:
