@@ -376,6 +376,7 @@ class PathSummary:
     by_form: dict[str, dict[str, Any]]
     retrieval: dict[str, float] | None = None
     retrieval_questions: int = 0
+    top_errors: list[tuple[str, int]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -383,6 +384,7 @@ class PathSummary:
             "macro_f1": _round(self.macro_f1), "questions": self.questions, "answered": self.answered,
             "median_ms": _round(self.median_ms, 1), "p95_ms": _round(self.p95_ms, 1),
             "statuses": self.statuses, "by_form": self.by_form,
+            "top_errors": [{"error": message, "count": count} for message, count in self.top_errors],
         }
         if self.retrieval is not None:
             out.update({k: _round(v) for k, v in self.retrieval.items()})
@@ -416,6 +418,7 @@ def summarize_path(name: str, outcomes: Sequence[QuestionOutcome]) -> PathSummar
         by_form={form: {"macro_f1": _round(_mean(f1s)), "questions": len(f1s)} for form, f1s in sorted(forms.items())},
         retrieval=retrieval,
         retrieval_questions=len(with_gold_triples) if retrieval is not None else 0,
+        top_errors=Counter(f"{p.error_kind}: {p.error[:300]}" for _, p in runs if p.error).most_common(3),
     )
 
 
@@ -506,6 +509,8 @@ class EvaluationReport:
         statuses = "; ".join(f"{name}: " + ", ".join(f"{k} {v}" for k, v in sorted(data[name]["statuses"].items()))
                              for name in paths)
         lines.append(f"status: {statuses}")
+        for name in paths:
+            lines += [f"  {name} error ({item['count']}x): {item['error']}" for item in data[name]["top_errors"]]
         forms = sorted({form for name in paths for form in data[name]["by_form"]})
         if forms:
             lines += ["", "macro F1 by question form:", f"{'form':<14}{'questions':>10}" +

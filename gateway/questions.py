@@ -472,6 +472,10 @@ def load_questions(path: Path | str, kg_name: str | None = None) -> list[Benchma
             )
     except (json.JSONDecodeError, yaml.YAMLError, UnicodeDecodeError, csv.Error, KeyError) as exc:
         raise ConfigurationError(f"{path.name} could not be read as a question file: {exc}") from exc
+    except ConfigurationError as exc:
+        if path.name in exc.message:
+            raise
+        raise ConfigurationError(f"{path.name}: {exc.message}") from exc
     if kg_name is not None:
         names = sorted({q.kg_name for q in questions if q.kg_name})
         questions = [q for q in questions if q.kg_name == kg_name]
