@@ -298,6 +298,24 @@ class EmbeddedStore:
         except (OSError, RuntimeError, ValueError) as exc:
             raise SparqlError(f"query failed: {exc}", endpoint=self.config.name) from exc
 
+    def _consume(self, loaded: LoadedGraph, query: str,
+                 consume: Callable[[ox.QuerySolutions | ox.QueryBoolean | ox.QueryTriples], R]) -> R:
+        """Runs the query and `consume` in the worker thread; pyoxigraph result objects must be
+        dropped on the thread that made them, so no traceback may carry them out of it."""
+        result = self._query(loaded, query)
+        error: BaseException | None = None
+        try:
+            return consume(result)
+        except Exception as exc:
+            error = exc
+            chained: BaseException | None = exc
+            while chained is not None:
+                chained.__traceback__ = None
+                chained = chained.__cause__ or chained.__context__
+        finally:
+            del result
+        raise error
+
     async def _run(self, query: str, work: Callable[[LoadedGraph], R], timeout_s: float | None) -> R:
         loaded = await self.graph()
         timeout = timeout_s if timeout_s is not None else self.config.timeout_s
@@ -314,8 +332,7 @@ class EmbeddedStore:
         cap = max_rows if max_rows is not None else self.max_rows
         started = time.perf_counter()
 
-        def work(loaded: LoadedGraph) -> tuple[list[str], list[dict[str, Term]], bool]:
-            result = self._query(loaded, query)
+        def rows_of(result: object) -> tuple[list[str], list[dict[str, Term]], bool]:
             if not isinstance(result, ox.QuerySolutions):
                 raise SparqlError("expected SELECT results but the query is not a SELECT", endpoint=self.config.name)
             variables = [v.value for v in result.variables]
@@ -329,24 +346,28 @@ class EmbeddedStore:
                 raise SparqlError(f"query failed: {exc}", endpoint=self.config.name) from exc
             return variables, rows, False
 
+        def work(loaded: LoadedGraph) -> tuple[list[str], list[dict[str, Term]], bool]:
+            return self._consume(loaded, query, rows_of)
+
         variables, rows, cut = await self._run(query, work, timeout_s)
         reason = f"result cut at {cap} rows by the gateway's row cap" if cut else None
         return SelectResult(variables, rows, cut, reason, (time.perf_counter() - started) * 1000)
 
     async def ask(self, query: str, *, timeout_s: float | None = None) -> bool:
-        def work(loaded: LoadedGraph) -> bool:
-            result = self._query(loaded, query)
+        def boolean_of(result: object) -> bool:
             if not isinstance(result, ox.QueryBoolean):
                 raise SparqlError("expected an ASK (boolean) answer but the query is not an ASK",
                                   endpoint=self.config.name)
             return bool(result)
 
+        def work(loaded: LoadedGraph) -> bool:
+            return self._consume(loaded, query, boolean_of)
+
         return await self._run(query, work, timeout_s)
 
     async def construct(self, query: str, *, timeout_s: float | None = None,
                         max_triples: int | None = None) -> list[ox.Triple]:
-        def work(loaded: LoadedGraph) -> list[ox.Triple]:
-            result = self._query(loaded, query)
+        def triples_of(result: object) -> list[ox.Triple]:
             if not isinstance(result, ox.QueryTriples):
                 raise SparqlError("expected a graph but the query is not a CONSTRUCT or DESCRIBE",
                                   endpoint=self.config.name)
@@ -357,6 +378,9 @@ class EmbeddedStore:
                 triples.append(triple)
             return triples
 
+        def work(loaded: LoadedGraph) -> list[ox.Triple]:
+            return self._consume(loaded, query, triples_of)
+
         return await self._run(query, work, timeout_s)
 
     async def run_serialized(self, query: str, accept: str, *, timeout_s: float | None = None) -> tuple[bytes, str]:
@@ -364,8 +388,7 @@ class EmbeddedStore:
         JSON/XML/CSV/TSV for SELECT and ASK, Turtle/N-Triples/JSON-LD/RDF-XML for CONSTRUCT and
         DESCRIBE. Returns (body, content type). Updates raise `UpdateRefused`."""
 
-        def work(loaded: LoadedGraph) -> tuple[bytes, str]:
-            result = self._query(loaded, query)
+        def serialize(result: object) -> tuple[bytes, str]:
             sink = _CappedWriter(self.max_result_bytes)
             if isinstance(result, ox.QueryTriples):
                 mime, graph_format = negotiate(accept, GRAPH_MEDIA_TYPES)
@@ -391,6 +414,9 @@ class EmbeddedStore:
             if content_type.startswith("text/") or content_type.endswith("json"):
                 content_type += "; charset=utf-8"
             return b"".join(sink.parts), content_type
+
+        def work(loaded: LoadedGraph) -> tuple[bytes, str]:
+            return self._consume(loaded, query, serialize)
 
         return await self._run(query, work, timeout_s)
 
