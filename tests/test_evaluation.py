@@ -432,6 +432,46 @@ async def test_multi_column_gold_failed_gold_and_slow_paths(virtuoso: VirtuosoEn
     await gateway.close()
 
 
+class _GoldTriplesPath:
+    """Retrieves exactly the gold triples of each ORKG question, in the shape HubLink's evidence uses."""
+
+    name = "hublink"
+
+    def __init__(self, questions: list[BenchmarkQuestion]) -> None:
+        self.triples = {q.question: q.gold_triples for q in questions}
+
+    async def answer(self, question: str, endpoint: Endpoint, options: AskOptions) -> PathResult:
+        resource = "http://orkg.org/orkg/resource/"
+        retrieved = [{"subject": resource + t.subject_id, "predicate": "http://orkg.org/orkg/predicate/p",
+                      "object": t.object_label if t.object_id.startswith("L") else resource + t.object_id,
+                      "subject_label": t.subject_label, "predicate_label": t.predicate_label,
+                      "object_label": t.object_label, "object_is_literal": t.object_id.startswith("L")}
+                     for t in self.triples[question]]
+        return PathResult(self.name, evidence=_RetrievalEvidence(retrieved), timings_ms={"total": 3.0})
+
+    async def close(self) -> None:
+        pass
+
+
+@pytest.mark.virtuoso
+async def test_orkg_triple_metrics_with_the_hublink_scorer(virtuoso: VirtuosoEngine) -> None:
+    pytest.importorskip("hublink.metrics")
+    questions = load_questions(ORKG_QUESTIONS)[:8]
+    gateway = Gateway(EndpointRegistry())
+    gateway._paths.update(kgqan=_SilentPath(), hublink=_GoldTriplesPath(questions))  # type: ignore[arg-type]
+    report = await evaluate(questions, EvaluationTargets(default=virtuoso.endpoint("orkg", "orkg")), gateway=gateway)
+    data = report.to_dict()
+    hublink, kgqan = data["hublink"], data["kgqan"]
+    assert data["evaluated"] == 8 and "notes" not in data
+    assert hublink["retrieval_questions"] == 8
+    assert hublink["triple_recall"] == hublink["triple_precision"] == hublink["mrr"] == 1.0
+    many = sum(1 for q in questions if len({(t.subject_id, t.predicate_label, t.object_id) for t in q.gold_triples}) > 10)
+    assert (hublink["hits_at_10"] == 1.0) == (many == 0)
+    assert "triple_recall" not in kgqan  # no retrieved triples in its evidence
+    assert kgqan["questions"] == hublink["questions"] == sum(q.gold_answers is not None for q in questions)
+    assert "retrieval against gold triples" in report.render_text()
+
+
 async def test_embedded_engine_targets() -> None:
     pytest.importorskip("gateway.embedded")
     from gateway.evaluation import embedded_targets
