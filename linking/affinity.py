@@ -112,7 +112,7 @@ class SpacyVectors:
         out = np.zeros((len(words), dim), dtype=np.float32)
         known = np.zeros(len(words), dtype=bool)
         for i, word in enumerate(words):
-            key = self._vocab.strings.get(word, None)
+            key = self._vocab.strings[word] if word in self._vocab.strings else None  # noqa: SIM401 (StringStore has no get)
             if key is not None and key in vectors:
                 vector = np.asarray(vectors[key], dtype=np.float32)
                 norm = float(np.linalg.norm(vector))
