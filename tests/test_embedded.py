@@ -176,7 +176,7 @@ async def test_queries_run_off_the_event_loop(demo: EmbeddedStore) -> None:
 
     task = asyncio.create_task(ticker())
     try:
-        await demo.select("SELECT (COUNT(*) AS ?n) WHERE { ?a ?p ?b . ?c ?q ?d . FILTER(?p = ?q) }")
+        await demo.select(f"SELECT (COUNT(*) AS ?n) WHERE {{ ?a ?p ?b . ?c ?p ?d . FILTER(?p = <{RDFS_LABEL}>) }}")
     finally:
         task.cancel()
     assert ticks >= 3
