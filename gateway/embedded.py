@@ -287,7 +287,11 @@ class EmbeddedStore:
             raise SparqlSyntaxError("the query is empty", endpoint=self.config.name)
         kwargs: dict[str, object] = {"use_default_graph_as_union": True}
         if self.config.default_graph:
-            kwargs = {"default_graph": ox.NamedNode(self.config.default_graph)}
+            try:
+                kwargs = {"default_graph": ox.NamedNode(self.config.default_graph)}
+            except ValueError as exc:
+                raise ConfigurationError(f"default_graph {self.config.default_graph!r} is not an IRI",
+                                         endpoint=self.config.name) from exc
         try:
             return loaded.store.query(query, **kwargs)  # type: ignore[arg-type]
         except SyntaxError as exc:
