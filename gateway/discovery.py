@@ -44,6 +44,8 @@ NOT_LABELS = frozenset({
     RDFS + "comment", SKOS + "definition", SKOS + "note", SKOS + "hiddenLabel", "http://schema.org/description",
     "http://purl.org/dc/terms/description", "http://purl.org/dc/elements/1.1/description",
 })
+# Engine bookkeeping that a default graph may include (Virtuoso's system graphs): never the data's names.
+SYSTEM_NAMESPACES = ("http://www.openlinksw.com/schemas/", "http://www.w3.org/ns/sparql-service-description#")
 _NAMEISH = re.compile(r"(label|name|title)$", re.IGNORECASE)
 _NOT_NAMEISH = re.compile(r"(file|user|host|domain|class|type|method|table|column|field|var|variable)name$", re.I)
 MAX_GRAPH_SPECIFIC = 6
@@ -156,6 +158,7 @@ async def discover_label_predicates(endpoint: Endpoint) -> tuple[tuple[str, ...]
         notes.append(f"could not list predicates ({exc.kind}); only well-known label predicates checked")
         listed = []
     nameish = sorted(p for p in listed if p not in WELL_KNOWN_LABELS and p not in NOT_LABELS
+                     and not p.startswith(SYSTEM_NAMESPACES)
                      and _NAMEISH.search(local_name(p)) and not _NOT_NAMEISH.search(local_name(p)))
     nameish = nameish[: MAX_GRAPH_SPECIFIC * 2]
     specific_used = await asyncio.gather(*(check(p) for p in nameish))
