@@ -114,7 +114,8 @@ class KgqanPath:
         """Ranked SPARQL for a question, without running it (SPARQL proxy, TEXT2SPARQL)."""
         understood = await self.understand(question)
         linking = await self.link(understood.pattern, endpoint, options)
-        return self.builder.build(linking.linked, max_queries=options.max_queries, max_answers=options.max_answers)
+        return self.builder.build(linking.linked, max_queries=options.max_queries, max_answers=options.max_answers,
+                                  answer_kind=understood.answer_type.kind)
 
     async def answer_understood(self, understood: UnderstoodQuestion, endpoint: Endpoint,
                                 options: AskOptions) -> PathResult:
@@ -127,7 +128,7 @@ class KgqanPath:
             linking = await self.link(understood.pattern, endpoint, options)
             evidence.entities, evidence.relations = linking.entities, linking.relations
             queries = self.builder.build(linking.linked, max_queries=options.max_queries,
-                                         max_answers=options.max_answers)
+                                         max_answers=options.max_answers, answer_kind=understood.answer_type.kind)
             timings["linking"] = (time.perf_counter() - started) * 1000
             started = time.perf_counter()
             class_words = await self._class_words(understood.answer_type, endpoint, options)

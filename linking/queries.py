@@ -15,7 +15,15 @@ from dataclasses import dataclass, field
 from gateway.sparql import term_to_sparql
 from linking.entities import RDF_TYPE, LinkedEntity
 from linking.relations import OUT, LinkedPredicate
-from understanding.pgp import ANSWER, Comparison, PhraseGraphPattern, PhraseTriple, QuestionForm, is_unknown
+from understanding.pgp import (
+    ANSWER,
+    AnswerKind,
+    Comparison,
+    PhraseGraphPattern,
+    PhraseTriple,
+    QuestionForm,
+    is_unknown,
+)
 
 TYPE_VAR = "?type"
 XSD_DOUBLE = "<http://www.w3.org/2001/XMLSchema#double>"
@@ -23,6 +31,7 @@ XSD_INTEGER = "<http://www.w3.org/2001/XMLSchema#integer>"
 VALUE_VAR = "?value"
 MAX_PRODUCT = 20000
 DROP_SCORE = 0.3
+LITERAL_KINDS = (AnswerKind.STRING, AnswerKind.NUMBER, AnswerKind.DATE)
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 _NUMBER = re.compile(r"^[+-]?\d+(?:\.\d+)?$")
 _YEAR = re.compile(r"^\d{4}$")
@@ -89,7 +98,11 @@ class _Choice:
 class QueryBuilder:
     """Turns a `LinkedPattern` into ranked `CandidateQuery`s."""
 
-    def build(self, linked: LinkedPattern, *, max_queries: int = 40, max_answers: int = 100) -> list[CandidateQuery]:
+    def build(self, linked: LinkedPattern, *, max_queries: int = 40, max_answers: int = 100,
+              answer_kind: AnswerKind | None = None) -> list[CandidateQuery]:
+        """Ranked queries; when a literal answer is expected (string, number, date) each query is
+        followed by variants answering with an attribute leaf of ?unknown1 ("?u1 | name | ?u2"), so
+        type filtering can pick the node that holds the value."""
         pattern = linked.pattern
         entity_nodes = [n for n in pattern.nodes() if not is_unknown(n) and n not in set(pattern.class_phrases())]
         candidates_per_node = [linked.nodes.get(n, []) for n in entity_nodes]
@@ -111,7 +124,14 @@ class QueryBuilder:
                 scores = node_scores + [choice.score for choice in combination]
                 ranked.append((sum(scores) / len(scores), body))
         ranked.sort(key=lambda item: (-item[0], len(item[1]), item[1]))
-        return [self._render(pattern, body, score, max_answers) for score, body in ranked[:max_queries]]
+        leaves = attribute_leaves(pattern) if answer_kind in LITERAL_KINDS else []
+        queries: list[CandidateQuery] = []
+        for score, body in ranked[:max_queries]:
+            queries.append(self._render(pattern, body, score, max_answers))
+            for leaf in leaves:
+                if leaf in body:
+                    queries.append(self._render(pattern, body, score, max_answers, answer=leaf))
+        return queries[:max_queries]
 
     def _edge_options(self, linked: LinkedPattern, chosen: dict[str, LinkedEntity]) -> list[list[_Choice]] | None:
         options: list[list[_Choice]] = []
@@ -157,7 +177,8 @@ class QueryBuilder:
             return _var(node)
         return term_to_sparql(chosen[node].term)
 
-    def _render(self, pattern: PhraseGraphPattern, body: str, score: float, max_answers: int) -> CandidateQuery:
+    def _render(self, pattern: PhraseGraphPattern, body: str, score: float, max_answers: int,
+                answer: str | None = None) -> CandidateQuery:
         filters = "".join(f" FILTER({comparison_expression(c)})" for c in pattern.comparisons)
         where = body + filters
         form = pattern.form
@@ -171,7 +192,7 @@ class QueryBuilder:
             target = aggregate_target(pattern)
             sparql = f"SELECT ({form.value.upper()}({numeric(target)}) AS {VALUE_VAR}) WHERE {{ {where} }}"
             return CandidateQuery(sparql, where, target, score, form, sparql, VALUE_VAR[1:])
-        projected = pattern.projection or (ANSWER,)
+        projected = (answer,) if answer else (pattern.projection or (ANSWER,))
         answer = ANSWER if ANSWER in projected else projected[0]
         projection = " ".join(projected)
         modifiers = ""
@@ -188,6 +209,21 @@ class QueryBuilder:
         else:
             typed = sparql
         return CandidateQuery(sparql, where, answer, score, form, typed, answer[1:])
+
+
+def attribute_leaves(pattern: PhraseGraphPattern) -> list[str]:
+    """Unknowns hanging off ?unknown1 by one attribute edge, those not used for ORDER/FILTER first."""
+    if pattern.form is not QuestionForm.LIST or pattern.projection != (ANSWER,):
+        return []
+    degree: dict[str, int] = {}
+    for triple in pattern.triples:
+        for node in triple.nodes():
+            degree[node] = degree.get(node, 0) + 1
+    modified = {c.node for c in pattern.comparisons} | ({pattern.ordering.node} if pattern.ordering else set())
+    leaves = [other for t in pattern.triples if not t.is_type and ANSWER in t.nodes()
+              for other in t.nodes() if other != ANSWER and is_unknown(other) and degree.get(other) == 1]
+    leaves = list(dict.fromkeys(leaves))
+    return [n for n in leaves if n not in modified] + [n for n in leaves if n in modified]
 
 
 def dangling_unknowns(pattern: PhraseGraphPattern) -> set[str]:

@@ -178,3 +178,17 @@ def test_an_edge_to_a_dangling_unknown_may_be_dropped() -> None:
     queries = QueryBuilder().build(linked("count :: ?u1 | is a | singers ; ?u1 | use | ?u2",
                                           classes={"singers": [SINGER]}, edges=strong))
     assert queries[0].pattern.count(" . ") == 1
+
+
+def test_a_literal_answer_type_adds_variants_answering_with_the_attribute() -> None:
+    from understanding.pgp import AnswerKind
+
+    edges = {"name": ("?unknown1", {"": [pred("singer#name", 1.0)]}),
+             "age": ("?unknown1", {"": [pred("singer#age", 1.0)]})}
+    text = "list :: ?u1 | name | ?u2 ; ?u1 | age | ?u3 :: order ?u3 asc 1"
+    plain = QueryBuilder().build(linked(text, edges=edges))
+    assert {q.answer_var for q in plain} == {"?unknown1"}
+    typed = QueryBuilder().build(linked(text, edges=edges), answer_kind=AnswerKind.STRING)
+    assert [q.answer_var for q in typed[:3]] == ["?unknown1", "?unknown2", "?unknown3"]  # the ORDER node last
+    assert typed[0].pattern == typed[1].pattern == typed[2].pattern
+    assert typed[1].sparql.startswith("SELECT DISTINCT ?unknown2 WHERE") and typed[1].result_var == "unknown2"
