@@ -107,6 +107,9 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--concurrency", type=int, default=4, metavar="N", help="questions in flight (default 4)")
     evaluate.add_argument("--gold-from-file", action="store_true",
                           help="score against the answers stored in the question file instead of running the gold SPARQL")
+    evaluate.add_argument("--warmup-timeout", type=float, default=900.0, metavar="S",
+                          help="first ask one untimed question per graph (model loading, HubLink index build) "
+                          "for up to S seconds (default 900; 0 skips)")
     _add_output_options(evaluate)
     return parser
 
