@@ -276,6 +276,47 @@ class EvaluationSettings:
     concurrency: int = 4
     gold_from_file: bool = False
     progress: bool = False
+    # One untimed question per graph first, so model loading and HubLink's index build are not charged
+    # to (or time out) the first benchmark questions. 0 skips it.
+    warmup_timeout_s: float = 0.0
+
+
+WARMUP_QUESTION = "Which things are there?"
+
+
+@dataclass
+class WarmupResult:
+    graph: str
+    seconds: float
+    statuses: dict[str, str]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"graph": self.graph, "seconds": round(self.seconds, 2), "statuses": self.statuses}
+
+
+def _distinct_targets(questions: Sequence[BenchmarkQuestion], targets: EvaluationTargets) -> list[EndpointConfig]:
+    configs: dict[str, EndpointConfig] = {}
+    for question in questions:
+        try:
+            config = targets.for_question(question)
+        except GatewayError:
+            continue
+        configs.setdefault(f"{config.name}|{config.cache_key}", config)
+    return list(configs.values())
+
+
+async def warm_up(configs: Sequence[EndpointConfig], gateway: Gateway, settings: EvaluationSettings) -> list[WarmupResult]:
+    """Asks a fixed, benchmark-independent question once per graph, one graph at a time (index builds are
+    CPU-heavy); its answers are discarded."""
+    results: list[WarmupResult] = []
+    options = AskOptions(paths=settings.paths, timeout_s=settings.warmup_timeout_s)
+    for config in configs:
+        started = time.perf_counter()
+        answer = await gateway.ask(WARMUP_QUESTION, config, options)
+        statuses = {name: result.status.value + (f" ({result.error_kind})" if result.error_kind else "")
+                    for name, result in answer.paths.items()}
+        results.append(WarmupResult(config.name, time.perf_counter() - started, statuses))
+    return results
 
 
 async def evaluate_question(index: int, question: BenchmarkQuestion, targets: EvaluationTargets, gateway: Gateway,
@@ -326,28 +367,38 @@ async def evaluate(questions: Sequence[BenchmarkQuestion], targets: EvaluationTa
         scorer, why_not = load_retrieval_scorer()
         if why_not:
             notes.append(why_not)
+    bar: tqdm[Any] | None = None
     semaphore = asyncio.Semaphore(settings.concurrency)
-    bar = tqdm(total=len(questions), desc="kgqa eval", unit="q", file=sys.stderr, disable=not settings.progress,
-               dynamic_ncols=True)
 
     async def one(index: int, question: BenchmarkQuestion) -> QuestionOutcome:
         async with semaphore:
             outcome = await evaluate_question(index, question, targets, gateway, settings, scorer)
-        bar.update(1)
+        if bar is not None:
+            bar.update(1)
         if out is not None:
             out.write(json.dumps(outcome.to_dict(), ensure_ascii=False) + "\n")
             out.flush()
         return outcome
 
-    started = time.perf_counter()
+    warmups: list[WarmupResult] = []
     try:
+        if settings.warmup_timeout_s > 0:
+            configs = _distinct_targets(questions, targets)
+            if settings.progress:
+                print(f"kgqa eval: warming up the answer paths on {len(configs)} graph(s) (model loading, HubLink "
+                      f"index; up to {settings.warmup_timeout_s:g} s each)...", file=sys.stderr)
+            warmups = await warm_up(configs, gateway, settings)
+        bar = tqdm(total=len(questions), desc="kgqa eval", unit="q", file=sys.stderr, disable=not settings.progress,
+                   dynamic_ncols=True)
+        started = time.perf_counter()
         outcomes = await asyncio.gather(*(one(i, q) for i, q in enumerate(questions)))
     finally:
-        bar.close()
+        if bar is not None:
+            bar.close()
         if own_gateway:
             await gateway.close()
     return EvaluationReport(list(outcomes), settings, dict(metadata or {}), notes,
-                            wall_s=time.perf_counter() - started)
+                            wall_s=time.perf_counter() - started, warmups=warmups)
 
 
 # --- summaries -----------------------------------------------------------------------------------
@@ -431,6 +482,7 @@ class EvaluationReport:
     metadata: dict[str, Any]
     notes: list[str]
     wall_s: float = 0.0
+    warmups: list[WarmupResult] = field(default_factory=list)
 
     @property
     def evaluated(self) -> list[QuestionOutcome]:
@@ -469,6 +521,7 @@ class EvaluationReport:
                                "error": o.gold.error} for o in self.skipped],
             },
             "wall_s": round(self.wall_s, 2),
+            "warmup": [w.to_dict() for w in self.warmups],
         }
         for name in self.settings.paths:
             out[name] = self.summary(name).to_dict()
@@ -493,7 +546,8 @@ class EvaluationReport:
             f"kgqa eval: {data.get('questions_file', '')} on {where}",
             f"{data['questions']} questions, {data['evaluated']} evaluated, "
             f"{data['skipped_gold_errors']['count']} skipped because the gold query failed, "
-            f"{data['no_answer_gold']} without answer-level gold, {data['wall_s']:.1f} s",
+            f"{data['no_answer_gold']} without answer-level gold, {data['wall_s']:.1f} s"
+            + (f" after {sum(w.seconds for w in self.warmups):.1f} s of warm-up" if self.warmups else ""),
             "",
             f"{'path':<10}{'questions':>10}{'answered':>10}{'P':>8}{'R':>8}{'F1':>8}{'median ms':>11}{'p95 ms':>9}",
         ]
@@ -626,7 +680,8 @@ def main(args: argparse.Namespace) -> int:
         raise ConfigurationError("--timeout must be positive")
     settings = EvaluationSettings(paths=tuple(args.path or PATH_NAMES), timeout_s=args.timeout,
                                   concurrency=getattr(args, "concurrency", 4),
-                                  gold_from_file=getattr(args, "gold_from_file", False), progress=True)
+                                  gold_from_file=getattr(args, "gold_from_file", False), progress=True,
+                                  warmup_timeout_s=getattr(args, "warmup_timeout", 0.0))
     metadata: dict[str, Any] = {"questions_file": str(questions_file), "format": questions[0].source_format,
                                 "kg_name": args.kg_name}
     registry = EndpointRegistry.from_file(args.endpoints_file)

@@ -472,6 +472,36 @@ async def test_orkg_triple_metrics_with_the_hublink_scorer(virtuoso: VirtuosoEng
     assert "retrieval against gold triples" in report.render_text()
 
 
+class _CountingPath(_SilentPath):
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked: list[tuple[str, str]] = []
+
+    async def answer(self, question: str, endpoint: Endpoint, options: AskOptions) -> PathResult:
+        self.asked.append((question, endpoint.name))
+        return PathResult(self.name, timings_ms={"total": 1.0})
+
+
+async def test_warm_up_asks_once_per_graph_before_the_timed_run() -> None:
+    pytest.importorskip("gateway.embedded")
+    from gateway.evaluation import WARMUP_QUESTION, embedded_targets
+
+    questions = [q for q in load_questions(SPIDER_QUESTIONS) if q.kg_name in ("singer", "poker_player")]
+    plan = plan_graphs(graph_files([SPIDER / "singer.ttl", SPIDER / "poker_player.ttl"], SPIDER_QUESTIONS), questions)
+    counting = _CountingPath()
+    gateway = Gateway(EndpointRegistry())
+    gateway._paths.update(kgqan=_OraclePath(questions), hublink=counting)  # type: ignore[arg-type]
+    report = await evaluate(questions, embedded_targets(plan), EvaluationSettings(warmup_timeout_s=60),
+                            gateway=gateway)
+    warmups = [q for q in counting.asked if q[0] == WARMUP_QUESTION]
+    assert sorted(graph for _, graph in warmups) == ["poker_player", "singer"]
+    assert counting.asked[:2] == warmups  # before any benchmark question
+    assert len(counting.asked) == len(questions) + 2
+    data = report.to_dict()
+    assert [w["graph"] for w in data["warmup"]] == [g for _, g in warmups]
+    assert data["hublink"]["questions"] == len(questions)  # the warm-up is not scored
+
+
 async def test_embedded_engine_targets() -> None:
     pytest.importorskip("gateway.embedded")
     from gateway.evaluation import embedded_targets
