@@ -94,7 +94,8 @@ def build_parser() -> argparse.ArgumentParser:
                               "and score each answer path against the gold SPARQL's answers (QALD macro P/R/F1).")
     evaluate.add_argument("questions", type=Path, help="question file")
     evaluate.add_argument("--graph", "--load", dest="graph", action="append", default=[], type=Path, metavar="FILE",
-                          help="RDF file to load into a local engine (repeatable)")
+                          help="RDF file or folder of files to load into a local engine (repeatable; Spider4SPARQL: "
+                          "the folder, one graph per file named after its kg_name)")
     evaluate.add_argument("--engine", choices=("virtuoso", "oxigraph", "embedded"), default=None,
                           help="start this engine locally for the run, load --graph, stop it afterwards")
     evaluate.add_argument("-e", "--endpoint", default=None, metavar="NAME|URL", help="evaluate on a running endpoint")
