@@ -45,7 +45,7 @@ from gateway.sparql import HttpSparqlClient
 from gateway.sparql_syntax import (
     MAGIC_PREDICATE,
     GeneratedPattern,
-    classify,
+    analyse,
     find_magic_triples,
     normalise,
     rename_pattern,
@@ -124,11 +124,17 @@ def preferred_type(accepted: Sequence[tuple[str, float]], returns_graph: bool) -
 
 
 def upstream_accept(client_accept: str | None, returns_graph: bool) -> str:
-    """What to ask the upstream for: the client's own Accept, or a sensible type if it named none."""
-    accepted = parse_accept(client_accept)
-    if not accepted or all(r in ("*/*",) for r, _ in accepted):
+    """What to ask the upstream for: the client's types that fit the query form (graph syntaxes for
+    CONSTRUCT/DESCRIBE, result syntaxes otherwise), or the default type if it named none of them.
+
+    Filtering matters: rdflib asks `application/sparql-results+xml, application/rdf+xml` for every
+    query, and Virtuoso may then answer a CONSTRUCT as a results table that no RDF parser reads.
+    """
+    formats = GRAPH_FORMATS if returns_graph else RESULT_FORMATS
+    kept = [(mime, quality) for mime, quality in parse_accept(client_accept) if mime in formats]
+    if not kept:
         return DEFAULT_GRAPH_TYPE if returns_graph else DEFAULT_RESULTS_TYPE
-    return client_accept or ""
+    return ", ".join(mime if quality == 1.0 else f"{mime};q={quality:g}" for mime, quality in kept)
 
 
 def transcode(body: bytes, content_type: str, target: str) -> bytes:
@@ -306,7 +312,7 @@ class SparqlProxy:
                  timeout_s: float | None = None, question_options: AskOptions | None = None) -> None:
         self.gateway = gateway
         self.metrics = metrics
-        self.cache = cache or ResponseCache()
+        self.cache = cache if cache is not None else ResponseCache()
         self.timeout_s = timeout_s
         self.question_options = question_options or AskOptions(hublink_wait_for_index=False)
         self._patterns: OrderedDict[tuple[str, str], tuple[GeneratedPattern | None, float]] = OrderedDict()
@@ -382,7 +388,7 @@ class SparqlProxy:
         return next((c for c, ok in zip(tried, found, strict=True) if ok), ranked[0] if ranked else None)
 
     async def _forward(self, request: web.Request, query: str, accept: str, endpoint: Endpoint) -> web.StreamResponse:
-        kind = classify(query)
+        kind, normalised = analyse(query)
         if kind.is_update:
             raise UpdateRefused(f"this endpoint is read-only: SPARQL Update ({kind.update_keyword}) is not accepted")
         extra_headers: dict[str, str] = {}
@@ -391,6 +397,7 @@ class SparqlProxy:
             if magic:
                 patterns = await self.generated_patterns([m.question for m in magic], endpoint)
                 query = rewrite_magic_triples(query, patterns)
+                normalised = normalise(query)
                 extra_headers["X-KGQA-Rewritten"] = str(len(magic))
                 unanswered = [q for q, p in patterns.items() if isinstance(p, _NoPattern)]
                 if unanswered:
@@ -398,7 +405,7 @@ class SparqlProxy:
                 log.info("rewrote %d question triple(s) for %s", len(magic), endpoint.name)
         accepted = parse_accept(accept)
         wanted = upstream_accept(accept, kind.returns_graph)
-        key = (endpoint.name, wanted, normalise(query))
+        key = (endpoint.name, wanted, normalised)
         if self.cache.enabled:
             hit = self.cache.get(key)
             if hit is not None:

@@ -84,28 +84,32 @@ def classify(text: str) -> RequestKind:
     Any update keyword at token level makes the text an update, wherever it stands: a query never
     contains one, and a text that mixes a query with `; DROP ALL` must not reach the endpoint.
     """
-    form = None
-    for token in significant(tokenize(text)):
-        if token.kind != "word":
-            continue
-        upper = token.text.upper()
-        if upper in UPDATE_KEYWORDS:
-            return RequestKind(True, None, upper)
-        if form is None and upper in QUERY_FORMS:
-            form = upper
-    return RequestKind(False, form)
+    return analyse(text)[0]
 
 
 def normalise(text: str) -> str:
     """The query with comments dropped and whitespace collapsed: equal texts are equal queries."""
-    parts = []
+    return analyse(text)[1]
+
+
+def analyse(text: str) -> tuple[RequestKind, str]:
+    """`classify` and `normalise` in one pass over the tokens (the proxy needs both per request)."""
+    form = None
+    parts: list[str] = []
     for token in tokenize(text):
-        if token.kind in ("ws", "comment"):
+        kind = token.kind
+        if kind in ("ws", "comment"):
             if parts and parts[-1] != " ":
                 parts.append(" ")
             continue
         parts.append(token.text)
-    return "".join(parts).strip()
+        if kind == "word":
+            upper = token.text.upper()
+            if upper in UPDATE_KEYWORDS:
+                return RequestKind(True, None, upper), ""
+            if form is None and upper in QUERY_FORMS:
+                form = upper
+    return RequestKind(False, form), "".join(parts).strip()
 
 
 def prefixes(tokens: Sequence[Token]) -> dict[str, str]:

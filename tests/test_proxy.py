@@ -215,6 +215,15 @@ def test_repeated_query_is_served_from_the_cache(proxy: ServerThread) -> None:
     assert b'kgqa_proxy_cache_total{result="hit"}' in metrics
 
 
+def test_cache_ttl_zero_turns_the_cache_off(proxy: ServerThread) -> None:
+    uncached = ServerThread(proxy.registry, ServerSettings(cache_ttl_s=0)).start()
+    try:
+        url = sparql_url(uncached, "oxigraph") + "?" + urllib.parse.urlencode({"query": COUNT})
+        assert [fetch(url)[1]["X-Cache"] for _ in range(2)] == ["MISS", "MISS"]
+    finally:
+        uncached.stop()
+
+
 def test_cors_preflight_and_headers_for_browser_clients(proxy: ServerThread) -> None:
     status, headers, _ = fetch(sparql_url(proxy, "virtuoso"), method="OPTIONS", headers={
         "Origin": "http://yasgui.example", "Access-Control-Request-Method": "POST",

@@ -138,6 +138,9 @@ def test_accept_parsing_and_negotiation() -> None:
     assert not is_acceptable("text/html", parse_accept("text/csv"))
     assert upstream_accept("", returns_graph=False) == "application/sparql-results+json"
     assert upstream_accept("text/csv", returns_graph=False) == "text/csv"
+    rdflib_accept = "application/sparql-results+xml, application/rdf+xml;q=0.9, */*;q=0.1"
+    assert upstream_accept(rdflib_accept, returns_graph=True) == "application/rdf+xml;q=0.9"
+    assert upstream_accept(rdflib_accept, returns_graph=False) == "application/sparql-results+xml"
 
 
 def test_transcoding_results_and_graphs() -> None:

@@ -1,0 +1,156 @@
+"""Proxy overhead: `kgqa serve`'s SPARQL proxy against calling Virtuoso directly.
+
+Starts Virtuoso with ck25 and `kgqa serve` (a separate process, cache off) on 127.0.0.1, then runs
+`wrk` (apt) against both with the same small SELECT at 1 and 32 concurrent connections. Each
+configuration runs `--rounds` times; the figures are medians over rounds: throughput ratio
+(proxy / direct) and the latency the proxy adds at p50 and p99. Everything runs on this machine,
+so wrk, the proxy and Virtuoso share its cores. Both targets get `Accept-Encoding: gzip`: without it
+Virtuoso writes uncompressed answers in pieces and stalls on delayed ACKs (p50 ~18 ms here), which
+would flatter the proxy; with it the direct baseline is Virtuoso at its best.
+
+    .venv/bin/python benchmarks/proxy.py [--seconds 10] [--rounds 3] [--cached]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from gateway.engines import VirtuosoEngine, free_port  # noqa: E402
+
+CK25 = ROOT.parent / "shared" / "data" / "kgs" / "ck25" / "graph.ttl"
+QUERY = "SELECT ?s ?l WHERE { ?s <http://www.w3.org/2000/01/rdf-schema#label> ?l } LIMIT 10"
+UNITS = {"us": 1e-3, "ms": 1.0, "s": 1000.0}
+
+
+@dataclass
+class WrkRun:
+    requests_per_s: float
+    p50_ms: float
+    p99_ms: float
+    errors: int
+
+
+def parse_wrk(output: str) -> WrkRun:
+    def latency(percent: str) -> float:
+        match = re.search(rf"^\s*{percent}%\s+([\d.]+)(us|ms|s)\s*$", output, re.M)
+        if match is None:
+            raise RuntimeError(f"no {percent}% latency in wrk output:\n{output}")
+        return float(match.group(1)) * UNITS[match.group(2)]
+
+    rate = re.search(r"Requests/sec:\s+([\d.]+)", output)
+    errors = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", output)
+    socket = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", output)
+    failed = int(errors.group(1)) if errors else 0
+    if socket:
+        failed += sum(int(g) for g in socket.groups())
+    if rate is None:
+        raise RuntimeError(f"no Requests/sec in wrk output:\n{output}")
+    return WrkRun(float(rate.group(1)), latency("50"), latency("99"), failed)
+
+
+def wrk(url: str, connections: int, seconds: int) -> WrkRun:
+    threads = 1 if connections == 1 else 2
+    result = subprocess.run(["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency",
+                             "-H", "Accept: application/sparql-results+json", "-H", "Accept-Encoding: gzip", url],
+                            capture_output=True, text=True, timeout=seconds + 60, check=True)
+    return parse_wrk(result.stdout)
+
+
+def wait_for(url: str, timeout_s: float = 60) -> None:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"{url} did not come up")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=int, default=10, help="length of one wrk run")
+    parser.add_argument("--rounds", type=int, default=3, help="runs per configuration (medians are reported)")
+    parser.add_argument("--cached", action="store_true", help="also measure with the proxy's response cache on")
+    parser.add_argument("--json", type=Path, default=None, help="write the figures here as JSON")
+    args = parser.parse_args()
+    if shutil.which("wrk") is None:
+        raise SystemExit("wrk is not installed: scripts/install-system.sh (apt-get install wrk)")
+    virtuoso = VirtuosoEngine()
+    virtuoso.start()
+    servers: list[subprocess.Popen[bytes]] = []
+    workdir = Path(tempfile.mkdtemp(prefix="kgqa-bench-"))
+    try:
+        virtuoso.load(CK25, "ck25")
+        config = virtuoso.endpoint("ck25", "ck25")
+        endpoints = workdir / "endpoints.yaml"
+        endpoints.write_text(f"endpoints:\n  ck25:\n    url: {config.url}\n    default_graph: {config.default_graph}\n"
+                             "    max_concurrency: 32\n")
+        direct = config.url + "?" + urllib.parse.urlencode({"query": QUERY, "default-graph-uri": config.default_graph})
+
+        def serve(cache_ttl: float) -> str:
+            port = free_port()
+            servers.append(subprocess.Popen(
+                [sys.executable, "-m", "gateway.cli", "serve", "--port", str(port), "--endpoints-file", str(endpoints),
+                 "--endpoint", "ck25", "--cache-ttl", str(cache_ttl)],
+                cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ}))
+            wait_for(f"http://127.0.0.1:{port}/health")
+            return f"http://127.0.0.1:{port}/sparql?" + urllib.parse.urlencode({"query": QUERY})
+
+        targets = {"direct": direct, "proxy": serve(0)}
+        if args.cached:
+            targets["proxy-cached"] = serve(300)
+        for url in targets.values():
+            with urllib.request.urlopen(urllib.request.Request(url, headers={"Accept": "application/sparql-results+json"})) as r:
+                assert len(json.loads(r.read())["results"]["bindings"]) == 10
+        figures: dict[str, dict[str, float]] = {}
+        for connections in (1, 32):
+            runs: dict[str, list[WrkRun]] = {name: [] for name in targets}
+            for _ in range(args.rounds):
+                for name, url in targets.items():  # interleaved, so drift hits both alike
+                    runs[name].append(wrk(url, connections, args.seconds))
+            med = {name: WrkRun(statistics.median(r.requests_per_s for r in rs), statistics.median(r.p50_ms for r in rs),
+                                statistics.median(r.p99_ms for r in rs), sum(r.errors for r in rs))
+                   for name, rs in runs.items()}
+            for name, run in med.items():
+                figures[f"{name}@{connections}"] = run.__dict__
+                print(f"{connections:>2} clients {name:>12}: {run.requests_per_s:8.0f} req/s  p50 {run.p50_ms:6.2f} ms  "
+                      f"p99 {run.p99_ms:6.2f} ms  errors {run.errors}")
+            for name in targets:
+                if name == "direct":
+                    continue
+                ratio = med[name].requests_per_s / med["direct"].requests_per_s
+                added50 = med[name].p50_ms - med["direct"].p50_ms
+                added99 = med[name].p99_ms - med["direct"].p99_ms
+                figures[f"{name}@{connections}"].update(throughput_ratio=ratio, added_p50_ms=added50, added_p99_ms=added99)
+                print(f"{connections:>2} clients {name:>12}: throughput ratio {ratio:.2f}, added p50 {added50:+.2f} ms, "
+                      f"added p99 {added99:+.2f} ms")
+        if args.json:
+            args.json.write_text(json.dumps(figures, indent=2))
+    finally:
+        for server in servers:
+            server.terminate()
+            server.wait(10)
+        virtuoso.stop()
+        shutil.rmtree(workdir, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
