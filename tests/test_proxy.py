@@ -244,3 +244,18 @@ def test_large_answers_are_streamed(proxy: ServerThread) -> None:
     assert status == 200
     assert headers.get("Transfer-Encoding") == "chunked"
     assert len(json.loads(body)["results"]["bindings"]) == 26903
+
+
+def test_the_embedded_default_store_is_proxied_too() -> None:
+    server = ServerThread(EndpointRegistry(), ServerSettings(cache_ttl_s=0)).start()
+    try:
+        url = sparql_url(server, None)
+        count = wrapper(url, "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }", JSON).queryAndConvert()
+        assert int(count["results"]["bindings"][0]["n"]["value"]) > 100
+        assert wrapper(url, "ASK { ?s ?p ?o }", XML).queryAndConvert().getElementsByTagName("boolean")
+        graph = wrapper(url, "CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o } LIMIT 3", TURTLE).queryAndConvert()
+        assert len(rdflib.Graph().parse(data=graph, format="turtle")) == 3
+        status, _, body = fetch(url + "?" + urllib.parse.urlencode({"query": "CLEAR ALL"}))
+        assert status == 403
+    finally:
+        server.stop()
