@@ -129,12 +129,13 @@ async def discover_label_predicates(endpoint: Endpoint) -> tuple[tuple[str, ...]
     config = endpoint.config
     if config.label_predicates:
         return tuple(config.label_predicates), ["label predicates: from the configuration"]
-    cached = settings_cache.get(config, "label_predicates")
+    # The embedded store answers in milliseconds and its files may change: it is never cached.
+    cached = None if config.is_embedded else settings_cache.get(config, "label_predicates")
     if isinstance(cached, dict) and isinstance(cached.get("predicates"), list) and cached["predicates"]:
         return tuple(cached["predicates"]), [f"label predicates: {', '.join(cached['predicates'])} (found earlier, cached)"]
 
     notes: list[str] = []
-    persist = True
+    persist = not config.is_embedded
 
     async def check(predicate: str) -> bool:
         nonlocal persist
@@ -168,7 +169,8 @@ async def discover_label_predicates(endpoint: Endpoint) -> tuple[tuple[str, ...]
         return (RDFS_LABEL,), notes
     notes.insert(0, f"label predicates: {', '.join(found)} (ASK per well-known predicate; "
                     "graph predicates named *label/*name/*title with literal values)")
-    settings_cache.put(config, "label_predicates", {"predicates": found}, persist=persist)
+    if not config.is_embedded:
+        settings_cache.put(config, "label_predicates", {"predicates": found}, persist=persist)
     return tuple(found), notes
 
 
