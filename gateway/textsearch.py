@@ -555,10 +555,15 @@ async def search_labels(endpoint: Endpoint, text: str, *, limit: int) -> list[La
             return []  # the label index ranks exact labels first itself
         return await _exact_hits(endpoint, text, profile.label_predicates, limit)
 
-    async with asyncio.TaskGroup() as group:
-        exact_task = group.create_task(exact_lookup())
-        first_task = group.create_task(run(attempts[0] if attempts else None))
-    exact, hits = exact_task.result(), first_task.result()
+    # The exact lookup runs alongside the first text search; errors surface as the gateway's own
+    # SparqlError classes (not wrapped in an ExceptionGroup).
+    exact_task = asyncio.ensure_future(exact_lookup())
+    try:
+        hits = await run(attempts[0] if attempts else None)
+        exact = await exact_task
+    finally:
+        if not exact_task.done():
+            exact_task.cancel()
     for attempt in attempts[1:]:
         if hits or exact:
             break

@@ -21,7 +21,7 @@ from rdflib.plugins.sparql.parser import parseQuery
 from gateway.config import EndpointConfig
 from gateway.endpoint import Endpoint, EndpointPool
 from gateway.engines import free_port
-from gateway.errors import ConfigurationError
+from gateway.errors import ConfigurationError, EndpointUnreachable
 from gateway.textsearch import (
     DIALECTS,
     MAX_RELAXATIONS,
@@ -411,3 +411,14 @@ def test_settings_cache_survives_a_new_process(no_cache_dir: Path) -> None:
     assert list((no_cache_dir / "endpoints").glob("*.json"))
     other_graph = EndpointConfig(name="c", url="http://127.0.0.1:9/sparql", default_graph="http://g")
     assert EndpointSettingsCache().get(other_graph, "dialect") is None
+
+
+async def test_search_errors_are_gateway_errors_not_groups() -> None:
+    config = EndpointConfig(name="down", url=f"http://127.0.0.1:{free_port()}/sparql", text_search="virtuoso",
+                            label_predicates=(RDFS_LABEL,), timeout_s=5)
+    endpoint = EndpointPool().get(config)
+    try:
+        with pytest.raises(EndpointUnreachable):
+            await endpoint.search("danish straits", limit=10)
+    finally:
+        await endpoint.close()
