@@ -72,6 +72,21 @@ def wrk(url: str, connections: int, seconds: int) -> WrkRun:
     return parse_wrk(result.stdout)
 
 
+def proxy_own_time_ms(metrics: str) -> float:
+    """Mean time the proxy spends per uncached request outside the upstream call, from its /metrics."""
+
+    def total(name: str, label: str) -> tuple[float, float]:
+        sums = re.search(rf'^{name}_sum{{{label}}} ([\d.e+-]+)$', metrics, re.M)
+        counts = re.search(rf'^{name}_count{{{label}}} ([\d.e+-]+)$', metrics, re.M)
+        if sums is None or counts is None:
+            raise RuntimeError(f"{name} missing from /metrics")
+        return float(sums.group(1)), float(counts.group(1))
+
+    server_s, server_n = total("kgqa_http_request_duration_seconds", 'route="/sparql"')
+    upstream_s, upstream_n = total("kgqa_upstream_duration_seconds", 'endpoint="ck25"')
+    return (server_s / server_n - upstream_s / upstream_n) * 1000
+
+
 def wait_for(url: str, timeout_s: float = 60) -> None:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
@@ -141,6 +156,11 @@ def main() -> int:
                 figures[f"{name}@{connections}"].update(throughput_ratio=ratio, added_p50_ms=added50, added_p99_ms=added99)
                 print(f"{connections:>2} clients {name:>12}: throughput ratio {ratio:.2f}, added p50 {added50:+.2f} ms, "
                       f"added p99 {added99:+.2f} ms")
+        proxy_url = targets["proxy"].split("/sparql?")[0]
+        with urllib.request.urlopen(proxy_url + "/metrics") as response:
+            own = proxy_own_time_ms(response.read().decode())
+        figures["proxy_own_time_ms"] = {"mean": own}
+        print(f"proxy's own time per request (server-side total minus time to upstream headers, mean): {own:.2f} ms")
         if args.json:
             args.json.write_text(json.dumps(figures, indent=2))
     finally:
