@@ -6,7 +6,9 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -236,3 +238,45 @@ def test_text2sparql_client_evaluates_the_gateway_unchanged(server: ServerThread
     assert len(answers) == 3
     assert {a["qname"] for a in answers} == {"ck:1-en", "ck:2-en", "ck:2-de"}
     assert all(a["dataset"] == CORPORATE and a["query"].startswith("SELECT") for a in answers)
+
+
+def test_kgqa_serve_runs_with_the_endpoints_file_datasets_and_json_logs(virtuoso: VirtuosoEngine,
+                                                                        tmp_path: Path) -> None:
+    config = virtuoso.endpoint("ck25", "ck25")
+    endpoints = tmp_path / "endpoints.yaml"
+    endpoints.write_text(f"endpoints:\n  ck25:\n    url: {config.url}\n    default_graph: {config.default_graph}\n"
+                         f"datasets:\n  {CORPORATE}: ck25\n")
+    port = free_port()
+    log = tmp_path / "serve.log"
+    with log.open("w") as err:
+        process = subprocess.Popen([sys.executable, "-m", "gateway.cli", "serve", "--port", str(port),
+                                    "--endpoints-file", str(endpoints), "--endpoint", "ck25"],
+                                   stdout=subprocess.DEVNULL, stderr=err, cwd=Path(__file__).resolve().parent.parent)
+    try:
+        for _ in range(100):
+            try:
+                status, _, body = request(f"http://127.0.0.1:{port}/health")
+                break
+            except urllib.error.URLError:
+                if process.poll() is not None:
+                    pytest.fail(log.read_text())
+                time.sleep(0.1)
+        health = json.loads(body)
+        assert health["default"] == "ck25"
+        query = urllib.parse.quote("SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }")
+        status, _, body = request(f"http://127.0.0.1:{port}/sparql?query={query}")
+        assert status == 200 and int(json.loads(body)["results"]["bindings"][0]["n"]["value"]) == 26903
+    finally:
+        process.terminate()
+        process.wait(15)
+    lines = [json.loads(line) for line in log.read_text().splitlines() if line.startswith("{")]
+    requests_logged = [line for line in lines if line.get("logger") == "kgqa.access"]
+    assert {"method", "path", "route", "status", "ms"} <= set(requests_logged[-1])
+    assert requests_logged[-1]["route"] == "/sparql" and requests_logged[-1]["status"] == 200
+
+
+def test_kgqa_serve_refuses_a_dataset_mapped_to_an_unknown_endpoint(tmp_path: Path) -> None:
+    run = subprocess.run([sys.executable, "-m", "gateway.cli", "serve", "--port", str(free_port()),
+                          "--dataset", f"{CORPORATE}=nowhere"], capture_output=True, text=True, timeout=60,
+                         cwd=Path(__file__).resolve().parent.parent)
+    assert run.returncode == 2 and "nowhere" in run.stderr
