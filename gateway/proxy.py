@@ -208,23 +208,20 @@ class ProxyBadRequest(GatewayError):
     kind = "bad-request"
 
 
+# HTTP status per error class, most specific first; the first match wins.
+ERROR_STATUSES: tuple[tuple[type[GatewayError], int], ...] = (
+    (UpdateRefused, 403), (SparqlSyntaxError, 400), (EndpointTimeout, 504), (UnknownEndpoint, 404),
+    (ConfigurationError, 500), (EndpointUnreachable, 502), (ResultTooLarge, 502), (SparqlError, 502),
+)
+KIND_STATUSES = {"bad-request": 400, "bad-question": 400, "endpoint-refused": 403}
+
+
 def error_status(exc: GatewayError) -> int:
-    """HTTP status of a classified error, from a proxy's point of view."""
-    if isinstance(exc, UpdateRefused):
-        return 403
-    if isinstance(exc, ProxyBadRequest):
-        return 400
-    if isinstance(exc, SparqlSyntaxError):
-        return 400
-    if isinstance(exc, EndpointTimeout):
-        return 504
-    if isinstance(exc, UnknownEndpoint):
-        return 404
-    if isinstance(exc, ConfigurationError):
-        return 500
-    if isinstance(exc, EndpointUnreachable | ResultTooLarge | SparqlError):
-        return 502
-    return 500
+    """HTTP status of a classified error, from a proxy's point of view (the upstream's fault is 5xx)."""
+    for cls, status in ERROR_STATUSES:
+        if isinstance(exc, cls):
+            return status
+    return KIND_STATUSES.get(exc.kind, 500)
 
 
 def error_response(exc: GatewayError, status: int | None = None) -> web.Response:
@@ -371,7 +368,7 @@ class SparqlProxy:
         unique = list(dict.fromkeys(questions))
         async with asyncio.timeout(self.question_options.timeout_s):
             found = await asyncio.gather(*(one(q) for q in unique))
-        return {q: g if g is not None else _NoPattern() for q, g in zip(unique, found, strict=True)}
+        return {q: g if g is not None else NoGeneratedPattern() for q, g in zip(unique, found, strict=True)}
 
     async def _first_that_matches(self, ranked: list[GeneratedPattern], endpoint: Endpoint) -> GeneratedPattern | None:
         """The best-ranked pattern that has a match in the graph (as KGQAN's execution picks), else the best."""
@@ -399,7 +396,7 @@ class SparqlProxy:
                 query = rewrite_magic_triples(query, patterns)
                 normalised = normalise(query)
                 extra_headers["X-KGQA-Rewritten"] = str(len(magic))
-                unanswered = [q for q, p in patterns.items() if isinstance(p, _NoPattern)]
+                unanswered = [q for q, p in patterns.items() if isinstance(p, NoGeneratedPattern)]
                 if unanswered:
                     extra_headers["X-KGQA-Note"] = f"no query generated for {len(unanswered)} question(s)"
                 log.info("rewrote %d question triple(s) for %s", len(magic), endpoint.name)
@@ -486,7 +483,7 @@ class SparqlProxy:
 
 
 @dataclass(frozen=True)
-class _NoPattern:
+class NoGeneratedPattern:
     """Stands in for a question the KGQAN path generated no query for: the pattern matches nothing."""
 
     sparql: str = ""

@@ -35,7 +35,7 @@ from gateway.batch import run_batch
 from gateway.config import EMBEDDED_URL, EndpointConfig, EndpointRegistry
 from gateway.errors import ConfigurationError, GatewayError, UnknownEndpoint
 from gateway.metrics import GatewayMetrics
-from gateway.proxy import ResponseCache, SparqlProxy
+from gateway.proxy import ResponseCache, SparqlProxy, error_status
 from gateway.qa import PATH_FACTORIES, AskOptions, Gateway
 
 log = logging.getLogger(__name__)
@@ -130,8 +130,7 @@ def json_error(status: int, kind: str, message: str) -> web.Response:
 
 
 def gateway_error_response(exc: GatewayError) -> web.Response:
-    status = {"endpoint-refused": 403, "unknown-endpoint": 404, "bad-request": 400}.get(exc.kind, 500)
-    return json_error(status, exc.kind, exc.message)
+    return json_error(error_status(exc), exc.kind, exc.message)
 
 
 _OPTION_FIELDS = {f.name: f for f in fields(AskOptions) if f.name != "extra"}

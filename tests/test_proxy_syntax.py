@@ -13,6 +13,7 @@ import pytest
 from gateway.errors import SparqlSyntaxError
 from gateway.models import Answer, PathResult, QAResult
 from gateway.proxy import (
+    NoGeneratedPattern,
     ResponseCache,
     answers_as_results,
     is_acceptable,
@@ -126,6 +127,13 @@ def test_magic_strings_inside_literals_are_not_rewritten() -> None:
 def test_malformed_magic_triples_are_clear_syntax_errors(query: str) -> None:
     with pytest.raises(SparqlSyntaxError):
         find_magic_triples(query)
+
+
+def test_a_question_without_a_generated_query_matches_nothing() -> None:
+    query = 'SELECT ?x WHERE { ?x <urn:kgqa:answers> "unanswerable" }'
+    rewritten = rewrite_magic_triples(query, {"unanswerable": NoGeneratedPattern()})
+    assert "FILTER(false)" in rewritten
+    assert list(ox.Store().query(rewritten)) == []
 
 
 def test_accept_parsing_and_negotiation() -> None:
