@@ -20,7 +20,6 @@ from gateway.errors import ConfigurationError, UnknownEndpoint
 EMBEDDED_URL = "embedded:"
 DEFAULT_ENDPOINT_NAME = "default"
 _ENV_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
-_REPO_ENDPOINTS = Path(__file__).resolve().parent.parent / "endpoints.yaml"
 
 
 @dataclass(frozen=True)
@@ -64,6 +63,11 @@ class EndpointConfig:
             return _ENV_REF.sub(one, value)
 
         return {key: substitute(value) for key, value in self.headers.items()}
+
+
+def default_endpoints_path() -> Path:
+    """$KGQA_ENDPOINTS, else the repository's endpoints.yaml."""
+    return Path(os.environ.get("KGQA_ENDPOINTS") or Path(__file__).resolve().parent.parent / "endpoints.yaml")
 
 
 def cache_dir() -> Path:
@@ -130,7 +134,7 @@ class EndpointRegistry:
     def from_file(cls, path: Path | str | None = None) -> EndpointRegistry:
         """Reads `endpoints.yaml` (the repository's by default, or $KGQA_ENDPOINTS)."""
         if path is None:
-            path = os.environ.get("KGQA_ENDPOINTS") or _REPO_ENDPOINTS
+            path = default_endpoints_path()
         path = Path(path)
         if not path.exists():
             return cls()

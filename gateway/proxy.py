@@ -426,7 +426,7 @@ class SparqlProxy:
             headers = {**dict(passed), **extra_headers}
             if not is_acceptable(content_type, accepted) or not content_type:
                 target = preferred_type(accepted, kind.returns_graph)
-                body = await client._read_capped(upstream)
+                body = await client.read_capped(upstream)
                 if content_type.split(";")[0].strip().lower() != target:
                     body = transcode(body, content_type or target, target)
                 self.cache.put(key, body, target, passed)

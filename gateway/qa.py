@@ -78,6 +78,10 @@ class Gateway:
         config = name_or_config if isinstance(name_or_config, EndpointConfig) else self.registry.resolve(name_or_config)
         return self.pool.get(config)
 
+    def register_path(self, name: str, path: AnswerPath) -> None:
+        """Uses `path` for answer path `name` (plugins, tests) instead of the built-in one."""
+        self._paths[name] = path
+
     def path(self, name: str) -> AnswerPath | PathResult:
         if name not in self._paths:
             self._paths[name] = load_path(name)

@@ -493,11 +493,9 @@ def create_app(gateway: Gateway, settings: ServerSettings | None = None) -> web.
 
 def load_datasets(path: Path | str | None) -> dict[str, str]:
     """The optional `datasets:` mapping (TEXT2SPARQL dataset IRI -> endpoint name) of an endpoints file."""
-    import os
+    from gateway.config import default_endpoints_path
 
-    from gateway.config import _REPO_ENDPOINTS
-
-    source = Path(path or os.environ.get("KGQA_ENDPOINTS") or _REPO_ENDPOINTS)
+    source = Path(path) if path else default_endpoints_path()
     if not source.exists():
         return {}
     data = yaml.safe_load(source.read_text(encoding="utf-8")) or {}

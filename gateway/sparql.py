@@ -355,7 +355,8 @@ class HttpSparqlClient:
             raise EndpointTimeout(f"endpoint gave up: {message}", endpoint=name)
         raise EndpointHTTPError(f"HTTP {response.status}: {message}", status=response.status, endpoint=name)
 
-    async def _read_capped(self, response: aiohttp.ClientResponse) -> bytes:
+    async def read_capped(self, response: aiohttp.ClientResponse) -> bytes:
+        """The whole body of an open response, or `ResultTooLarge` past the byte cap."""
         declared = response.content_length
         if declared is not None and declared > self.max_result_bytes:
             raise ResultTooLarge(
@@ -375,7 +376,7 @@ class HttpSparqlClient:
 
     async def _fetch(self, query: str, accept: str, timeout_s: float | None) -> tuple[bytes, str, Mapping[str, str]]:
         async with self.open(query, accept=accept, timeout_s=timeout_s) as response:
-            body = await self._read_capped(response)
+            body = await self.read_capped(response)
             return body, response.headers.get("Content-Type", ""), response.headers
 
     async def select(self, query: str, *, timeout_s: float | None = None, max_rows: int | None = None) -> SelectResult:

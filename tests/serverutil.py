@@ -94,7 +94,7 @@ class ServerThread:
     async def _start(self) -> None:
         self.gateway = Gateway(self.registry)
         for name, path in self.paths.items():
-            self.gateway._paths[name] = path
+            self.gateway.register_path(name, path)
         app = create_app(self.gateway, self.settings)
         if self.extra_routes is not None:
             self.extra_routes(app)

@@ -32,7 +32,7 @@ def slow_peer() -> Iterator[SlowPeer]:
 
 def label_gateway(registry: EndpointRegistry) -> Gateway:
     gateway = Gateway(registry)
-    gateway._paths["kgqan"] = LabelSearchPath()
+    gateway.register_path("kgqan", LabelSearchPath())
     return gateway
 
 

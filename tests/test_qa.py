@@ -39,7 +39,8 @@ class _Slow(_Broken):
 def _gateway(**paths: object) -> Gateway:
     registry = EndpointRegistry({"t": EndpointConfig(name="t", url="http://127.0.0.1:1/sparql")})
     gateway = Gateway(registry)
-    gateway._paths.update(paths)  # type: ignore[arg-type]
+    for name, path in paths.items():
+        gateway.register_path(name, path)  # type: ignore[arg-type]
     return gateway
 
 
