@@ -563,6 +563,9 @@ class EvaluationReport:
         statuses = "; ".join(f"{name}: " + ", ".join(f"{k} {v}" for k, v in sorted(data[name]["statuses"].items()))
                              for name in paths)
         lines.append(f"status: {statuses}")
+        for warmup in self.warmups:
+            lines.append(f"warm-up on {warmup.graph}: {warmup.seconds:.0f} s; " +
+                         ", ".join(f"{name} {status}" for name, status in warmup.statuses.items()))
         for name in paths:
             lines += [f"  {name} error ({item['count']}x): {item['error']}" for item in data[name]["top_errors"]]
         forms = sorted({form for name in paths for form in data[name]["by_form"]})

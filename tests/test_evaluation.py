@@ -500,6 +500,8 @@ async def test_warm_up_asks_once_per_graph_before_the_timed_run() -> None:
     data = report.to_dict()
     assert [w["graph"] for w in data["warmup"]] == [g for _, g in warmups]
     assert data["hublink"]["questions"] == len(questions)  # the warm-up is not scored
+    text = report.render_text()
+    assert "warm-up on singer" in text and "warm-up on poker_player" in text
 
 
 async def test_embedded_engine_targets() -> None:
