@@ -197,6 +197,7 @@ class PathOutcome:
     error_kind: str | None = None
     retrieval: dict[str, float] | None = None
     notes: list[str] = field(default_factory=list)
+    evidence: dict[str, Any] | None = None  # the path's own evidence, for --out (e.g. KGQAN's queries)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"status": self.status, "answers": [a.to_dict() for a in self.answers],
@@ -211,6 +212,8 @@ class PathOutcome:
             out["retrieval"] = {k: round(float(v), 4) for k, v in self.retrieval.items()}
         if self.notes:
             out["notes"] = self.notes
+        if self.evidence:
+            out["evidence"] = self.evidence
         return out
 
 
@@ -242,6 +245,11 @@ def path_outcome(result: PathResult, question: BenchmarkQuestion, gold: GoldResu
     outcome = PathOutcome(result.path, result.status.value, list(result.answers), values, score,
                           result.timings_ms.get("total"), result.sparql_requests, result.error, result.error_kind,
                           notes=list(result.notes))
+    if result.evidence is not None:
+        try:
+            outcome.evidence = result.evidence.to_dict()
+        except Exception as exc:  # evidence is for reading; a broken one must not lose the score
+            outcome.notes.append(f"evidence could not be serialised: {type(exc).__name__}: {exc}")
     if question.gold_triples and scorer is not None:
         triples = retrieved_triples(result)
         if triples is not None:

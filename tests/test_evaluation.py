@@ -285,6 +285,7 @@ def test_triple_metrics_count_failed_retrieval_as_zero() -> None:
     assert hit.retrieval == {"triple_recall": 1.0, "triple_precision": 1.0, "triple_f1": 1.0, "hits_at_10": 1.0,
                              "mrr": 1.0}
     assert failed.retrieval is None
+    assert hit.to_dict()["evidence"] == {"retrieved_triples": ["R1 p L1"]} and "evidence" not in failed.to_dict()
     outcomes = [QuestionOutcome(i, question, "t", GoldResult(frozenset(), "triples"), {"hublink": o})
                 for i, o in enumerate((hit, failed))]
     summary = summarize_path("hublink", outcomes).to_dict()
