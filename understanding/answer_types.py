@@ -19,10 +19,8 @@ def wordset(text: str) -> frozenset[str]:
 
 
 # Attribute words whose values are dates, numbers or plain strings (matched on word stems).
-DATE_WORDS = wordset(
-    "date year born birth birthday death died founded founding established opened release released "
-    "launch launched start end started ended began when day month time century decade"
-)
+DATE_WORDS = wordset("date year years birthday birthdate century decade dob")
+PLACE_WORDS = wordset("place location city country region area venue site home residence address")
 NUMBER_WORDS = wordset(
     "age population number count amount height weight length width depth area size elevation "
     "altitude price cost budget revenue income salary capacity rank ranking score rating total sum "
@@ -60,6 +58,8 @@ def _stems(text: str) -> set[str]:
 def kind_of_attribute(text: str) -> AnswerKind | None:
     """The value kind an attribute phrase or predicate name suggests ("birth date" -> date)."""
     stems = _stems(text)
+    if stems & PLACE_WORDS and "address" not in stems:
+        return None
     if stems & DATE_WORDS:
         return AnswerKind.DATE
     if stems & NUMBER_WORDS:

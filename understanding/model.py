@@ -1,15 +1,627 @@
-"""The trained question -> PGP model (weights in understanding/weights/)."""
+"""The question -> PGP model: a pointer decoder over the frozen MiniLM encoder.
+
+Why this shape: no pretrained seq2seq weights are reachable here, and the PGP's phrases are copies of
+question spans. So the decoder never spells a phrase: it emits structural tokens from a small
+vocabulary (form, triple marker, unknowns, `is a`, order/filter/select, operators, limits) and
+points at the first and last word piece of each phrase. Phrases are then cut verbatim (with case)
+from the question by the tokenizer's character offsets. Decoding is constrained by the PGP grammar
+(`Grammar`), so every output parses. The answer kind is a classifier on the pooled encoder states.
+
+Architecture: frozen all-MiniLM-L6-v2 (shared with the rest of the process through
+understanding.resources), layers 3 and 6 concatenated, plus word-shape features (case, digits,
+quotes) that the uncased MiniLM cannot see -> a small trainable transformer encoder -> a 3-layer
+transformer decoder with key/value caches -> vocabulary logits and two pointer heads (span start,
+span end). Only the trainable part is stored (understanding/weights/, fp16).
+"""
 
 from __future__ import annotations
 
+import json
+import math
+import threading
+from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from understanding.fallback import clean_phrase
+from understanding.parser import ModelOutput
+from understanding.pgp import OPERATORS, AnswerKind, QuestionForm
 
 WEIGHTS_DIR = Path(__file__).parent / "weights"
 WEIGHTS_FILE = WEIGHTS_DIR / "pattern_model.safetensors"
+CONFIG_FILE = WEIGHTS_DIR / "pattern_model.json"
+
+MAX_UNKNOWNS = 6
+MAX_LIMIT = 20
+MAX_SPAN_PIECES = 24
+MAX_SOURCE_PIECES = 96
+MAX_STEPS = 72
+ENCODER_LAYERS = (3, 6)  # hidden states of MiniLM fed to the model (0 = embeddings)
+KINDS = [k.value for k in AnswerKind]
+
+VOCAB = [
+    "<pad>", "<bos>", "<eos>",
+    *[f"form:{f.value}" for f in QuestionForm],
+    "<t>", "is a",
+    *[f"?u{i}" for i in range(1, MAX_UNKNOWNS + 1)],
+    "order", "asc", "desc", "nolimit", *[f"limit:{i}" for i in range(1, MAX_LIMIT + 1)],
+    "filter", *[f"op:{op}" for op in OPERATORS],
+    "select",
+]
+TOKEN_ID = {t: i for i, t in enumerate(VOCAB)}
+PAD, BOS, EOS, TRIPLE, ISA = (TOKEN_ID[t] for t in ("<pad>", "<bos>", "<eos>", "<t>", "is a"))
+FORM_IDS = [TOKEN_ID[f"form:{f.value}"] for f in QuestionForm]
+UNKNOWN_IDS = [TOKEN_ID[f"?u{i}"] for i in range(1, MAX_UNKNOWNS + 1)]
+ORDER, ASC, DESC, NOLIMIT = (TOKEN_ID[t] for t in ("order", "asc", "desc", "nolimit"))
+LIMIT_IDS = [TOKEN_ID[f"limit:{i}"] for i in range(1, MAX_LIMIT + 1)]
+FILTER, SELECT = TOKEN_ID["filter"], TOKEN_ID["select"]
+OP_IDS = [TOKEN_ID[f"op:{op}"] for op in OPERATORS]
+V = len(VOCAB)
+SHAPE_FEATURES = 7
 
 
-def load_pattern_model():  # noqa: ANN201
-    """Loads the trained model; `FileNotFoundError` when no weights have been trained yet."""
-    if not WEIGHTS_FILE.exists():
+@dataclass(frozen=True)
+class ModelConfig:
+    d_model: int = 192
+    heads: int = 4
+    encoder_layers: int = 1
+    decoder_layers: int = 2
+    feed_forward: int = 768
+    dropout: float = 0.1
+    minilm_dim: int = 384
+
+
+# --- source side -----------------------------------------------------------------------------------
+@dataclass
+class Source:
+    """One tokenized question: word pieces, their character offsets and word-shape features."""
+
+    question: str
+    input_ids: list[int]
+    offsets: list[tuple[int, int]]
+    word_start: list[bool]
+    word_end: list[bool]
+    shape: list[list[float]]
+
+
+def tokenize(tokenizer: Any, questions: list[str]) -> list[Source]:
+    encoded = tokenizer(questions, return_offsets_mapping=True, truncation=True, max_length=MAX_SOURCE_PIECES)
+    sources = []
+    for question, ids, offsets in zip(questions, encoded["input_ids"], encoded["offset_mapping"], strict=True):
+        offsets = [tuple(o) for o in offsets]
+        n = len(ids)
+        real = [offsets[i][1] > offsets[i][0] for i in range(n)]
+        word_start = [real[i] and (i == 0 or offsets[i - 1][1] != offsets[i][0] or not _is_word_char(question, offsets[i][0])
+                                   or not _is_word_char(question, offsets[i][0] - 1)) for i in range(n)]
+        word_end = [real[i] and (i + 1 >= n or not real[i + 1] or word_start[i + 1]) for i in range(n)]
+        quotes = _inside_quotes(question)
+        shape = []
+        for i in range(n):
+            start, end = offsets[i]
+            piece = question[start:end]
+            shape.append([
+                float(bool(piece) and piece[0].isupper()),
+                float(bool(piece) and piece.isupper() and len(piece) > 1),
+                float(any(c.isdigit() for c in piece)),
+                float(bool(piece) and not any(c.isalnum() for c in piece)),
+                float(word_start[i]),
+                float(bool(piece) and quotes[start]),
+                float(not real[i]),
+            ])
+        sources.append(Source(question, list(ids), offsets, word_start, word_end, shape))
+    return sources
+
+
+def _is_word_char(text: str, index: int) -> bool:
+    return 0 <= index < len(text) and text[index].isalnum()
+
+
+def _inside_quotes(text: str) -> list[bool]:
+    inside = [False] * (len(text) + 1)
+    state = False
+    for i, char in enumerate(text):
+        if char in "\"“”" or (char == "'" and (i == 0 or not text[i - 1].isalnum() or i + 1 == len(text) or not text[i + 1].isalnum())):
+            state = not state
+            continue
+        inside[i] = state
+    return inside
+
+
+def encoder_features(bert: Any, sources: list[Source]) -> list[torch.Tensor]:
+    """MiniLM hidden states (layers ENCODER_LAYERS, concatenated) per question, shape (n, 2*384)."""
+    if not sources:
+        return []
+    length = max(len(s.input_ids) for s in sources)
+    ids = torch.zeros((len(sources), length), dtype=torch.long)
+    mask = torch.zeros((len(sources), length), dtype=torch.long)
+    for row, source in enumerate(sources):
+        ids[row, : len(source.input_ids)] = torch.tensor(source.input_ids)
+        mask[row, : len(source.input_ids)] = 1
+    with torch.inference_mode():
+        out = bert(input_ids=ids, attention_mask=mask, output_hidden_states=True)
+    stacked = torch.cat([out.hidden_states[i] for i in ENCODER_LAYERS], dim=-1)
+    return [stacked[row, : len(s.input_ids)].clone() for row, s in enumerate(sources)]
+
+
+# --- the grammar -----------------------------------------------------------------------------------
+class Grammar:
+    """The PGP decoder grammar as a state machine over the output space [vocabulary | start pointers |
+    end pointers]: `allowed()` says which outputs may come next, `advance()` takes one."""
+
+    def __init__(self, source: Source) -> None:
+        self.n = len(source.input_ids)
+        self.word_start = np.array(source.word_start, dtype=bool)
+        self.word_end = np.array(source.word_end, dtype=bool)
+        self.state = "form"
+        self.form: int | None = None
+        self.used: list[int] = []  # unknown numbers used in triples
+        self.triples = 0
+        self.slot: list[str] = []  # kinds of the current triple's parts: "u" or "span" or "isa"
+        self.span_start: int | None = None
+        self.after_span = ""
+        self.ordered = False
+        self.selected: list[int] = []
+        self.done = False
+        self.steps = 0
+        self._subject_unknown: int | None = None
+
+    def size(self) -> int:
+        return V + 2 * self.n
+
+    def allowed(self) -> np.ndarray:
+        mask = np.zeros(self.size(), dtype=bool)
+        state = self.state
+        if self.done:
+            mask[PAD] = True
+            return mask
+        if state == "form":
+            mask[FORM_IDS] = True
+        elif state == "next":
+            mask[TRIPLE] = self.triples < 8
+            if self.triples:
+                if self._can_end():
+                    mask[EOS] = True
+                if self.used and not self.ordered:
+                    mask[ORDER] = True
+                if self.used:
+                    mask[FILTER] = True
+                    mask[SELECT] = True
+        elif state == "after_modifier":
+            if self._can_end():
+                mask[EOS] = True
+            if self.used and not self.ordered:
+                mask[ORDER] = True
+            if self.used:
+                mask[FILTER] = True
+                mask[SELECT] = True
+        elif state == "subject":
+            # targets put the unknown first; only a yes/no fact check starts with a phrase
+            self._unknowns(mask, fresh=True)
+            if self.form == TOKEN_ID["form:boolean"]:
+                mask[V: V + self.n] = self.word_start
+        elif state == "relation":
+            mask[ISA] = True
+            mask[V: V + self.n] = self.word_start
+        elif state == "object":
+            subject_is_unknown = self.slot[0] == "u"
+            if self.slot[1] == "isa":
+                mask[V: V + self.n] = self.word_start
+            else:
+                self._unknowns(mask, fresh=True, exclude=self._subject_unknown)
+                if subject_is_unknown or self.form == TOKEN_ID["form:boolean"]:
+                    mask[V: V + self.n] = self.word_start
+        elif state == "span_end":
+            start = self.span_start or 0
+            ends = np.zeros(self.n, dtype=bool)
+            ends[start: min(self.n, start + MAX_SPAN_PIECES)] = True
+            mask[V + self.n:] = ends & self.word_end
+            if not mask[V + self.n:].any():
+                mask[V + self.n + start] = True
+        elif state in ("order_node", "filter_node"):
+            for u in self.used:
+                mask[UNKNOWN_IDS[u - 1]] = True
+        elif state == "order_dir":
+            mask[[ASC, DESC]] = True
+        elif state == "order_limit":
+            mask[NOLIMIT] = True
+            mask[LIMIT_IDS] = True
+        elif state == "filter_op":
+            mask[OP_IDS] = True
+        elif state == "filter_value":
+            mask[V: V + self.n] = self.word_start
+        elif state == "select":
+            for u in self.used:
+                if u not in self.selected:
+                    mask[UNKNOWN_IDS[u - 1]] = True
+            if len(self.selected) >= 1 and self._can_end():
+                mask[EOS] = True
+        if self.steps >= MAX_STEPS - 3 and mask[EOS]:
+            mask[:] = False
+            mask[EOS] = True
+        return mask
+
+    def _can_end(self) -> bool:
+        return 1 in self.used or (self.form == TOKEN_ID["form:boolean"] and not self.used)
+
+    def _unknowns(self, mask: np.ndarray, fresh: bool, exclude: int | None = None) -> None:
+        limit = min(MAX_UNKNOWNS, (max(self.used) if self.used else 0) + 1) if fresh else 0
+        for u in range(1, limit + 1):
+            if u != exclude:
+                mask[UNKNOWN_IDS[u - 1]] = True
+
+    def advance(self, output: int) -> None:
+        self.steps += 1
+        state = self.state
+        if output == EOS or self.done:
+            self.done = True
+            self.state = "done"
+            return
+        if state == "form":
+            self.form = output
+            self.state = "next"
+        elif state in ("next", "after_modifier"):
+            if output == TRIPLE:
+                self.slot = []
+                self._subject_unknown = None
+                self.state = "subject"
+            elif output == ORDER:
+                self.ordered = True
+                self.state = "order_node"
+            elif output == FILTER:
+                self.state = "filter_node"
+            elif output == SELECT:
+                self.state = "select"
+        elif state in ("subject", "relation", "object"):
+            if output >= V:
+                self.span_start = output - V
+                self.after_span = state
+                self.state = "span_end"
+                return
+            if output == ISA:
+                self.slot.append("isa")
+                self.state = "object"
+                return
+            u = UNKNOWN_IDS.index(output) + 1
+            self.slot.append("u")
+            if u not in self.used:
+                self.used.append(u)
+            if state == "subject":
+                self._subject_unknown = u
+                self.state = "relation"
+            else:
+                self._end_triple()
+        elif state == "span_end":
+            self.slot.append("span")
+            previous = self.after_span
+            if previous == "subject":
+                self.state = "relation"
+            elif previous == "relation":
+                self.state = "object"
+            elif previous == "object":
+                self._end_triple()
+            elif previous == "filter_value":
+                self.state = "after_modifier"
+        elif state == "order_node":
+            self.state = "order_dir"
+        elif state == "order_dir":
+            self.state = "order_limit"
+        elif state == "order_limit":
+            self.state = "after_modifier"
+        elif state == "filter_node":
+            self.state = "filter_op"
+        elif state == "filter_op":
+            self.state = "filter_value"
+        elif state == "filter_value":
+            self.span_start = output - V
+            self.after_span = "filter_value"
+            self.state = "span_end"
+        elif state == "select":
+            self.selected.append(UNKNOWN_IDS.index(output) + 1)
+
+    def _end_triple(self) -> None:
+        self.triples += 1
+        self.state = "next"
+
+
+def render(source: Source, outputs: list[int]) -> str:
+    """The PGP text form of a decoded output sequence; phrases are cut from the question."""
+    n = len(source.input_ids)
+    question = source.question
+    parts: list[str] = []
+    i = 0
+
+    def phrase(start: int, end: int) -> str:
+        return clean_phrase(question[source.offsets[start][0]: source.offsets[end][1]])
+
+    form = ""
+    triples: list[str] = []
+    sections: list[str] = []
+    while i < len(outputs):
+        token = outputs[i]
+        if token == EOS:
+            break
+        if token in FORM_IDS:
+            form = VOCAB[token][5:]
+            i += 1
+        elif token == TRIPLE:
+            items: list[str] = []
+            i += 1
+            while len(items) < 3 and i < len(outputs):
+                token = outputs[i]
+                if V <= token < V + n and i + 1 < len(outputs):
+                    items.append(phrase(token - V, outputs[i + 1] - V - n))
+                    i += 2
+                else:
+                    items.append(VOCAB[token])
+                    i += 1
+            triples.append(" | ".join(items))
+        elif token == ORDER:
+            node, direction, limit = (VOCAB[t] for t in outputs[i + 1: i + 4])
+            limit_text = "" if limit == "nolimit" else " " + limit.split(":")[1]
+            sections.append(f"order {node} {direction}{limit_text}")
+            i += 4
+        elif token == FILTER:
+            node, op = VOCAB[outputs[i + 1]], VOCAB[outputs[i + 2]][3:]
+            value = phrase(outputs[i + 3] - V, outputs[i + 4] - V - n)
+            sections.append(f"filter {node} {op} {value}")
+            i += 5
+        elif token == SELECT:
+            i += 1
+            nodes = []
+            while i < len(outputs) and outputs[i] in UNKNOWN_IDS:
+                nodes.append(VOCAB[outputs[i]])
+                i += 1
+            sections.append("select " + " ".join(nodes))
+        else:
+            i += 1
+    parts = [form, " ; ".join(triples), *sections]
+    return " :: ".join(parts)
+
+
+# --- the network -----------------------------------------------------------------------------------
+class DecoderLayer(nn.Module):
+    """Pre-norm transformer decoder layer with a key/value cache for incremental decoding."""
+
+    def __init__(self, config: ModelConfig) -> None:
+        super().__init__()
+        d = config.d_model
+        self.heads = config.heads
+        self.self_qkv = nn.Linear(d, 3 * d)
+        self.self_out = nn.Linear(d, d)
+        self.cross_q = nn.Linear(d, d)
+        self.cross_kv = nn.Linear(d, 2 * d)
+        self.cross_out = nn.Linear(d, d)
+        self.ff = nn.Sequential(nn.Linear(d, config.feed_forward), nn.GELU(), nn.Linear(config.feed_forward, d))
+        self.norm1, self.norm2, self.norm3 = nn.LayerNorm(d), nn.LayerNorm(d), nn.LayerNorm(d)
+        self.dropout = nn.Dropout(config.dropout)
+
+    def _split(self, x: torch.Tensor) -> torch.Tensor:
+        b, t, d = x.shape
+        return x.view(b, t, self.heads, d // self.heads).transpose(1, 2)
+
+    def _merge(self, x: torch.Tensor) -> torch.Tensor:
+        b, h, t, dh = x.shape
+        return x.transpose(1, 2).reshape(b, t, h * dh)
+
+    def memory(self, encoded: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        k, v = self.cross_kv(encoded).chunk(2, dim=-1)
+        return self._split(k), self._split(v)
+
+    def forward(
+        self,
+        x: torch.Tensor,
+        memory: tuple[torch.Tensor, torch.Tensor],
+        memory_mask: torch.Tensor,
+        cache: dict[str, torch.Tensor] | None = None,
+    ) -> torch.Tensor:
+        h = self.norm1(x)
+        q, k, v = (self._split(part) for part in self.self_qkv(h).chunk(3, dim=-1))
+        if cache is not None:
+            if "k" in cache:
+                k = torch.cat([cache["k"], k], dim=2)
+                v = torch.cat([cache["v"], v], dim=2)
+            cache["k"], cache["v"] = k, v
+            attended = F.scaled_dot_product_attention(q, k, v, is_causal=q.shape[2] > 1)
+        else:
+            attended = F.scaled_dot_product_attention(
+                q, k, v, is_causal=True, dropout_p=self.dropout.p if self.training else 0.0
+            )
+        x = x + self.dropout(self.self_out(self._merge(attended)))
+        h = self.norm2(x)
+        attended = F.scaled_dot_product_attention(self._split(self.cross_q(h)), memory[0], memory[1], attn_mask=memory_mask)
+        x = x + self.dropout(self.cross_out(self._merge(attended)))
+        return x + self.dropout(self.ff(self.norm3(x)))
+
+
+class PatternNet(nn.Module):
+    """The trainable part: adapter encoder, pointer decoder, answer-kind classifier."""
+
+    def __init__(self, config: ModelConfig) -> None:
+        super().__init__()
+        self.config = config
+        d = config.d_model
+        self.source_in = nn.Linear(config.minilm_dim * len(ENCODER_LAYERS) + SHAPE_FEATURES, d)
+        self.source_position = nn.Embedding(MAX_SOURCE_PIECES + 2, d)
+        layer = nn.TransformerEncoderLayer(d, config.heads, config.feed_forward, config.dropout, batch_first=True, norm_first=True)
+        self.adapter = nn.TransformerEncoder(layer, config.encoder_layers, enable_nested_tensor=False)
+        self.adapter_norm = nn.LayerNorm(d)
+        self.token_embedding = nn.Embedding(V, d)
+        self.pointer_type = nn.Embedding(2, d)
+        self.pointer_in = nn.Linear(d, d)
+        self.target_position = nn.Embedding(MAX_STEPS + 2, d)
+        self.layers = nn.ModuleList(DecoderLayer(config) for _ in range(config.decoder_layers))
+        self.out_norm = nn.LayerNorm(d)
+        self.vocab_out = nn.Linear(d, V)
+        self.start_query, self.start_key = nn.Linear(d, d), nn.Linear(d, d)
+        self.end_query, self.end_key = nn.Linear(d, d), nn.Linear(d, d)
+        self.kind_head = nn.Sequential(nn.Linear(d, d), nn.GELU(), nn.Linear(d, len(KINDS)))
+
+    def encode(self, features: torch.Tensor, shape: torch.Tensor, source_mask: torch.Tensor) -> torch.Tensor:
+        """features (B, S, 768), shape (B, S, 7), source_mask (B, S) True where real."""
+        positions = torch.arange(features.shape[1], device=features.device)
+        x = self.source_in(torch.cat([features, shape], dim=-1)) + self.source_position(positions)
+        x = self.adapter(x, src_key_padding_mask=~source_mask)
+        return self.adapter_norm(x)
+
+    def kind_logits(self, encoded: torch.Tensor, source_mask: torch.Tensor) -> torch.Tensor:
+        weights = source_mask.unsqueeze(-1).float()
+        pooled = (encoded * weights).sum(1) / weights.sum(1).clamp(min=1.0)
+        return self.kind_head(pooled)
+
+    def embed_outputs(self, outputs: torch.Tensor, encoded: torch.Tensor, offset: int = 0) -> torch.Tensor:
+        """Decoder inputs: vocabulary embeddings, or the pointed-at encoder state for pointer outputs."""
+        n = encoded.shape[1]
+        is_start = (outputs >= V) & (outputs < V + n)
+        is_end = outputs >= V + n
+        vocab_ids = torch.where(is_start | is_end, torch.zeros_like(outputs), outputs)
+        x = self.token_embedding(vocab_ids)
+        position = torch.where(is_start, outputs - V, torch.where(is_end, outputs - V - n, torch.zeros_like(outputs)))
+        pointed = torch.gather(encoded, 1, position.unsqueeze(-1).expand(-1, -1, encoded.shape[-1]))
+        pointer = self.pointer_in(pointed) + self.pointer_type(is_end.long())
+        x = torch.where((is_start | is_end).unsqueeze(-1), pointer, x)
+        steps = torch.arange(offset, offset + outputs.shape[1], device=outputs.device)
+        return x + self.target_position(steps)
+
+    def memories(self, encoded: torch.Tensor) -> list[tuple[torch.Tensor, torch.Tensor]]:
+        return [layer.memory(encoded) for layer in self.layers]
+
+    def decode(
+        self,
+        x: torch.Tensor,
+        memories: list[tuple[torch.Tensor, torch.Tensor]],
+        memory_mask: torch.Tensor,
+        caches: list[dict[str, torch.Tensor]] | None = None,
+    ) -> torch.Tensor:
+        for index, layer in enumerate(self.layers):
+            x = layer(x, memories[index], memory_mask, None if caches is None else caches[index])
+        return self.out_norm(x)
+
+    def output_logits(self, hidden: torch.Tensor, encoded: torch.Tensor) -> torch.Tensor:
+        """(B, T, V + 2S): vocabulary, then span-start and span-end pointers over the source."""
+        scale = 1.0 / math.sqrt(self.config.d_model)
+        start = torch.einsum("btd,bsd->bts", self.start_query(hidden), self.start_key(encoded)) * scale
+        end = torch.einsum("btd,bsd->bts", self.end_query(hidden), self.end_key(encoded)) * scale
+        return torch.cat([self.vocab_out(hidden), start, end], dim=-1)
+
+    def forward(
+        self, features: torch.Tensor, shape: torch.Tensor, source_mask: torch.Tensor, decoder_inputs: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        encoded = self.encode(features, shape, source_mask)
+        memory_mask = source_mask[:, None, None, :]
+        hidden = self.decode(self.embed_outputs(decoder_inputs, encoded), self.memories(encoded), memory_mask)
+        return self.output_logits(hidden, encoded), self.kind_logits(encoded, source_mask)
+
+
+def remap_output(token: int, n_own: int, n_batch: int) -> int:
+    """Pointer ids depend on the source length; converts an id for length n_own to a padded batch."""
+    if token < V:
+        return token
+    if token < V + n_own:
+        return token
+    return token - n_own + n_batch
+
+
+def pad_sources(sources: list[Source], features: list[torch.Tensor]) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    length = max(len(s.input_ids) for s in sources)
+    dim = features[0].shape[-1]
+    batch_features = torch.zeros((len(sources), length, dim))
+    batch_shape = torch.zeros((len(sources), length, SHAPE_FEATURES))
+    mask = torch.zeros((len(sources), length), dtype=torch.bool)
+    for row, (source, feature) in enumerate(zip(sources, features, strict=True)):
+        n = len(source.input_ids)
+        batch_features[row, :n] = feature.float()
+        batch_shape[row, :n] = torch.tensor(source.shape)
+        mask[row, :n] = True
+    return batch_features, batch_shape, mask
+
+
+@torch.inference_mode()
+def greedy_decode(net: PatternNet, sources: list[Source], features: list[torch.Tensor]) -> tuple[list[list[int]], torch.Tensor]:
+    """Constrained greedy decoding with key/value caches; returns output ids (own-length pointer ids)
+    and the answer-kind probabilities."""
+    batch_features, batch_shape, source_mask = pad_sources(sources, features)
+    encoded = net.encode(batch_features, batch_shape, source_mask)
+    kind_probs = net.kind_logits(encoded, source_mask).softmax(-1)
+    memories = net.memories(encoded)
+    memory_mask = source_mask[:, None, None, :]
+    b, length = source_mask.shape
+    grammars = [Grammar(s) for s in sources]
+    caches: list[dict[str, torch.Tensor]] = [{} for _ in net.layers]
+    outputs: list[list[int]] = [[] for _ in sources]
+    current = torch.full((b, 1), BOS, dtype=torch.long)
+    for step in range(MAX_STEPS):
+        hidden = net.decode(net.embed_outputs(current, encoded, offset=step), memories, memory_mask, caches)
+        logits = net.output_logits(hidden, encoded)[:, -1].numpy()
+        chosen = np.empty(b, dtype=np.int64)
+        for row, grammar in enumerate(grammars):
+            n = grammar.n
+            if grammar.done:
+                chosen[row] = PAD
+                continue
+            own = np.concatenate([logits[row, :V], logits[row, V: V + n], logits[row, V + length: V + length + n]])
+            allowed = grammar.allowed()
+            own = np.where(allowed, own, -np.inf)
+            token = int(own.argmax())
+            grammar.advance(token)
+            outputs[row].append(token)
+            chosen[row] = remap_output(token, n, length)
+        if all(g.done for g in grammars):
+            break
+        current = torch.from_numpy(chosen).unsqueeze(1)
+    return outputs, kind_probs
+
+
+class PatternModel:
+    """Loaded model: `predict(questions)` -> PGP text and answer kind per question (batched)."""
+
+    def __init__(self, net: PatternNet, bert: Any, tokenizer: Any, batch_size: int = 32) -> None:
+        self.net = net.eval()
+        self.bert = bert
+        self.tokenizer = tokenizer
+        self.batch_size = batch_size
+        self._lock = threading.Lock()
+
+    def predict(self, questions: list[str]) -> list[ModelOutput]:
+        out: list[ModelOutput] = []
+        with self._lock:
+            for begin in range(0, len(questions), self.batch_size):
+                chunk = questions[begin: begin + self.batch_size]
+                sources = tokenize(self.tokenizer, chunk)
+                features = encoder_features(self.bert, sources)
+                decoded, kind_probs = greedy_decode(self.net, sources, features)
+                for source, outputs, probs in zip(sources, decoded, kind_probs, strict=True):
+                    best = int(probs.argmax())
+                    out.append(ModelOutput(render(source, outputs), AnswerKind(KINDS[best]), round(float(probs[best]), 3)))
+        return out
+
+
+def save_net(net: PatternNet, metadata: dict[str, Any]) -> None:
+    from safetensors.torch import save_file
+
+    WEIGHTS_DIR.mkdir(parents=True, exist_ok=True)
+    state = {k: v.detach().to(torch.float16).contiguous() for k, v in net.state_dict().items()}
+    save_file(state, str(WEIGHTS_FILE))
+    CONFIG_FILE.write_text(json.dumps({"config": asdict(net.config), "vocab": VOCAB, **metadata}, indent=2) + "\n")
+
+
+def load_pattern_model() -> PatternModel:
+    """Loads the trained model once per parser (the parser itself is process-wide)."""
+    if not WEIGHTS_FILE.exists() or not CONFIG_FILE.exists():
         raise FileNotFoundError(f"{WEIGHTS_FILE.relative_to(Path(__file__).parent.parent)} is missing")
-    raise NotImplementedError("the pattern model is being built")
+    from safetensors.torch import load_file
+
+    from understanding.resources import sentence_encoder
+
+    meta = json.loads(CONFIG_FILE.read_text())
+    if meta.get("vocab") != VOCAB:
+        raise ValueError("the weights were trained with another output vocabulary; retrain the model")
+    net = PatternNet(ModelConfig(**meta["config"]))
+    state = {k: v.float() for k, v in load_file(str(WEIGHTS_FILE)).items()}
+    net.load_state_dict(state)
+    encoder = sentence_encoder()
+    return PatternModel(net, encoder[0].auto_model, encoder.tokenizer)

@@ -1,0 +1,355 @@
+"""Trains the question -> PGP model (understanding.model) on the derived training split.
+
+    python -m understanding.train            # derives the data first if build/understanding/ lacks it
+
+One command, fixed seed, CPU only (torch.set_num_threads(2)). The frozen MiniLM's outputs are
+computed once and cached in memory, so an epoch only runs the small adapter and decoder. Training
+sees only the `train` split of understanding.derive; 5% of its question groups are held back for
+monitoring and choosing the epoch (the `dev` split stays untouched for benchmarks/understanding.py).
+The loss is computed under the grammar's masks (the model learns to choose among valid
+continuations only), plus the answer-kind cross-entropy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import random
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from understanding.derive import OUT_DIR
+from understanding.derive import main as derive_main
+from understanding.model import (
+    ASC,
+    BOS,
+    DESC,
+    EOS,
+    FILTER,
+    FORM_IDS,
+    ISA,
+    KINDS,
+    LIMIT_IDS,
+    MAX_LIMIT,
+    MAX_STEPS,
+    NOLIMIT,
+    OP_IDS,
+    ORDER,
+    PAD,
+    SELECT,
+    SHAPE_FEATURES,
+    TRIPLE,
+    UNKNOWN_IDS,
+    WEIGHTS_FILE,
+    Grammar,
+    ModelConfig,
+    PatternNet,
+    Source,
+    V,
+    encoder_features,
+    greedy_decode,
+    render,
+    save_net,
+    tokenize,
+)
+from understanding.pgp import OPERATORS, QuestionForm
+
+SEED = 20261122
+VALIDATION_FRACTION = 0.05
+PARTIAL_WEIGHT = 0.5
+
+
+@dataclass
+class Example:
+    id: str
+    source: Source
+    outputs: list[int]  # own-length output ids, ending with EOS
+    masks: np.ndarray  # (len(outputs), V + 2n) allowed outputs at each step
+    kind: int
+    pattern: str
+    weight: float = 1.0  # partly aligned targets count half: they may lack a triple the question has
+    features: torch.Tensor | None = None
+
+
+def target_outputs(source: Source, target: dict[str, Any]) -> list[int] | None:
+    """The output id sequence for a derived target, or None when a span does not map to word pieces."""
+    n = len(source.input_ids)
+
+    def span(value: dict[str, Any]) -> list[int] | None:
+        start_char, end_char = value["span"]
+        pieces = [i for i, (a, b) in enumerate(source.offsets) if b > a and a < end_char and b > start_char]
+        if not pieces:
+            return None
+        return [V + pieces[0], V + n + pieces[-1]]
+
+    def node(value: Any) -> list[int] | None:
+        if value == "is a":
+            return [ISA]
+        if "u" in value:
+            return [UNKNOWN_IDS[value["u"] - 1]] if value["u"] <= len(UNKNOWN_IDS) else None
+        return span(value)
+
+    out = [FORM_IDS[[f.value for f in QuestionForm].index(target["form"])]]
+    for triple in target["triples"]:
+        out.append(TRIPLE)
+        for part in triple:
+            ids = node(part)
+            if ids is None:
+                return None
+            out.extend(ids)
+    ordering = target.get("ordering")
+    if ordering:
+        if ordering["u"] > len(UNKNOWN_IDS):
+            return None
+        limit = ordering.get("limit")
+        out += [ORDER, UNKNOWN_IDS[ordering["u"] - 1], DESC if ordering["desc"] else ASC]
+        out.append(NOLIMIT if not limit else LIMIT_IDS[min(limit, MAX_LIMIT) - 1])
+    for comparison in target.get("comparisons", []):
+        value = span(comparison["value"])
+        if value is None or comparison["u"] > len(UNKNOWN_IDS):
+            return None
+        out += [FILTER, UNKNOWN_IDS[comparison["u"] - 1], OP_IDS[OPERATORS.index(comparison["op"])], *value]
+    if target.get("select"):
+        out.append(SELECT)
+        out += [UNKNOWN_IDS[u - 1] for u in target["select"] if u <= len(UNKNOWN_IDS)]
+    out.append(EOS)
+    return out
+
+
+def grammar_masks(source: Source, outputs: list[int]) -> np.ndarray | None:
+    """The grammar's allowed set at each gold step; None if the gold sequence breaks the grammar."""
+    grammar = Grammar(source)
+    masks = []
+    for token in outputs:
+        allowed = grammar.allowed()
+        if not allowed[token]:
+            return None
+        masks.append(allowed)
+        grammar.advance(token)
+    return np.stack(masks)
+
+
+def _bucket(group: str, salt: str) -> float:
+    digest = hashlib.sha256(f"{salt}:{group}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") / 2**64
+
+
+def load_examples(tokenizer: Any, derived_file: Path, alignments: tuple[str, ...]) -> tuple[list[Example], list[Example], dict[str, int]]:
+    rows = [json.loads(line) for line in derived_file.read_text().splitlines()]
+    rows = [r for r in rows if r["split"] == "train" and r["alignment"] in alignments and r["target"]]
+    sources = tokenize(tokenizer, [r["question"] for r in rows])
+    train: list[Example] = []
+    validation: list[Example] = []
+    counts = {"rows": len(rows), "unmappable": 0, "off_grammar": 0, "too_long": 0}
+    for row, source in zip(rows, sources, strict=True):
+        outputs = target_outputs(source, row["target"])
+        if outputs is None:
+            counts["unmappable"] += 1
+            continue
+        if len(outputs) > MAX_STEPS - 1:
+            counts["too_long"] += 1
+            continue
+        masks = grammar_masks(source, outputs)
+        if masks is None:
+            counts["off_grammar"] += 1
+            continue
+        weight = 1.0 if row["alignment"] == "full" else PARTIAL_WEIGHT
+        kind = KINDS.index(row["answer_kind"] or "resource")
+        example = Example(row["id"], source, outputs, masks, kind, row["pattern"], weight)
+        (validation if _bucket(row["group"], "validation") < VALIDATION_FRACTION else train).append(example)
+    counts["train"], counts["validation"] = len(train), len(validation)
+    return train, validation, counts
+
+
+def cache_features(bert: Any, examples: list[Example], batch_size: int = 64) -> None:
+    order = sorted(range(len(examples)), key=lambda i: len(examples[i].source.input_ids))
+    for begin in range(0, len(order), batch_size):
+        chunk = [examples[i] for i in order[begin: begin + batch_size]]
+        for example, feature in zip(chunk, encoder_features(bert, [e.source for e in chunk]), strict=True):
+            example.features = feature.to(torch.float16)
+
+
+def make_batch(examples: list[Example]) -> dict[str, torch.Tensor]:
+    length = max(len(e.source.input_ids) for e in examples)
+    steps = max(len(e.outputs) for e in examples)
+    b = len(examples)
+    dim = examples[0].features.shape[-1]
+    features = torch.zeros((b, length, dim))
+    shape = torch.zeros((b, length, SHAPE_FEATURES))
+    source_mask = torch.zeros((b, length), dtype=torch.bool)
+    inputs = torch.full((b, steps), PAD, dtype=torch.long)
+    targets = torch.full((b, steps), -100, dtype=torch.long)
+    masks = torch.zeros((b, steps, V + 2 * length), dtype=torch.bool)
+    kinds = torch.tensor([e.kind for e in examples])
+    weights = torch.tensor([e.weight for e in examples])
+    for row, example in enumerate(examples):
+        n = len(example.source.input_ids)
+        features[row, :n] = example.features.float()
+        shape[row, :n] = torch.tensor(example.source.shape)
+        source_mask[row, :n] = True
+        remapped = [t if t < V + n else t - n + length for t in example.outputs]
+        t = len(remapped)
+        inputs[row, 0] = BOS
+        inputs[row, 1:t] = torch.tensor(remapped[:-1])
+        targets[row, :t] = torch.tensor(remapped)
+        own = torch.from_numpy(example.masks)
+        masks[row, :t, :V] = own[:, :V]
+        masks[row, :t, V: V + n] = own[:, V: V + n]
+        masks[row, :t, V + length: V + length + n] = own[:, V + n:]
+    masks[targets == -100] = True
+    return {"features": features, "shape": shape, "source_mask": source_mask, "inputs": inputs,
+            "targets": targets, "masks": masks, "kinds": kinds, "weights": weights}
+
+
+def batch_loss(net: PatternNet, batch: dict[str, torch.Tensor]) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    logits, kind_logits = net(batch["features"], batch["shape"], batch["source_mask"], batch["inputs"])
+    logits = logits.masked_fill(~batch["masks"], -1e4)
+    per_step = F.cross_entropy(logits.transpose(1, 2), batch["targets"], ignore_index=-100, reduction="none")
+    steps = (batch["targets"] != -100).float()
+    weights = batch["weights"]
+    sequence = ((per_step.sum(1) / steps.sum(1).clamp(min=1)) * weights).sum() / weights.sum()
+    kind = F.cross_entropy(kind_logits, batch["kinds"])
+    correct = ((logits.argmax(-1) == batch["targets"]) | (batch["targets"] == -100)).all(dim=1).float().mean()
+    return sequence + 0.5 * kind, kind, correct
+
+
+def batches(examples: list[Example], batch_size: int, rng: random.Random) -> list[list[Example]]:
+    """Length-bucketed batches in random order (less padding, still shuffled)."""
+    order = list(range(len(examples)))
+    rng.shuffle(order)
+    chunks = [order[i: i + batch_size * 20] for i in range(0, len(order), batch_size * 20)]
+    out = []
+    for chunk in chunks:
+        chunk.sort(key=lambda i: len(examples[i].source.input_ids))
+        out += [[examples[i] for i in chunk[j: j + batch_size]] for j in range(0, len(chunk), batch_size)]
+    rng.shuffle(out)
+    return out
+
+
+def decode_accuracy(net: PatternNet, examples: list[Example], batch_size: int = 64) -> tuple[float, float]:
+    """Exact match of the rendered PGP and answer-kind accuracy under greedy decoding."""
+    net.eval()
+    exact = kinds = 0
+    for begin in range(0, len(examples), batch_size):
+        chunk = examples[begin: begin + batch_size]
+        decoded, kind_probs = greedy_decode(net, [e.source for e in chunk], [e.features.float() for e in chunk])
+        for example, outputs, probs in zip(chunk, decoded, kind_probs, strict=True):
+            exact += render(example.source, outputs) == example.pattern
+            kinds += int(probs.argmax()) == example.kind
+    return exact / max(1, len(examples)), kinds / max(1, len(examples))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--data", type=Path, default=OUT_DIR / "derived.jsonl")
+    parser.add_argument("--epochs", type=int, default=40)
+    parser.add_argument("--max-minutes", type=float, default=38.0, help="stop training after this long")
+    parser.add_argument("--batch-size", type=int, default=32)
+    parser.add_argument("--lr", type=float, default=1e-3)
+    parser.add_argument("--alignments", default="full,partial", help="which derived examples to train on")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="torch threads; on the shared 2-core machine 1 measured faster than 2 under load")
+    parser.add_argument("--no-save", action="store_true")
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    random.seed(SEED)
+    np.random.seed(SEED)
+    torch.manual_seed(SEED)
+    torch.set_num_threads(args.threads)
+    if not args.data.exists():
+        derive_main(["--out", str(args.data.parent)])
+
+    from understanding.resources import sentence_encoder
+
+    encoder = sentence_encoder()
+    bert, tokenizer = encoder[0].auto_model.eval(), encoder.tokenizer
+    train, validation, counts = load_examples(tokenizer, args.data, tuple(args.alignments.split(",")))
+    print(f"examples: {counts}", flush=True)
+    cache_features(bert, train + validation)
+    print(f"MiniLM features cached in {time.perf_counter() - started:.0f}s", flush=True)
+
+    config = ModelConfig()
+    net = PatternNet(config)
+    parameters = sum(p.numel() for p in net.parameters())
+    optimizer = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=0.01)
+    rng = random.Random(SEED)
+    steps_per_epoch = math.ceil(len(train) / args.batch_size)
+    schedule = {"total": steps_per_epoch * args.epochs}
+    warmup = min(300, schedule["total"] // 10)
+
+    def lr_at(step: int) -> float:
+        if step < warmup:
+            return (step + 1) / warmup
+        progress = (step - warmup) / max(1, schedule["total"] - warmup)
+        return 0.05 + 0.95 * 0.5 * (1 + math.cos(math.pi * min(1.0, progress)))
+
+    scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, lr_at)
+    validation_batches = [make_batch(validation[i: i + 64]) for i in range(0, len(validation), 64)]
+    best: tuple[float, dict[str, torch.Tensor], int] | None = None
+    history = []
+    train_started = time.perf_counter()
+    for epoch in range(1, args.epochs + 1):
+        net.train()
+        total = 0.0
+        for chunk in batches(train, args.batch_size, rng):
+            loss, _, _ = batch_loss(net, make_batch(chunk))
+            optimizer.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
+            optimizer.step()
+            scheduler.step()
+            total += float(loss.detach()) * len(chunk)
+        net.eval()
+        with torch.no_grad():
+            results = [batch_loss(net, b) for b in validation_batches]
+        weights = [len(b["kinds"]) for b in validation_batches]
+        val_loss = sum(float(r[0]) * w for r, w in zip(results, weights, strict=True)) / sum(weights)
+        val_exact = sum(float(r[2]) * w for r, w in zip(results, weights, strict=True)) / sum(weights)
+        minutes = (time.perf_counter() - train_started) / 60
+        history.append({"epoch": epoch, "train_loss": round(total / len(train), 4), "val_loss": round(val_loss, 4),
+                        "val_teacher_forced_exact": round(val_exact, 4), "minutes": round(minutes, 1)})
+        print(json.dumps(history[-1]), flush=True)
+        if epoch == 1:  # decay the learning rate over the epochs that fit in the time budget
+            fit = max(2, int(args.max_minutes / max(minutes, 1e-3)))
+            schedule["total"] = steps_per_epoch * min(args.epochs, fit)
+            print(f"about {min(args.epochs, fit)} epochs fit in {args.max_minutes} minutes", flush=True)
+        if best is None or val_loss < best[0]:
+            best = (val_loss, {k: v.detach().clone() for k, v in net.state_dict().items()}, epoch)
+        if minutes * (epoch + 1) / epoch > args.max_minutes:
+            print(f"stopping: the next epoch would pass {args.max_minutes} minutes", flush=True)
+            break
+    assert best is not None
+    net.load_state_dict(best[1])
+    exact, kind_accuracy = decode_accuracy(net, validation)
+    elapsed = (time.perf_counter() - started) / 60
+    metadata = {
+        "seed": SEED,
+        "parameters": parameters,
+        "trained_on": counts,
+        "alignments": args.alignments,
+        "best_epoch": best[2],
+        "epochs_run": len(history),
+        "validation": {"greedy_exact_match": round(exact, 4), "kind_accuracy": round(kind_accuracy, 4)},
+        "minutes_total": round(elapsed, 1),
+        "history": history,
+        "threads": args.threads,
+        "load_average_at_end": round(__import__("os").getloadavg()[0], 1),
+        "command": "python -m understanding.train",
+    }
+    print(json.dumps(metadata["validation"]), f"{elapsed:.1f} min", flush=True)
+    if not args.no_save:
+        save_net(net, metadata)
+        print(f"saved {WEIGHTS_FILE} ({WEIGHTS_FILE.stat().st_size / 1e6:.1f} MB)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
