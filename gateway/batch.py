@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gateway.aio import run as run_async
 from gateway.config import EndpointConfig
 from gateway.errors import ConfigurationError, GatewayError
 from gateway.models import AnswerStatus, QAResult
@@ -212,6 +213,6 @@ def main(args: argparse.Namespace) -> int:
             await gateway.close()
         return counts["ok"], counts["error"]
 
-    ok, failed = asyncio.run(run())
+    ok, failed = run_async(run())
     print(f"kgqa batch: {ok + failed} items, {ok} ok, {failed} error", file=sys.stderr)
     return 1 if failed else 0

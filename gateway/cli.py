@@ -166,8 +166,7 @@ def render_text(result: Any) -> str:
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
-    import asyncio
-
+    from gateway.aio import run as run_async
     from gateway.qa import AskOptions, Gateway
 
     registry = registry_from_args(args)
@@ -181,7 +180,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
         finally:
             await gateway.close()
 
-    result = asyncio.run(run())
+    result = run_async(run())
     if args.json:
         print_json(result.to_dict())
     else:
@@ -217,14 +216,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     from gateway.errors import GatewayError
 
     try:
-        return COMMANDS[args.command](args)
+        code = COMMANDS[args.command](args)
     except GatewayError as exc:
         print(f"kgqa: {exc}", file=sys.stderr)
-        return 2
+        code = 2
     except KeyboardInterrupt:
         print("kgqa: interrupted", file=sys.stderr)
-        return 130
+        code = 130
+    return code
+
+
+def run() -> None:
+    """The `kgqa` console script: `main`, then exit without lingering on abandoned worker threads."""
+    code = main()
+    from gateway.aio import exit_now
+
+    exit_now(code)
+    sys.exit(code)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

@@ -37,6 +37,7 @@ class EndpointConfig:
     headers: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
     hub_classes: tuple[str, ...] | None = None  # None means discover (HubLink)
     description: str = ""
+    data_id: str | None = None  # identifies the data wherever it is served (e.g. a hash of loaded files)
 
     @property
     def is_embedded(self) -> bool:
@@ -44,8 +45,14 @@ class EndpointConfig:
 
     @property
     def cache_key(self) -> str:
-        """Identifies the data behind the endpoint, for per-endpoint caches on disk."""
+        """Identifies this endpoint (URL and graph): for what depends on the engine, like its dialect."""
         return f"{self.url}|{self.default_graph or ''}"
+
+    @property
+    def data_key(self) -> str:
+        """Identifies the data behind the endpoint: for caches of the data itself, like a hub index,
+        so that the same graph served again on another port (a local engine) reuses them."""
+        return f"data:{self.data_id}" if self.data_id else self.cache_key
 
     def resolved_headers(self) -> dict[str, str]:
         """Header values with `${ENV}` references replaced from the environment."""

@@ -8,6 +8,7 @@ graph each; an endpoint sets its `default_graph` to it), and is stopped and remo
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import logging
 import os
 import shutil
@@ -68,6 +69,7 @@ class LocalEngine:
         self.http_port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
         self.graphs: dict[str, str] = {}
+        self.digests: dict[str, str] = {}
 
     @property
     def sparql_url(self) -> str:
@@ -87,7 +89,16 @@ class LocalEngine:
                 raise ConfigurationError(f"say which graph: {', '.join(self.graphs) or 'none loaded'}")
             graph = next(iter(self.graphs))
         iri = self.graphs.get(graph, graph)
+        settings.setdefault("data_id", self.digests.get(graph))
         return EndpointConfig(name=name, url=self.sparql_url, default_graph=iri, **settings)  # type: ignore[arg-type]
+
+    def _remember(self, name: str, iri: str, source: Path) -> None:
+        digest = hashlib.sha256()
+        with source.open("rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+        self.graphs[name] = iri
+        self.digests[name] = f"{name}:{digest.hexdigest()[:32]}"
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
@@ -207,7 +218,7 @@ MaxQueryCostEstimationTime = 400
         if "NULL" not in state.split("\n", 3)[-1] and "Error" in state:
             raise RuntimeError(f"Virtuoso could not load {source}: {state.strip()}")
         staged.unlink(missing_ok=True)
-        self.graphs[name] = iri
+        self._remember(name, iri, source)
         return iri
 
 
@@ -253,7 +264,7 @@ class OxigraphEngine(LocalEngine):
         with urllib.request.urlopen(request, timeout=600) as response:
             if response.status >= 300:
                 raise RuntimeError(f"Oxigraph refused {source}: HTTP {response.status}")
-        self.graphs[name] = iri
+        self._remember(name, iri, source)
         return iri
 
 

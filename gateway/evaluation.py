@@ -27,6 +27,7 @@ from typing import Any, TextIO
 
 from tqdm import tqdm
 
+from gateway.aio import run as run_async
 from gateway.config import EMBEDDED_URL, EndpointConfig, EndpointRegistry
 from gateway.errors import ConfigurationError, GatewayError
 from gateway.models import Answer, AnswerStatus, PathResult
@@ -727,7 +728,7 @@ def main(args: argparse.Namespace) -> int:
             raise ConfigurationError("say where to evaluate: --engine virtuoso|oxigraph|embedded with --graph FILE, "
                                      "or --endpoint NAME|URL")
         out = stack.enter_context(args.out.open("w", encoding="utf-8")) if args.out else None
-        report = asyncio.run(evaluate(questions, targets, settings, out=out, metadata=metadata))
+        report = run_async(evaluate(questions, targets, settings, out=out, metadata=metadata))
     if args.json:
         json.dump(report.to_dict(), sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")
