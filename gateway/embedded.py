@@ -32,7 +32,7 @@ from gateway.errors import (
     SparqlSyntaxError,
     UpdateRefused,
 )
-from gateway.sparql import SelectResult, Term, _record
+from gateway.sparql import SelectResult, Term, record_request
 from gateway.textsearch import words_of
 
 log = logging.getLogger(__name__)
@@ -330,7 +330,7 @@ class EmbeddedStore:
         except TimeoutError as exc:
             raise EndpointTimeout(f"no answer within {timeout:g} s", endpoint=self.config.name) from exc
         finally:
-            _record(query, started)
+            record_request(query, started)
 
     async def select(self, query: str, *, timeout_s: float | None = None, max_rows: int | None = None) -> SelectResult:
         cap = max_rows if max_rows is not None else self.max_rows

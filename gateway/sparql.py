@@ -97,7 +97,8 @@ def counting_requests(keep_queries: bool = False) -> Iterator[RequestCounter]:
         _counter.reset(token)
 
 
-def _record(query: str, started: float) -> None:
+def record_request(query: str, started: float) -> None:
+    """Counts one request sent (since `started`, a perf_counter value) in the active `counting_requests()`."""
     counter = _counter.get()
     if counter is not None:
         counter.record(query, (time.perf_counter() - started) * 1000)
@@ -311,7 +312,7 @@ class HttpSparqlClient:
                         async with asyncio.timeout(remaining):
                             response = await request
                     finally:
-                        _record(query, attempt_started)
+                        record_request(query, attempt_started)
                     try:
                         if response.status in RETRY_STATUSES and attempt < self.retries:
                             wait = _retry_after_seconds(response.headers.get("Retry-After"))
