@@ -25,7 +25,7 @@ from hublink import embedding
 from hublink.answers import extractive_answers, hub_evidence, rank_triples, select_paths
 from hublink.evidence import HubEvidence, HubLinkEvidence
 from hublink.llm import LLMClient, LLMConfig
-from hublink.manager import IndexManager, index_manager, index_status
+from hublink.manager import IndexManager, index_manager
 from hublink.question import ProcessedQuestion, process_question
 from hublink.retrieval import HubRetriever, RetrievalResult, ScoredHub, reachable_hubs
 from hublink.settings import HubLinkSettings
@@ -85,7 +85,7 @@ class HubLinkPath:
         index = await self.manager.get(endpoint, settings, wait=options.hublink_wait_for_index)
         timings["index"] = (time.perf_counter() - mark) * 1000
         if index is None:
-            status = index_status(endpoint)
+            status = self.manager.status(endpoint.config)
             return PathResult(
                 self.name, status=AnswerStatus.INDEXING,
                 evidence=HubLinkEvidence(index={"status": "building", **status.to_dict()}),

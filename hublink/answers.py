@@ -101,7 +101,8 @@ def select_paths(index: HubIndex, hubs: list[ScoredHub], queries: np.ndarray, se
         if index.tail_vectors is not None and index.path_tail:
             raw[i] = np.maximum(raw[i], index.tail_vectors[index.path_tail[path.number]] @ queries.T)
     spread = np.maximum(raw.std(axis=0), 0.02)
-    relevance = ((raw - raw.mean(axis=0)) / spread).max(axis=1)
+    standard = (raw - raw.mean(axis=0)) / spread
+    relevance = standard.mean(axis=1) if settings.relevance == "mean" else standard.max(axis=1)
     order = np.argsort(-relevance, kind="stable")
     top = float(relevance[order[0]])
     return [SelectedPath(candidates[i][0], candidates[i][1], float(relevance[i])) for i in order

@@ -29,7 +29,9 @@ def encode_sync(texts: Sequence[str], batch_size: int = 128) -> np.ndarray:
 def embedding_dimension() -> int:
     from understanding.resources import sentence_encoder
 
-    return int(sentence_encoder().get_sentence_embedding_dimension())
+    model = sentence_encoder()
+    getter = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
+    return int(getter())
 
 
 async def encode(texts: Sequence[str], batch_size: int = 128) -> np.ndarray:
@@ -37,7 +39,7 @@ async def encode(texts: Sequence[str], batch_size: int = 128) -> np.ndarray:
     return await asyncio.to_thread(encode_sync, texts, batch_size)
 
 
-async def encode_many(texts: Sequence[str], batch_size: int = 128, chunk: int = 1024,
+async def encode_many(texts: Sequence[str], batch_size: int = 128, chunk: int = 512,
                       progress: Callable[[int, int], None] | None = None) -> np.ndarray:
     """Embeds a long list in chunks (each off the loop), reporting progress between chunks."""
     if not texts:

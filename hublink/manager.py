@@ -204,19 +204,21 @@ class IndexManager:
         """
         config = endpoint.config
         key = self.key(config)
-        task = self._tasks.get(key)
-        running = task is not None and not task.done() and task.get_loop() is asyncio.get_running_loop()
-        if not refresh and not running:
+        task = self._running(key)
+        if not refresh and task is None:
             index = await asyncio.to_thread(self._load_current, config, settings)
             if index is not None:
                 return index
             failed = self._failed_at.get(key)
             if failed is not None and time.monotonic() - failed[0] < RETRY_AFTER_FAILURE_S:
                 raise failed[1]
+            task = self._running(key)  # a concurrent caller may have started the build meanwhile
         if listener is not None:
             self._listeners.setdefault(key, []).append(listener)
-        if not running:
+        if task is None:
             self.builds_started += 1
+            self._status[key] = IndexStatus(config.name, "building", phase="starting", folder=key, pid=os.getpid(),
+                                            started_at=time.time())
             task = asyncio.get_running_loop().create_task(
                 self._build(endpoint, settings, refresh), context=contextvars.Context())
             self._tasks[key] = task
@@ -228,6 +230,13 @@ class IndexManager:
         finally:
             if listener is not None and listener in self._listeners.get(key, []):
                 self._listeners[key].remove(listener)
+
+    def _running(self, key: str) -> asyncio.Task[HubIndex] | None:
+        """The build of `key` running on this event loop, if any."""
+        task = self._tasks.get(key)
+        if task is not None and not task.done() and task.get_loop() is asyncio.get_running_loop():
+            return task
+        return None
 
     def _notify(self, key: str, status: IndexStatus, folder_status: dict[str, Any] | None,
                 force: bool = False) -> None:
@@ -248,9 +257,7 @@ class IndexManager:
         config = endpoint.config
         key = self.key(config)
         folder = endpoint_dir(config)
-        status = IndexStatus(config.name, "building", phase="starting", folder=str(folder), pid=os.getpid(),
-                             started_at=time.time())
-        self._status[key] = status
+        status = self._status[key]
         status_file: dict[str, Any] = {"path": folder / "status.json", "written": 0.0}
         lock = BuildLock(folder)
         try:
@@ -269,8 +276,9 @@ class IndexManager:
                     return previous
 
                 def progress(phase: str, done: int, total: int) -> None:
+                    changed = phase != status.phase
                     status.update(phase, done, total)
-                    self._notify(key, status, status_file)
+                    self._notify(key, status, status_file, force=changed)
 
                 index, report = await IndexBuilder(endpoint, settings, progress).build(previous)
                 progress("writing", 0, 1)

@@ -122,8 +122,7 @@ async def process_question(question: str, llm: LLMClient | None = None) -> Proce
         except Exception as exc:  # an LLM failure must not stop retrieval
             log.warning("LLM question components failed: %s", exc)
     components, entities, pattern, source = await _from_parser(question)
-    if not components:
-        components = clause_components(question)
+    components = components + clause_components(question)
     components = [c for c in components if not _covered(c, quoted)]
     entities = [e for e in entities if not _covered(e, quoted)]
     residual = residual_question(question, quoted)

@@ -59,6 +59,7 @@ class HubLinkSettings:
     # within path_margin (in standard deviations) of the most relevant path
     hub_margin: float = 0.1
     path_margin: float = 1.0
+    relevance: str = "mean"  # how standardised scores of several query vectors combine: mean | max
     # answers
     max_answers: int = 10
 

@@ -197,11 +197,11 @@ def write_generation(folder: Path, index: HubIndex) -> str:
     name = f"g-{time.strftime('%Y%m%dT%H%M%S')}-{secrets.token_hex(4)}"
     target = folder / name
     target.mkdir()
-    for name, matrix in (("vectors.faiss", index.vectors), ("tails.faiss", index.tail_vectors)):
+    for filename, matrix in (("vectors.faiss", index.vectors), ("tails.faiss", index.tail_vectors)):
         raw = faiss.IndexFlatIP(index.vectors.shape[1])
         if matrix is not None and matrix.shape[0]:
             raw.add(matrix)
-        atomic_write(target / name, faiss.serialize_index(raw).tobytes())
+        atomic_write(target / filename, faiss.serialize_index(raw).tobytes())
     meta = {
         "hubs": [h.to_list() for h in index.hubs],
         "paths": [p.to_dict() for p in index.paths],
