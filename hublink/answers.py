@@ -74,9 +74,9 @@ def select_paths(index: HubIndex, hubs: list[ScoredHub], queries: np.ndarray, se
     """The retrieved paths that answer the question, most relevant first.
 
     Our stand-in for the thesis's LLM filter of output triples (`_filter_triple_contexts_by_llm`), used
-    when no LLM is configured. Hubs scoring more than `hub_margin` below the best hub are dropped. Each
-    path of the remaining hubs is scored against every query vector by its best row (its text, its
-    triples, and its tail: the text without the hub's name); the scores are
+    when no LLM is configured. Hubs scoring more than `hub_margin` below the best hub are dropped. Every
+    path of the remaining hubs (not only the hub's top paths, which the hub's name dominates) is scored against every query vector by its best row (its text, its
+    triples, and its descriptions: what it says without the hub's name); the scores are
     standardised per query vector over all these paths, so a query that tells paths apart (the residual
     question "What is the DOI of ?", a component "research level") outweighs one that scores them all
     alike (the paper title every path of a paper starts with); a path's relevance is its best
@@ -90,16 +90,20 @@ def select_paths(index: HubIndex, hubs: list[ScoredHub], queries: np.ndarray, se
         if hub.score < best_hub - settings.hub_margin:
             continue
         rows = _path_rows(index, hub.number)
-        for path in hub.paths:
-            candidates.append((position, path, rows.get(path.number, [])))
+        retrieved = {p.number: p for p in hub.paths}
+        record = index.hubs[hub.number]
+        for number in range(record.path_start, record.path_end):
+            path = retrieved.get(number) or ScoredPath(number, 0.0, "", "")
+            candidates.append((position, path, rows.get(number, [])))
     if not candidates:
         return []
     raw = np.full((len(candidates), queries.shape[0]), -1.0, dtype=np.float32)
     for i, (_, path, rows) in enumerate(candidates):
         if rows:
             raw[i] = (index.vectors[rows] @ queries.T).max(axis=0)
-        if index.tail_vectors is not None and index.path_tail:
-            raw[i] = np.maximum(raw[i], index.tail_vectors[index.path_tail[path.number]] @ queries.T)
+        if index.description_vectors is not None and index.path_descriptions:
+            described = index.description_vectors[index.path_descriptions[path.number]] @ queries.T
+            raw[i] = np.maximum(raw[i], described.max(axis=0))
     spread = np.maximum(raw.std(axis=0), 0.02)
     standard = (raw - raw.mean(axis=0)) / spread
     relevance = standard.mean(axis=1) if settings.relevance == "mean" else standard.max(axis=1)

@@ -5,8 +5,9 @@ and each of its triples as `(subject, predicate, object)`. Identical texts insid
 row that points to every path containing it, and each distinct text is embedded once per build. A
 refresh re-reads the endpoint, keeps the rows and vectors of every hub whose content hash (over its path
 hashes) is unchanged, and embeds only the hubs that changed or are new (the thesis's
-`_check_if_hub_needs_rebuilding`). Each path's text without the hub name (its "tail") is embedded too,
-once per distinct tail: tails are not searched, they rank the paths inside the retrieved hubs.
+`_check_if_hub_needs_rebuilding`). What each path says without its hub's name (`HubPath.descriptions`:
+"venue -> ICSA" and "venue") is embedded too, once per distinct text: descriptions are not searched,
+they rank the paths inside the retrieved hubs.
 """
 
 from __future__ import annotations
@@ -126,12 +127,12 @@ class IndexBuilder:
             per_hub.append(rows)
         report.removed = len(set(old) - {h.iri for h in hubs})
 
-        known_tails: dict[str, np.ndarray] = {}
-        if previous is not None and previous.tail_vectors is not None:
-            known_tails = {text: previous.tail_vectors[i] for i, text in enumerate(previous.tail_text)}
-        tails = list(dict.fromkeys(path.tail_text for hub in hubs for path in hub.paths))
+        known: dict[str, np.ndarray] = {}
+        if previous is not None and previous.description_vectors is not None:
+            known = {text: previous.description_vectors[i] for i, text in enumerate(previous.description_text)}
+        descriptions = list(dict.fromkeys(d for hub in hubs for path in hub.paths for d in path.descriptions))
         pending = list(dict.fromkeys([t for rows in per_hub if rows.vectors is None for t in rows.texts]
-                                     + [t for t in tails if t not in known_tails]))
+                                     + [t for t in descriptions if t not in known]))
         self.progress("embedding", 0, len(pending))
         vectors = await embedding.encode_many(
             pending, batch_size=self.settings.embed_batch_size,
@@ -161,14 +162,14 @@ class IndexBuilder:
             records.append(HubRecord(hub.iri, hub.label, hub.hub_class, hub.content_hash, path_start,
                                      len(all_paths), row_start, len(row_text)))
         matrix = np.concatenate(blocks, axis=0) if blocks else np.zeros((0, dimension), dtype=np.float32)
-        tail_number = {text: i for i, text in enumerate(tails)}
-        tail_vectors = np.zeros((len(tails), dimension), dtype=np.float32)
-        for i, text in enumerate(tails):
-            tail_vectors[i] = known_tails[text] if text in known_tails else vectors[position[text]]
+        number_of = {text: i for i, text in enumerate(descriptions)}
+        description_vectors = np.zeros((len(descriptions), dimension), dtype=np.float32)
+        for i, text in enumerate(descriptions):
+            description_vectors[i] = known[text] if text in known else vectors[position[text]]
         config = self.endpoint.config
         manifest = IndexManifest(
             endpoint={"name": config.name, "url": config.url, "default_graph": config.default_graph,
-                      "cache_key": config.cache_key},
+                      "data_key": config.data_key},
             built_at=datetime.now(UTC).isoformat(timespec="seconds"),
             model=embedding.MODEL_NAME, dimension=int(dimension), hubs=len(records), paths=len(all_paths),
             vectors=int(matrix.shape[0]), discovery=discovery, fingerprint=self.settings.index_fingerprint(),
@@ -176,5 +177,6 @@ class IndexBuilder:
         index = HubIndex(manifest, records, all_paths, np.asarray(row_hub, dtype=np.int32),
                          np.asarray(row_kind, dtype=np.int8), row_text, row_paths,
                          np.ascontiguousarray(matrix, dtype=np.float32),
-                         [tail_number[p.tail_text] for p in all_paths], tails, tail_vectors)
+                         [[number_of[d] for d in p.descriptions] for p in all_paths], descriptions,
+                         description_vectors)
         return index, report, len(pending)

@@ -7,7 +7,6 @@ read again and only hubs whose paths changed are embedded again.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 import time
 from typing import Any
@@ -90,11 +89,12 @@ async def run_index(config: EndpointConfig, refresh: bool, show_progress: bool) 
 
 
 def main(args: argparse.Namespace) -> int:
+    from gateway.aio import run as run_async
     from gateway.cli import print_json, registry_from_args
 
     registry = registry_from_args(args)
     config = registry.resolve(args.target)
-    data = asyncio.run(run_index(config, bool(args.refresh), show_progress=not args.json))
+    data = run_async(run_index(config, bool(args.refresh), show_progress=not args.json))
     if args.json:
         print_json(data)
     else:

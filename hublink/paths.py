@@ -77,9 +77,10 @@ class HubPath:
     hash: str
 
     @property
-    def tail_text(self) -> str:
-        """The path text without its hub's name ("doi -> 10.1109/ICSA.2017.13"): what the path says."""
-        return tail_text(self.triples)
+    def descriptions(self) -> tuple[str, str]:
+        """What the path says without its hub's name: its tail ("venue -> ICSA") and its relations
+        ("venue"). Inside one hub they tell paths apart, which texts starting with the hub's name cannot."""
+        return tail_text(self.triples), ARROW.join(dict.fromkeys(t.predicate_label for t in self.triples))
 
     def to_dict(self) -> dict[str, Any]:
         return {"hub": self.hub, "text": self.text, "hash": self.hash, "triples": [t.to_list() for t in self.triples]}

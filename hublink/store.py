@@ -1,12 +1,14 @@
 """The persistent HubLink index of one endpoint: faiss vectors plus their metadata, written atomically.
 
-Layout under `gateway.config.cache_dir()/hublink/<sha1 of config.cache_key>/`:
+Layout under `gateway.config.cache_dir()/hublink/<sha1 of config.data_key>/` (the data's identity, so a
+local engine serving the same files on another port reuses the index):
 
     CURRENT            {"generation": "g-..."}: the index in use, replaced atomically (temp, fsync, rename)
     build.lock         flock held by the one process building this endpoint's index
     status.json        progress of a running build, for other processes (`kgqa index` in another shell)
-    g-<time>-<rand>/   one generation: vectors.faiss (searched), tails.faiss (path texts without the hub
-                       name, for ranking paths inside hubs), meta.json, manifest.json (written last)
+    g-<time>-<rand>/   one generation: vectors.faiss (searched), descriptions.faiss (what each path says
+                       without the hub's name, for ranking paths inside hubs), meta.json, manifest.json
+                       (written last)
 
 A generation becomes visible only when CURRENT names it, after its files and manifest are on disk, so
 a crash mid-build leaves the previous index in use and a folder without manifest that the next build
@@ -36,7 +38,7 @@ from gateway.config import EndpointConfig, cache_dir
 from hublink.hubs import HubDiscovery
 from hublink.paths import HubPath
 
-INDEX_VERSION = 2
+INDEX_VERSION = 3
 KIND_PATH = 0
 KIND_TRIPLE = 1
 KIND_NAMES = ("path", "triple")
@@ -48,7 +50,7 @@ class IndexCorrupt(Exception):
 
 def endpoint_dir(config: EndpointConfig) -> Path:
     """The cache folder of one endpoint's index (created on demand)."""
-    key = hashlib.sha1(config.cache_key.encode()).hexdigest()[:20]
+    key = hashlib.sha1(config.data_key.encode()).hexdigest()[:20]
     folder = cache_dir() / "hublink" / key
     folder.mkdir(parents=True, exist_ok=True)
     return folder
@@ -146,9 +148,9 @@ class HubIndex:
     row_text: list[str]
     row_paths: list[list[int]]  # path numbers that contain the row's text
     vectors: np.ndarray  # float32 (rows, dimension), unit length
-    path_tail: list[int] = field(default_factory=list)  # per path: its tail text number
-    tail_text: list[str] = field(default_factory=list)
-    tail_vectors: np.ndarray | None = None  # float32 (tails, dimension): within-hub relevance only
+    path_descriptions: list[list[int]] = field(default_factory=list)  # per path: its description numbers
+    description_text: list[str] = field(default_factory=list)
+    description_vectors: np.ndarray | None = None  # float32 (descriptions, dimension): not searched
     generation: str = ""
     folder: Path | None = None
     _faiss: Any = None
@@ -197,7 +199,7 @@ def write_generation(folder: Path, index: HubIndex) -> str:
     name = f"g-{time.strftime('%Y%m%dT%H%M%S')}-{secrets.token_hex(4)}"
     target = folder / name
     target.mkdir()
-    for filename, matrix in (("vectors.faiss", index.vectors), ("tails.faiss", index.tail_vectors)):
+    for filename, matrix in (("vectors.faiss", index.vectors), ("descriptions.faiss", index.description_vectors)):
         raw = faiss.IndexFlatIP(index.vectors.shape[1])
         if matrix is not None and matrix.shape[0]:
             raw.add(matrix)
@@ -209,12 +211,12 @@ def write_generation(folder: Path, index: HubIndex) -> str:
         "row_kind": index.row_kind.astype(int).tolist(),
         "row_text": index.row_text,
         "row_paths": index.row_paths,
-        "path_tail": index.path_tail,
-        "tail_text": index.tail_text,
+        "path_descriptions": index.path_descriptions,
+        "description_text": index.description_text,
     }
     atomic_write_json(target / "meta.json", meta)
     index.manifest.files = {f: {"bytes": (target / f).stat().st_size, "sha256": _sha256(target / f)}
-                            for f in ("vectors.faiss", "tails.faiss", "meta.json")}
+                            for f in ("vectors.faiss", "descriptions.faiss", "meta.json")}
     atomic_write_json(target / "manifest.json", index.manifest.to_dict())
     atomic_write_json(folder / "CURRENT", {"generation": name})
     index.generation, index.folder = name, target
@@ -260,7 +262,7 @@ def load_generation(folder: Path, generation: str) -> HubIndex:
         return raw, np.ascontiguousarray(vectors, dtype=np.float32)
 
     raw, vectors = matrix("vectors.faiss")
-    _, tails = matrix("tails.faiss")
+    _, descriptions = matrix("descriptions.faiss")
     meta = json.loads((target / "meta.json").read_text())
     index = HubIndex(
         manifest=manifest,
@@ -271,14 +273,14 @@ def load_generation(folder: Path, generation: str) -> HubIndex:
         row_text=list(meta["row_text"]),
         row_paths=[list(p) for p in meta["row_paths"]],
         vectors=vectors,
-        path_tail=[int(t) for t in meta["path_tail"]],
-        tail_text=list(meta["tail_text"]),
-        tail_vectors=tails,
+        path_descriptions=[list(d) for d in meta["path_descriptions"]],
+        description_text=list(meta["description_text"]),
+        description_vectors=descriptions,
         generation=generation,
         folder=target,
     )
     index._faiss = raw
-    if len(index.row_text) != index.vectors.shape[0] or len(index.tail_text) != tails.shape[0]:
+    if len(index.row_text) != index.vectors.shape[0] or len(index.description_text) != descriptions.shape[0]:
         raise IndexCorrupt(f"{target}: metadata and vectors disagree")
     return index
 

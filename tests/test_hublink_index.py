@@ -106,7 +106,7 @@ async def test_index_is_built_once_stored_on_disk_and_reused(oxigraph_small: Oxi
     assert folder.parent == cache / "hublink"
     assert current_generation(folder) == index.generation
     files = {f.name for f in (folder / index.generation).iterdir()}
-    assert {"vectors.faiss", "tails.faiss", "meta.json", "manifest.json"} <= files
+    assert {"vectors.faiss", "descriptions.faiss", "meta.json", "manifest.json"} <= files
     written = json.loads((folder / index.generation / "manifest.json").read_text())
     assert written["files"]["vectors.faiss"]["sha256"]
     status = index_status(config)
