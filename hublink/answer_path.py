@@ -35,6 +35,7 @@ from hublink.topics import TopicEntity, link_topic_entities
 log = logging.getLogger(__name__)
 
 LLM_CONCURRENCY = 4
+INDEX_WAIT_SHARE = 0.8  # of the path's time limit, spent at most waiting for an index build
 
 
 def _index_summary(index: HubIndex) -> dict[str, Any]:
@@ -82,14 +83,21 @@ class HubLinkPath:
                       timings: dict[str, float]) -> PathResult:
         settings = self.settings_for(options)
         mark = time.perf_counter()
-        index = await self.manager.get(endpoint, settings, wait=options.hublink_wait_for_index)
+        # leave time to answer once the index is there; past that, say the index is still building
+        budget = max(1.0, options.timeout_s * INDEX_WAIT_SHARE)
+        try:
+            async with asyncio.timeout(budget if options.hublink_wait_for_index else None):
+                index = await self.manager.get(endpoint, settings, wait=options.hublink_wait_for_index)
+        except TimeoutError:
+            index = None
         timings["index"] = (time.perf_counter() - mark) * 1000
         if index is None:
             status = self.manager.status(endpoint.config)
+            waited = f"after waiting {budget:.0f} s " if options.hublink_wait_for_index else ""
             return PathResult(
                 self.name, status=AnswerStatus.INDEXING,
                 evidence=HubLinkEvidence(index={"status": "building", **status.to_dict()}),
-                notes=[f"the HubLink index of {endpoint.name} is being built ({status.describe()}); "
+                notes=[f"the HubLink index of {endpoint.name} is still being built {waited}({status.describe()}); "
                        "the KGQAN path answers alone meanwhile"])
         notes: list[str] = []
         if self._llm_error:
@@ -117,7 +125,7 @@ class HubLinkPath:
 
         mark = time.perf_counter()
         hubs = hub_evidence(index, retrieval.hubs)
-        selected = select_paths(index, retrieval.hubs, processed.vectors, settings)
+        selected = await asyncio.to_thread(select_paths, index, retrieval.hubs, processed.vectors, settings)
         triples = rank_triples(index, selected, settings)
         answers = extractive_answers(question, index, selected, hubs, settings)
         timings["answers"] = (time.perf_counter() - mark) * 1000
@@ -151,13 +159,13 @@ class HubLinkPath:
             numbers, origin, hops = await reachable_hubs(endpoint, index, topics, settings.max_traversal_hops)
             info = {"hubs_reached": len(numbers), "hops": hops}
             if numbers:
-                traversal = retriever.within(queries, numbers, settings.top_hubs, settings.top_paths_per_hub, origin)
+                traversal = await asyncio.to_thread(retriever.within, queries, numbers, settings.top_hubs,
+                                                    settings.top_paths_per_hub, origin)
         if settings.strategy == "traversal":
             if not traversal:
                 notes.append("traversal found no hub from the question's entities")
             return RetrievalResult(traversal, "traversal", notes, info)
-        direct = retriever.direct(queries, settings.top_hubs, settings.top_paths_per_hub) \
-            if settings.strategy in ("auto", "direct") else []
+        direct = await asyncio.to_thread(retriever.direct, queries, settings.top_hubs, settings.top_paths_per_hub)
         if not traversal:
             return RetrievalResult(direct, "direct", notes, info)
         chosen = {h.number for h in traversal}
