@@ -131,11 +131,12 @@ def rank_triples(index: HubIndex, selected: list[SelectedPath], settings: HubLin
 
 def extractive_answers(question: str, index: HubIndex, selected: list[SelectedPath], hubs: list[HubEvidence],
                        settings: HubLinkSettings) -> list[Answer]:
-    """The ends of the selected paths, or their hubs when the question already names the end."""
+    """The ends of the most relevant selected paths, or their hubs when the question already names the end."""
     question_words = _content_words(question)
     answers: dict[str, Answer] = {}
+    top = selected[0].relevance if selected else 0.0
     for item in selected:
-        if len(answers) >= settings.max_answers:
+        if len(answers) >= settings.max_answers or item.relevance < top - settings.answer_margin:
             break
         hub = hubs[item.hub]
         last = index.paths[item.path.number].triples[-1]

@@ -89,7 +89,11 @@ class IndexBuilder:
         discovery = await HubClassProfiler(self.endpoint, self.settings).discover()
         timings["discovery_s"] = time.perf_counter() - started
         mark = time.perf_counter()
-        hubs = await HubPathFetcher(self.endpoint, self.settings, self.progress).fetch(discovery.classes)
+        fetcher = HubPathFetcher(self.endpoint, self.settings, self.progress)
+        hubs = await fetcher.fetch(discovery.classes)
+        if fetcher.skipped_hubs:
+            discovery.notes.append(f"{fetcher.skipped_hubs} hubs were left out: the index holds at most "
+                                   f"{self.settings.max_total_paths} paths (max_total_paths)")
         timings["paths_s"] = time.perf_counter() - mark
         hubs.sort(key=lambda h: h.iri)
         mark = time.perf_counter()

@@ -32,8 +32,8 @@ def _render(data: dict[str, Any]) -> str:
     lines.append(f"  hub classes ({discovery['source']}):")
     for candidate in discovery.get("candidates", [])[:12]:
         mark = "+" if candidate["selected"] else "-"
-        name = candidate["label"] or candidate["class"]
-        lines.append(f"    {mark} {name} <{candidate['class']}>: {candidate['reason']}")
+        name = f"{candidate['label']} <{candidate['class']}>" if candidate["label"] else f"<{candidate['class']}>"
+        lines.append(f"    {mark} {name}: {candidate['reason']}")
     if discovery["source"] == "configured":
         lines.extend(f"    + <{iri}> (configured)" for iri in discovery["classes"])
     lines.extend(f"  note: {note}" for note in discovery.get("notes", []) if discovery["source"] != "configured")

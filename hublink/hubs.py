@@ -6,7 +6,7 @@ The thesis configures hub types by hand (`hub_types: ["Paper"]` in
 so this module profiles the endpoint with a few aggregate SPARQL queries and picks the classes whose
 instances root many outgoing paths:
 
-- enough instances (`min_hub_instances`),
+- enough instances (`min_hub_instances`, and `min_hub_share` of the most populous class),
 - several distinct outgoing predicates (`min_hub_predicates`, type and label predicates not counted),
 - paths that reach other entities, not only literals (`min_link_ratio` of the instances link onward),
 - many triples within two hops per instance (`min_paths_per_instance`),
@@ -125,10 +125,14 @@ class HubClassProfiler:
         if not candidates:
             return HubDiscovery([], "discovered", notes=["the endpoint has no typed instances (no rdf:type triples)"])
         reports = [HubClassReport(iri, n) for iri, n in candidates]
-        eligible = [r for r in reports if r.instances >= self.settings.min_hub_instances]
+        largest = max(r.instances for r in reports)
+        floor = max(self.settings.min_hub_instances, math.ceil(self.settings.min_hub_share * largest))
+        eligible = [r for r in reports if r.instances >= floor]
         for report in reports:
-            if report.instances < self.settings.min_hub_instances:
-                report.reason = f"only {report.instances} instance(s) (< {self.settings.min_hub_instances})"
+            if report.instances < floor:
+                report.reason = (f"only {report.instances} instance(s) (< {floor}: at least "
+                                 f"{self.settings.min_hub_instances} and {self.settings.min_hub_share:.0%} of the "
+                                 f"{largest} of the most populous class)")
         await asyncio.gather(*(self._profile(report, excluded) for report in eligible))
         labels = await self.endpoint.labels([ox.NamedNode(r.iri) for r in reports])
         for report in reports:

@@ -146,6 +146,7 @@ class HubPathFetcher:
         self.endpoint = endpoint
         self.settings = settings
         self.progress = progress or (lambda phase, done, total: None)
+        self.skipped_hubs = 0  # hubs left out by `max_total_paths`
 
     async def hub_roots(self, classes: list[str]) -> dict[str, str]:
         """Hub root IRI -> its hub class, paged, at most `max_hubs`."""
@@ -220,7 +221,7 @@ class HubPathFetcher:
         queue: deque[tuple[str, tuple[tuple[str, str, Term], ...]]] = deque([(root, ())])
         while queue:
             if len(paths) >= cap:
-                return paths, True
+                return paths[:cap], True
             node, path = queue.popleft()
             edges = adjacency.get(node, [])
             if not edges:
@@ -239,7 +240,7 @@ class HubPathFetcher:
                 else:
                     visited.add(obj.value)
                     queue.append((obj.value, extended))
-        return paths, False
+        return paths[:cap], len(paths) > cap
 
     async def fetch(self, classes: list[str], labeller: Callable[[list[str], list[str]], Awaitable[
             tuple[dict[str, str], dict[str, str]]]] | None = None) -> list[Hub]:
@@ -250,9 +251,16 @@ class HubPathFetcher:
         adjacency = await self.neighbourhood(roots)
         raw: dict[str, list[tuple[tuple[str, str, Term], ...]]] = {}
         truncated: set[str] = set()
+        total = 0
         for index, root in enumerate(roots):
             paths, cut = self.walk(root, roots, adjacency)
-            raw[root] = paths[: self.settings.max_paths_per_hub]
+            if total + len(paths) > self.settings.max_total_paths:
+                self.skipped_hubs = len(roots) - index
+                log.warning("%s: indexing %d of %d hubs (max_total_paths %d)", self.endpoint.name, index,
+                            len(roots), self.settings.max_total_paths)
+                break
+            raw[root] = paths
+            total += len(paths)
             if cut:
                 truncated.add(root)
             if index % 500 == 0:
@@ -282,6 +290,7 @@ class HubPathFetcher:
                 seen.add(digest)
                 hub_paths.append(HubPath(root, triples, path_text(root_label, triples), digest))
             hubs.append(Hub(root, root_label, roots[root], hub_paths, root in truncated))
+        self.progress("building paths", len(roots), len(roots))
         return hubs
 
     async def labels(self, entities: list[str], predicates: list[str]) -> tuple[dict[str, str], dict[str, str]]:

@@ -31,7 +31,8 @@ class HubLinkSettings:
     """Everything that shapes a HubLink index and its retrieval."""
 
     # hub discovery (profiling the endpoint)
-    min_hub_instances: int = 5
+    min_hub_instances: int = 3
+    min_hub_share: float = 0.05  # of the instances of the most populous class
     min_hub_predicates: int = 3
     min_link_ratio: float = 0.5  # share of instances with an edge to another entity
     min_paths_per_instance: float = 3.0
@@ -41,7 +42,8 @@ class HubLinkSettings:
     # hub paths
     max_path_length: int = 4
     max_paths_per_hub: int = 300
-    max_hubs: int = 50_000
+    max_hubs: int = 20_000
+    max_total_paths: int = 200_000  # bounds the embedding work on first contact with a large endpoint
     page_size: int = 5_000  # rows per SPARQL page (Virtuoso cuts at 10,000)
     subjects_per_query: int = 100
     # embedding
@@ -59,6 +61,7 @@ class HubLinkSettings:
     # within path_margin (in standard deviations) of the most relevant path
     hub_margin: float = 0.1
     path_margin: float = 1.0
+    answer_margin: float = 0.5  # answers: ends of the selected paths this close to the most relevant
     relevance: str = "mean"  # how standardised scores of several query vectors combine: mean | max
     # answers
     max_answers: int = 10
@@ -93,7 +96,7 @@ class HubLinkSettings:
 
     def index_fingerprint(self) -> dict[str, Any]:
         """The settings that change what an index holds; an index built with others is rebuilt."""
-        names = ("min_hub_instances", "min_hub_predicates", "min_link_ratio", "min_paths_per_instance",
+        names = ("min_hub_instances", "min_hub_share", "min_hub_predicates", "min_link_ratio", "min_paths_per_instance",
                  "max_candidate_classes", "profile_sample", "subordinate_ratio", "max_path_length",
-                 "max_paths_per_hub", "max_hubs")
+                 "max_paths_per_hub", "max_hubs", "max_total_paths")
         return {name: getattr(self, name) for name in names}
