@@ -277,6 +277,8 @@ class IndexManager:
 
                 def progress(phase: str, done: int, total: int) -> None:
                     changed = phase != status.phase
+                    if changed:
+                        log.info("HubLink index of %s: %s (%.0f%% overall)", config.name, phase, status.progress * 100)
                     status.update(phase, done, total)
                     self._notify(key, status, status_file, force=changed)
 
