@@ -215,3 +215,22 @@ async def test_refresh_reindexes_only_the_hubs_whose_paths_changed(
     unchanged = next(h for h in before.hubs if h.iri == papers[1])
     kept = next(h for h in after.hubs if h.iri == papers[1])
     assert (before.vectors[unchanged.row_start:unchanged.row_end] == after.vectors[kept.row_start:kept.row_end]).all()
+
+
+async def test_a_graph_without_hubs_gets_an_empty_index_and_a_clear_note(
+        oxigraph: OxigraphEngine, tmp_path: Path, pool: EndpointPool, cache: Path) -> None:
+    untyped = tmp_path / "untyped.nt"
+    untyped.write_text("<http://example.org/a> <http://example.org/knows> <http://example.org/b> .\n"
+                       '<http://example.org/b> <http://example.org/name> "B" .\n')
+    oxigraph.load(untyped, "hublink_untyped")
+    config = oxigraph.endpoint("untyped", "hublink_untyped")
+    manager = IndexManager()
+    index = await manager.get(pool.get(config), HubLinkSettings())
+    assert index is not None and index.is_empty and index.manifest.hubs == 0
+    reloaded = await IndexManager().get(pool.get(config), HubLinkSettings())
+    assert reloaded is not None and reloaded.is_empty
+    path = HubLinkPath(manager=manager)
+    result = await path.answer("Who does a know?", pool.get(config), AskOptions())
+    assert result.status is AnswerStatus.OK and not result.answers
+    assert any("no typed instances" in note for note in result.notes)
+    await path.close()
