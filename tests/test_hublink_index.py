@@ -6,17 +6,21 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import os
+import sys
+import time
 from pathlib import Path
 
 import pytest
 from conftest import ORKG
 from hublinkutil import PAPER, orkg_slice, sparql_update
 
+from gateway.config import EndpointConfig
 from gateway.endpoint import EndpointPool
 from gateway.engines import OxigraphEngine, VirtuosoEngine
 from gateway.models import AnswerStatus
 from gateway.qa import AskOptions
-from hublink import HubLinkPath, IndexManager, index_status
+from hublink import HubLinkPath, IndexManager, IndexStatus, index_status
 from hublink.hubs import HubClassProfiler
 from hublink.paths import HubPathFetcher
 from hublink.settings import HubLinkSettings
@@ -234,3 +238,49 @@ async def test_a_graph_without_hubs_gets_an_empty_index_and_a_clear_note(
     assert result.status is AnswerStatus.OK and not result.answers
     assert any("no typed instances" in note for note in result.notes)
     await path.close()
+
+
+async def test_killing_a_building_process_keeps_the_previous_index(
+        oxigraph: OxigraphEngine, tmp_path: Path, pool: EndpointPool, cache: Path) -> None:
+    """A real crash: `kgqa index --refresh` in another process, killed (SIGKILL) while it embeds."""
+    few, many = tmp_path / "few.nt", tmp_path / "many.nt"
+    orkg_slice(ORKG, few, PAPERS_IN_SLICE)
+    orkg_slice(ORKG, many, 20)
+    graph = oxigraph.load(few, "hublink_kill")
+    config = EndpointConfig(name="kill", url=oxigraph.sparql_url, default_graph=graph)
+    endpoints = tmp_path / "endpoints.yaml"
+    endpoints.write_text(f"endpoints:\n  kill:\n    url: {config.url}\n    default_graph: {graph}\n")
+    first = await IndexManager().get(pool.get(config), HubLinkSettings())
+    assert first is not None and first.manifest.hubs == PAPERS_IN_SLICE
+    oxigraph.load(many, "hublink_kill")  # more papers in the same graph: the refresh has work to do
+    folder = endpoint_dir(config)
+    child = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "gateway.cli", "index", "kill", "--refresh", "--endpoints-file", str(endpoints),
+        env={**os.environ, "KGQA_CACHE_DIR": str(cache)}, stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 180
+        while time.monotonic() < deadline:
+            status = IndexStatus.from_dict(json.loads((folder / "status.json").read_text())) \
+                if (folder / "status.json").exists() else None
+            if status is not None and status.pid == child.pid and status.phase.startswith("embedding"):
+                break
+            assert child.returncode is None, "the build ended before it could be killed"
+            await asyncio.sleep(0.05)
+        else:
+            pytest.fail("the child never started embedding")
+    finally:
+        if child.returncode is None:
+            child.kill()
+        await asyncio.wait_for(child.wait(), 30)
+    assert current_generation(folder) == first.generation
+    assert index_status(config).state == "ready"  # the dead builder's status file is not believed
+    lock = BuildLock(folder)
+    assert lock.try_acquire()  # the kernel released the dead process's lock
+    lock.release()
+    survivor = IndexManager()
+    kept = await survivor.get(pool.get(config), HubLinkSettings())
+    assert survivor.builds_started == 0 and kept is not None and kept.generation == first.generation
+    refreshed = await survivor.get(pool.get(config), HubLinkSettings(), refresh=True)
+    assert refreshed is not None and refreshed.manifest.hubs == 20
+    assert [d.name for d in folder.iterdir() if d.is_dir()] == [refreshed.generation]
