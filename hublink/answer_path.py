@@ -114,7 +114,11 @@ class HubLinkPath:
         vectors_task = asyncio.ensure_future(embedding.encode(processed.texts))
         topics: list[TopicEntity] = []
         if settings.strategy != "direct" and processed.entity_phrases:
-            topics = await link_topic_entities(endpoint, processed.entity_phrases, settings.topic_candidates)
+            try:
+                topics = await link_topic_entities(endpoint, processed.entity_phrases, settings.topic_candidates)
+            except Exception as exc:  # without topic entities the direct strategy still answers
+                log.warning("topic entity linking failed on %r: %s", question, exc)
+                notes.append(f"topic entities not linked ({type(exc).__name__}: {exc}); direct strategy only")
         processed.vectors = await vectors_task
         timings["linking_and_embedding"] = (time.perf_counter() - mark) * 1000
 
