@@ -165,7 +165,36 @@ def render_text(result: Any) -> str:
     return "\n".join(lines)
 
 
+async def show_index_progress(config: Any, stop: Any) -> None:
+    """A progress bar on stderr while the HubLink index of `config` is being built (first contact)."""
+    import asyncio
+    import contextlib
+
+    from tqdm import tqdm
+
+    try:
+        from hublink import index_status
+    except ImportError:
+        return
+    bar = None
+    while not stop.is_set():
+        status = index_status(config)
+        if status.state == "building":
+            if bar is None:
+                bar = tqdm(total=100, file=sys.stderr, disable=None, bar_format="{desc}: {percentage:3.0f}%|{bar}| {elapsed}")
+            detail = f"{status.phase} {status.done}/{status.total}" if status.total else status.phase
+            bar.set_description_str(f"HubLink index: {detail}"[:70])
+            bar.n = round(status.progress * 100)
+            bar.refresh()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), 0.5)
+    if bar is not None:
+        bar.close()
+
+
 def cmd_ask(args: argparse.Namespace) -> int:
+    import asyncio
+
     from gateway.aio import run as run_async
     from gateway.qa import AskOptions, Gateway
 
@@ -175,9 +204,16 @@ def cmd_ask(args: argparse.Namespace) -> int:
 
     async def run() -> Any:
         gateway = Gateway(registry)
+        stop = asyncio.Event()
+        progress = None
         try:
+            if "hublink" in options.paths:
+                progress = asyncio.create_task(show_index_progress(registry.resolve(args.endpoint), stop))
             return await gateway.ask(args.question, args.endpoint, options)
         finally:
+            stop.set()
+            if progress is not None:
+                await progress
             await gateway.close()
 
     result = run_async(run())
