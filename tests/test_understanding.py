@@ -188,3 +188,190 @@ def test_odd_input_gives_a_best_effort_pattern(fallback_parser: QuestionParser, 
     result = fallback_parser.parse_sync([question])[0]
     assert result.pattern.triples
     assert PhraseGraphPattern.from_text(result.pattern.to_text()) == result.pattern
+
+
+# --- training data: gold SPARQL reader, alignment, split -----------------------------------------------
+def test_gold_sparql_reader_handles_the_training_dialects() -> None:
+    from understanding.gold_sparql import RDF_TYPE, parse_gold_query
+
+    lcquad = parse_gold_query(
+        "SELECT DISTINCT COUNT(?uri) WHERE {?uri <http://dbpedia.org/ontology/director> "
+        "<http://dbpedia.org/resource/Stanley_Kubrick>  . }"
+    )
+    assert lcquad.projections[0].aggregate == "count" and lcquad.projections[0].var == "uri"
+    assert lcquad.triples[0].object.value == "http://dbpedia.org/resource/Stanley_Kubrick"
+    spider = parse_gold_query(
+        "SELECT ?T1_name WHERE { ?T1 a :head . ?T1 :head\\#name ?T1_name . ?T1 :head\\#age ?T1_age . "
+        "FILTER(?T1_age > 56) . } ORDER BY DESC (?T1_age) LIMIT 3"
+    )
+    assert spider.triples[0].predicate.value == RDF_TYPE
+    assert spider.triples[1].predicate.value == "http://valuenet/ontop/head#name"
+    assert (spider.filters[0].var, spider.filters[0].op, spider.filters[0].value.value) == ("T1_age", ">", "56")
+    assert spider.order == [("T1_age", None, True)] and spider.limit == 3
+    sciqa = parse_gold_query(
+        'SELECT DISTINCT ?code WHERE { ?model a orkgc:Model; rdfs:label ?model_lbl. '
+        'FILTER (str(?model_lbl) = "A2C+CoEX") ?cont orkgp:HAS_MODEL ?model; orkgp:HAS_SOURCE_CODE ?code. }'
+    )
+    assert [f.op for f in sciqa.filters] == ["="] and sciqa.filters[0].value.value == "A2C+CoEX"
+    assert len(sciqa.triples) == 4
+    dblp = parse_gold_query(
+        "SELECT DISTINCT MIN(xsd:integer(?answer)) AS ?answer WHERE { ?x <https://dblp.org/rdf/schema#authoredBy> "
+        "<https://dblp.org/pid/43/8066-1> . ?x <https://dblp.org/rdf/schema#yearOfPublication> ?answer }"
+    )
+    assert dblp.projections[0].aggregate == "min" and dblp.projections[0].var == "answer"
+    union = parse_gold_query("SELECT ?x WHERE { { ?x <http://a/p> <http://a/b> } UNION { ?x <http://a/q> <http://a/c> } }")
+    assert "UNION" in union.unsupported
+
+
+@pytest.fixture(scope="session")
+def aligner():
+    from understanding.derive import Aligner
+    from understanding.resources import spacy_pipeline, word_vectors
+
+    return Aligner(spacy_pipeline(), word_vectors())
+
+
+def _derive(aligner, question: str, sparql: str, source: str = "lcquad"):  # noqa: ANN202
+    from understanding.derive import Item
+
+    return aligner.derive(Item("t:1", source, "t:1", question, sparql), aligner.nlp(question))
+
+
+def test_derive_aligns_entities_predicates_classes_and_form(aligner) -> None:  # noqa: ANN001
+    counted = _derive(
+        aligner,
+        "How many movies did Stanley Kubrick direct?",
+        "SELECT DISTINCT COUNT(?uri) WHERE {?uri <http://dbpedia.org/ontology/director> "
+        "<http://dbpedia.org/resource/Stanley_Kubrick> . ?uri a <http://dbpedia.org/ontology/Film> }",
+    )
+    assert counted.alignment == "full" and counted.answer_kind == "number"
+    assert counted.pattern == "count :: ?u1 | is a | movies ; ?u1 | direct | Stanley Kubrick"
+    typo = _derive(
+        aligner,
+        "Which city's foundeer is John Forbes?",
+        "SELECT DISTINCT ?uri WHERE {?uri <http://dbpedia.org/ontology/founder> "
+        "<http://dbpedia.org/resource/John_Forbes_(British_Army_officer)> . "
+        "?uri <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://dbpedia.org/ontology/City>}",
+    )
+    assert typo.pattern == "list :: ?u1 | is a | city ; ?u1 | foundeer | John Forbes"
+    spider = _derive(
+        aligner,
+        "List the names of the three oldest heads.",
+        "SELECT ?T1_name WHERE { ?T1 a :head . ?T1 :head\\#name ?T1_name . ?T1 :head\\#age ?T1_age . } "
+        "ORDER BY DESC (?T1_age) LIMIT 3",
+        source="spider",
+    )
+    assert spider.pattern == "list :: ?u1 | names | ?u2 ; ?u2 | oldest | ?u3 ; ?u2 | is a | heads :: order ?u3 desc 3"
+    assert spider.answer_kind == "string"
+
+
+def test_derive_reports_what_did_not_align(aligner) -> None:  # noqa: ANN001
+    missing = _derive(
+        aligner,
+        "Where is Carmel Winery?",
+        "SELECT DISTINCT ?uri WHERE { <http://dbpedia.org/resource/Carmel_Winery> "
+        "<http://dbpedia.org/ontology/locationCountry> ?uri }",
+    )
+    assert missing.alignment == "none" and any("relation not in question" in p for p in missing.problems)
+    union = _derive(
+        aligner,
+        "Which rivers or lakes are in Bavaria?",
+        "SELECT ?x WHERE { { ?x <http://a/river> <http://a/Bavaria> } UNION { ?x <http://a/lake> <http://a/Bavaria> } }",
+    )
+    assert union.alignment == "none" and "unrepresentable: UNION" in union.problems
+
+
+def test_dev_split_is_seeded_and_about_ten_percent() -> None:
+    from understanding.derive import split_of
+
+    splits = [split_of(f"group:{i}") for i in range(4000)]
+    assert splits == [split_of(f"group:{i}") for i in range(4000)]
+    assert 0.08 < splits.count("dev") / len(splits) < 0.12
+
+
+def test_derive_refuses_the_evaluation_questions() -> None:
+    from understanding.derive import main
+
+    with pytest.raises(SystemExit):
+        main(["--train-dir", "../shared/data/kgs/ck25"])
+
+
+# --- the model: targets, grammar, rendering ---------------------------------------------------------------
+def test_targets_pass_the_grammar_and_render_back(aligner) -> None:  # noqa: ANN001
+    from understanding.model import tokenize
+    from understanding.resources import sentence_encoder
+    from understanding.train import grammar_masks, target_outputs
+
+    derived = [
+        _derive(aligner, "How many movies did Stanley Kubrick direct?",
+                "SELECT DISTINCT COUNT(?uri) WHERE {?uri <http://dbpedia.org/ontology/director> "
+                "<http://dbpedia.org/resource/Stanley_Kubrick> . ?uri a <http://dbpedia.org/ontology/Film> }"),
+        _derive(aligner, "List the names of the three oldest heads.",
+                "SELECT ?T1_name WHERE { ?T1 a :head . ?T1 :head\\#name ?T1_name . ?T1 :head\\#age ?T1_age . } "
+                "ORDER BY DESC (?T1_age) LIMIT 3", source="spider"),
+        _derive(aligner, "How many heads of the departments are older than 56 ?",
+                "SELECT (count( *) as ?aggregation_all) WHERE { ?T1 a :head . ?T1 :head\\#age ?T1_age . "
+                "FILTER(?T1_age > 56) . }", source="spider"),
+        _derive(aligner, "Is Michelle Obama the wife of Barack Obama?",
+                "ASK WHERE { <http://dbpedia.org/resource/Barack_Obama> <http://dbpedia.org/ontology/spouse> "
+                "<http://dbpedia.org/resource/Michelle_Obama> }"),
+    ]
+    from understanding.model import render
+
+    tokenizer = sentence_encoder().tokenizer
+    for example, source in zip(derived, tokenize(tokenizer, [d.question for d in derived]), strict=True):
+        assert example.target is not None, example.problems
+        outputs = target_outputs(source, example.target)
+        assert outputs is not None
+        assert grammar_masks(source, outputs) is not None, example.pattern
+        assert render(source, outputs) == example.pattern
+
+
+def test_grammar_only_allows_valid_patterns() -> None:
+    """Random walks through the grammar always render to a pattern the strict parser accepts."""
+    import random
+
+    import numpy as np
+
+    from understanding.model import Grammar, render, tokenize
+    from understanding.resources import sentence_encoder
+
+    source = tokenize(sentence_encoder().tokenizer, ["Which rivers flow into the North Sea and are longer than 1000 km?"])[0]
+    rng = random.Random(7)
+    for _ in range(200):
+        grammar, outputs = Grammar(source), []
+        while not grammar.done:
+            allowed = np.flatnonzero(grammar.allowed())
+            token = int(rng.choice(list(allowed)))
+            grammar.advance(token)
+            outputs.append(token)
+        PhraseGraphPattern.from_text(render(source, outputs))
+
+
+def test_importing_understanding_does_not_import_torch() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys, understanding; understanding.get_parser(); assert 'torch' not in sys.modules, 'torch imported'"
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=str(__import__("pathlib").Path(__file__).parent.parent))
+
+
+def test_trained_model_answers_training_style_questions() -> None:
+    """The committed weights load (once, lazily) and the model, not the fallback, answers."""
+    parser = get_parser()
+    results = parser.parse_sync([
+        "How many movies did Stanley Kubrick direct?",
+        "Is Michelle Obama the wife of Barack Obama?",
+        "Which rivers flow into the North Sea?",
+        "What are the names of the singers older than 40?",
+    ])
+    assert parser.model_status == "model"
+    assert [r.source for r in results] == ["model"] * 4
+    count, boolean, rivers, singers = results
+    assert count.pattern.form is QuestionForm.COUNT and "Stanley Kubrick" in count.pattern.entity_phrases()
+    assert count.answer_type.kind is AnswerKind.NUMBER
+    assert boolean.pattern.form is QuestionForm.BOOLEAN and boolean.answer_type.kind is AnswerKind.BOOLEAN
+    assert "North Sea" in rivers.pattern.entity_phrases() and rivers.answer_type.kind is AnswerKind.RESOURCE
+    assert [(c.operator, c.value) for c in singers.pattern.comparisons] == [(">", "40")]
+    for result in results:
+        assert result.raw_output == result.pattern.to_text()

@@ -270,10 +270,12 @@ def _projection_expression(reader: _Reader, query: GoldQuery) -> Projection:
 def _aggregate_of(tokens: list[tuple[str, str]]) -> Projection:
     aggregate = next((v.lower() for k, v in tokens if k == "word" and v.lower() in AGGREGATES), None)
     alias = None
+    body = tokens
     for j, (kind, value) in enumerate(tokens):
         if kind == "word" and value.lower() == "as" and j + 1 < len(tokens) and tokens[j + 1][0] == "var":
             alias = tokens[j + 1][1][1:]
-    inner = [v[1:] for k, v in tokens if k == "var" and v[1:] != alias]
+            body = tokens[:j]
+    inner = [v[1:] for k, v in body if k == "var"]
     return Projection(inner[0] if inner else None, aggregate, alias)
 
 

@@ -38,9 +38,10 @@ CONFIG_FILE = WEIGHTS_DIR / "pattern_model.json"
 
 MAX_UNKNOWNS = 6
 MAX_LIMIT = 20
-MAX_SPAN_PIECES = 24
+MAX_SPAN_PIECES = 48
 MAX_SOURCE_PIECES = 96
 MAX_STEPS = 72
+MAX_TRIPLES = 8
 ENCODER_LAYERS = (3, 6)  # hidden states of MiniLM fed to the model (0 = embeddings)
 KINDS = [k.value for k in AnswerKind]
 
@@ -182,25 +183,23 @@ class Grammar:
         if state == "form":
             mask[FORM_IDS] = True
         elif state == "next":
-            mask[TRIPLE] = self.triples < 8
-            if self.triples:
-                if self._can_end():
-                    mask[EOS] = True
-                if self.used and not self.ordered:
-                    mask[ORDER] = True
-                if self.used:
-                    mask[FILTER] = True
-                    mask[SELECT] = True
-        elif state == "after_modifier":
-            if self._can_end():
+            mask[TRIPLE] = self.triples < MAX_TRIPLES
+            if self.triples and self._can_end():  # modifiers come after the triples, once ?u1 is in one
                 mask[EOS] = True
-            if self.used and not self.ordered:
-                mask[ORDER] = True
+                if self.used:
+                    mask[[FILTER, SELECT]] = True
+                    mask[ORDER] = not self.ordered
+        elif state == "after_modifier":
+            mask[EOS] = True
             if self.used:
                 mask[FILTER] = True
                 mask[SELECT] = True
+                mask[ORDER] = not self.ordered
         elif state == "subject":
             # targets put the unknown first; only a yes/no fact check starts with a phrase
+            if self.triples == MAX_TRIPLES - 1 and not self._can_end():  # the last triple must hold the answer
+                mask[UNKNOWN_IDS[0]] = True
+                return mask
             self._unknowns(mask, fresh=True)
             if self.form == TOKEN_ID["form:boolean"]:
                 mask[V: V + self.n] = self.word_start
@@ -249,7 +248,8 @@ class Grammar:
         return 1 in self.used or (self.form == TOKEN_ID["form:boolean"] and not self.used)
 
     def _unknowns(self, mask: np.ndarray, fresh: bool, exclude: int | None = None) -> None:
-        limit = min(MAX_UNKNOWNS, (max(self.used) if self.used else 0) + 1) if fresh else 0
+        # ?u1 (the answer) is always known; other unknowns are introduced in order
+        limit = min(MAX_UNKNOWNS, max([1, *self.used]) + 1) if fresh else 0
         for u in range(1, limit + 1):
             if u != exclude:
                 mask[UNKNOWN_IDS[u - 1]] = True

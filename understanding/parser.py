@@ -69,8 +69,13 @@ class QuestionParser:
 
     def __init__(self, model: PatternModel | None = None, *, use_model: bool = True, cache_size: int = 4096) -> None:
         self._model = model
-        self._use_model = use_model and os.environ.get(MODEL_SWITCH, "").lower() not in ("off", "0", "false")
-        self._model_unavailable: str | None = None if self._use_model else f"model disabled ({MODEL_SWITCH}=off)"
+        switched_off = os.environ.get(MODEL_SWITCH, "").lower() in ("off", "0", "false")
+        self._use_model = use_model and not switched_off
+        self._model_unavailable: str | None = None
+        if not use_model:
+            self._model_unavailable = "model disabled"
+        elif switched_off:
+            self._model_unavailable = f"model disabled ({MODEL_SWITCH}=off)"
         self._model_loaded = model is not None
         self._fallback = None
         self._cache: OrderedDict[str, UnderstoodQuestion] = OrderedDict()

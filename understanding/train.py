@@ -16,6 +16,7 @@ import argparse
 import hashlib
 import json
 import math
+import os
 import random
 import time
 from dataclasses import dataclass
@@ -317,10 +318,10 @@ def main(argv: list[str] | None = None) -> int:
         history.append({"epoch": epoch, "train_loss": round(total / len(train), 4), "val_loss": round(val_loss, 4),
                         "val_teacher_forced_exact": round(val_exact, 4), "minutes": round(minutes, 1)})
         print(json.dumps(history[-1]), flush=True)
-        if epoch == 1:  # decay the learning rate over the epochs that fit in the time budget
-            fit = max(2, int(args.max_minutes / max(minutes, 1e-3)))
-            schedule["total"] = steps_per_epoch * min(args.epochs, fit)
-            print(f"about {min(args.epochs, fit)} epochs fit in {args.max_minutes} minutes", flush=True)
+        # the CPU is shared: re-estimate after every epoch how many fit in the time budget, and decay
+        # the learning rate over those
+        fit = min(args.epochs, max(epoch + 1, int(args.max_minutes / max(minutes / epoch, 1e-3))))
+        schedule["total"] = steps_per_epoch * fit
         if best is None or val_loss < best[0]:
             best = (val_loss, {k: v.detach().clone() for k, v in net.state_dict().items()}, epoch)
         if minutes * (epoch + 1) / epoch > args.max_minutes:
@@ -341,7 +342,7 @@ def main(argv: list[str] | None = None) -> int:
         "minutes_total": round(elapsed, 1),
         "history": history,
         "threads": args.threads,
-        "load_average_at_end": round(__import__("os").getloadavg()[0], 1),
+        "load_average_at_end": round(os.getloadavg()[0], 1),
         "command": "python -m understanding.train",
     }
     print(json.dumps(metadata["validation"]), f"{elapsed:.1f} min", flush=True)
