@@ -73,7 +73,7 @@ class ModelConfig:
     encoder_layers: int = 1
     decoder_layers: int = 2
     feed_forward: int = 768
-    dropout: float = 0.1
+    dropout: float = 0.15
     minilm_dim: int = 384
 
 

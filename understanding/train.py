@@ -294,7 +294,7 @@ def main(argv: list[str] | None = None) -> int:
 
     scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, lr_at)
     validation_batches = [make_batch(validation[i: i + 64]) for i in range(0, len(validation), 64)]
-    best: tuple[float, dict[str, torch.Tensor], int] | None = None
+    best: tuple[tuple[float, float], dict[str, torch.Tensor], int] | None = None
     history = []
     train_started = time.perf_counter()
     for epoch in range(1, args.epochs + 1):
@@ -322,8 +322,10 @@ def main(argv: list[str] | None = None) -> int:
         # the learning rate over those
         fit = min(args.epochs, max(epoch + 1, int(args.max_minutes / max(minutes / epoch, 1e-3))))
         schedule["total"] = steps_per_epoch * fit
-        if best is None or val_loss < best[0]:
-            best = (val_loss, {k: v.detach().clone() for k, v in net.state_dict().items()}, epoch)
+        # the validation loss rises from over-confidence long before the sequences stop improving,
+        # so the epoch is chosen by whole-sequence accuracy (teacher forced), ties by loss
+        if best is None or (val_exact, -val_loss) > best[0]:
+            best = ((val_exact, -val_loss), {k: v.detach().clone() for k, v in net.state_dict().items()}, epoch)
         if minutes * (epoch + 1) / epoch > args.max_minutes:
             print(f"stopping: the next epoch would pass {args.max_minutes} minutes", flush=True)
             break
