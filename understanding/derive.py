@@ -810,9 +810,12 @@ def _word_match(token: Any, word: str) -> bool:
     return len(word) >= 5 and len(lower) >= 5 and (lower[:5] == word[:5])
 
 
-def _contract_joins(edges: list[tuple[str, Any, str, str]], protected: set[str]) -> list[tuple[str, Any, str, str]]:
-    """An unnamed variable between two unaligned join edges (Spider's link tables, SciQA's `P31`
-    contribution nodes) is contracted into one unaligned edge, which a connector may then name."""
+_Edge4 = tuple[str, Any, str, str]  # subject, relation span or None, object, predicate IRI
+
+
+def _contract_intermediates(edges: list[_Edge4], protected: set[str], merge: Any) -> list[_Edge4]:
+    """Repeatedly replaces an unprotected variable of degree 2 and its two edges by the one edge that
+    `merge(pair, ends)` returns (None keeps them)."""
     changed = True
     while changed:
         changed = False
@@ -824,15 +827,25 @@ def _contract_joins(edges: list[tuple[str, Any, str, str]], protected: set[str])
             if count != 2 or not node.startswith("?") or node in protected:
                 continue
             pair = [e for e in edges if node in (e[0], e[2])]
-            if any(e[1] is not None for e in pair) or not any(_is_join(e[3]) for e in pair):
-                continue
             ends = [e[2] if e[0] == node else e[0] for e in pair]
-            if ends[0] == ends[1]:
-                continue
-            edges = [e for e in edges if e not in pair] + [(ends[0], None, ends[1], pair[0][3])]
-            changed = True
-            break
+            merged = merge(pair, ends) if ends[0] != ends[1] else None
+            if merged is not None:
+                edges = [e for e in edges if e not in pair] + [merged]
+                changed = True
+                break
     return edges
+
+
+def _contract_joins(edges: list[_Edge4], protected: set[str]) -> list[_Edge4]:
+    """An unnamed variable between two unaligned join edges (Spider's link tables, SciQA's `P31`
+    contribution nodes) is contracted into one unaligned edge, which a connector may then name."""
+
+    def merge(pair: list[_Edge4], ends: list[str]) -> _Edge4 | None:
+        if any(e[1] is not None for e in pair) or not any(_is_join(e[3]) for e in pair):
+            return None
+        return (ends[0], None, ends[1], pair[0][3])
+
+    return _contract_intermediates(edges, protected, merge)
 
 
 def _is_join(predicate: str) -> bool:
@@ -866,35 +879,19 @@ def _implicit_display_attribute(
     return answer, select, edges, changed
 
 
-def _contract(
-    edges: list[tuple[str, Any, str, str]], protected: set[str]
-) -> tuple[list[tuple[str, Any, str, str]], list[str]]:
+def _contract(edges: list[_Edge4], protected: set[str]) -> tuple[list[_Edge4], list[str]]:
     """Removes unnamed intermediate variables of degree 2 when only one of their edges aligned; returns
     the edges and the predicates contracted away (a problem unless they are opaque or joins)."""
     contracted: list[str] = []
-    changed = True
-    while changed:
-        changed = False
-        degree: collections.Counter[str] = collections.Counter()
-        for s, _, o, _ in edges:
-            degree[s] += 1
-            degree[o] += 1
-        for node, count in degree.items():
-            if count != 2 or not node.startswith("?") or node in protected:
-                continue
-            pair = [e for e in edges if node in (e[0], e[2])]
-            aligned = [e for e in pair if e[1] is not None]
-            if len(aligned) != 1:
-                continue
-            ends = [e[2] if e[0] == node else e[0] for e in pair]
-            if ends[0] == ends[1]:
-                continue
-            rest = [e for e in edges if e not in pair]
-            edges = [*rest, (ends[0], aligned[0][1], ends[1], aligned[0][3])]
-            contracted.extend(e[3] for e in pair if e[1] is None)
-            changed = True
-            break
-    return edges, contracted
+
+    def merge(pair: list[_Edge4], ends: list[str]) -> _Edge4 | None:
+        aligned = [e for e in pair if e[1] is not None]
+        if len(aligned) != 1:
+            return None
+        contracted.extend(e[3] for e in pair if e[1] is None)
+        return (ends[0], aligned[0][1], ends[1], aligned[0][3])
+
+    return _contract_intermediates(edges, protected, merge), contracted
 
 
 def _connected(kept: list[tuple[str, _Span, str]], answer: str | None, class_spans: dict[str, _Span]) -> list[tuple[str, _Span, str]]:
