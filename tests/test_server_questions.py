@@ -50,7 +50,8 @@ def test_question_parameter_returns_answers_as_sparql_results(server: ServerThre
     assert data["head"]["vars"] == ["answer", "label", "path", "score"]
     rows = data["results"]["bindings"]
     assert rows and all(row["path"]["value"] == "kgqan" for row in rows)
-    assert all(row["answer"]["type"] == "uri" for row in rows)
+    assert all(row["answer"]["type"] in ("uri", "literal") and row["answer"]["value"] for row in rows)
+    assert all(float(row["score"]["value"]) > 0 for row in rows)
 
 
 def test_magic_triple_is_answered_with_the_clients_own_sparql_around_it(server: ServerThread) -> None:
@@ -66,7 +67,9 @@ def test_magic_triple_is_answered_with_the_clients_own_sparql_around_it(server: 
     first = names[0]
     filtered, _ = select(f"{server.url}/endpoints/ck25/sparql",
                          query.replace("} ORDER BY", f'FILTER(STR(?name) = "{first}") }} ORDER BY'))
-    assert [row["name"]["value"] for row in filtered["results"]["bindings"]] == [first]
+    kept = [row["name"]["value"] for row in filtered["results"]["bindings"]]
+    assert kept and set(kept) == {first}  # the client's FILTER applies too
+    assert len(kept) < len(names) or len(set(names)) == 1
 
 
 def test_text2sparql_returns_the_kgqan_query_which_runs(server: ServerThread, virtuoso: VirtuosoEngine) -> None:
