@@ -1,15 +1,20 @@
 """Execution of ranked candidate queries: concurrently within the endpoint's limit, best first, and
-stopping as soon as a wave of queries has produced an answer that fits the expected type.
+stopping as soon as no query still to run can beat the best answer found.
 
 KGQAN (SIGMOD 2023, section 6) runs its top queries and keeps those whose answers pass the type
-filter; running them in score-ordered waves gives the same best answer with far fewer requests.
+filter. Here each answered query gets an effective score: its Eq. 2 score minus the type filter's
+penalty when its answers do not fit the expected type (the prediction may be wrong). Queries run in
+score-ordered waves, so once the best effective score reaches the score of the next query in line,
+no later query can win and execution stops (branch and bound) -- the same best answer with far
+fewer requests. A request budget bounds the rest.
 """
 
 from __future__ import annotations
 
 import asyncio
+import inspect
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
 import pyoxigraph as ox
@@ -44,6 +49,13 @@ class ExecutedQuery:
     elapsed_ms: float = 0.0
     truncated: bool = False
 
+    @property
+    def effective_score(self) -> float:
+        """The query's score less what its answers' type mismatch costs; None-like (-1) if unanswered."""
+        if self.status not in (MATCH, MISMATCH):
+            return -1.0
+        return self.query.score - (self.filtered.penalty if self.filtered is not None else 0.0)
+
     def to_dict(self) -> dict[str, object]:
         out = self.query.to_dict()
         out["status"] = self.status
@@ -60,33 +72,41 @@ class ExecutedQuery:
         return out
 
 
-TypeCheck = Callable[[list[Term], dict[str, list[str]]], FilterOutcome]
+TypeCheck = Callable[[list[Term], dict[str, list[str]]], FilterOutcome | Awaitable[FilterOutcome]]
 
 
 class QueryExecutor:
-    """Runs candidate queries in waves of `concurrency`, best score first, until one answers."""
+    """Runs candidate queries in waves of `concurrency`, best score first, until no query still to run
+    can beat the best effective score found, or `max_requests` queries have run."""
 
-    def __init__(self, *, concurrency: int = 4, timeout_s: float = 10.0, boolean_budget: int = 8) -> None:
+    def __init__(self, *, concurrency: int = 4, timeout_s: float = 10.0, boolean_budget: int = 8,
+                 max_requests: int = 20) -> None:
         self.concurrency = concurrency
         self.timeout_s = timeout_s
         self.boolean_budget = boolean_budget
+        self.max_requests = max_requests
 
     async def run(self, queries: Sequence[CandidateQuery], endpoint: Endpoint, check: TypeCheck,
                   *, deadline: float | None = None) -> list[ExecutedQuery]:
         executed = [ExecutedQuery(q, i) for i, q in enumerate(queries)]
         wave = max(1, min(self.concurrency, endpoint.config.max_concurrency))
-        limit = len(executed)
-        if queries and queries[0].form is QuestionForm.BOOLEAN:
+        limit = min(len(executed), self.max_requests)
+        boolean = bool(queries) and queries[0].form is QuestionForm.BOOLEAN
+        if boolean:
             limit = min(limit, self.boolean_budget)
         for start in range(0, limit, wave):
             if deadline is not None and time.monotonic() > deadline:
                 break
             batch = executed[start:min(start + wave, limit)]
             await asyncio.gather(*(self._one(item, endpoint, check) for item in batch))
-            if any(item.status == MATCH for item in batch):
+            if boolean:
+                if any(item.status == MATCH for item in batch):
+                    break
+                continue
+            best = max((item.effective_score for item in executed[:start + len(batch)]), default=-1.0)
+            following = start + len(batch)
+            if best >= 0 and (following >= limit or best >= executed[following].query.score - 1e-9):
                 break
-            if any(item.status == MISMATCH for item in executed[:start]):
-                break  # one more wave was given the chance to fit the type; keep the answer we have
         return executed
 
     async def _one(self, item: ExecutedQuery, endpoint: Endpoint, check: TypeCheck) -> None:
@@ -118,7 +138,11 @@ class QueryExecutor:
             if not item.raw_answers:
                 item.status = EMPTY
                 return
-            outcome = check(item.raw_answers, types) if query.form is QuestionForm.LIST else FilterOutcome(item.raw_answers)
+            if query.form is QuestionForm.LIST:
+                checked = check(item.raw_answers, types)
+                outcome = await checked if inspect.isawaitable(checked) else checked
+            else:
+                outcome = FilterOutcome(item.raw_answers)
             item.filtered = outcome
             item.answers = outcome.kept if outcome.matched else item.raw_answers
             item.status = MATCH if outcome.matched else MISMATCH
@@ -139,14 +163,13 @@ def _is_zero_count(term: Term, form: QuestionForm) -> bool:
 
 
 def select_answer(executed: Sequence[ExecutedQuery]) -> ExecutedQuery | None:
-    """The best-ranked query whose answers fit the type; else the best-ranked that answered at all
-    (the type prediction may be wrong); for yes/no questions, `false` from the best query if none
+    """The answered query with the best effective score (Eq. 2 score less its type mismatch
+    penalty; the better rank on ties); for yes/no questions, `false` from the best query if none
     was true."""
     ran = [e for e in executed if e.status != SKIPPED]
-    for status in (MATCH, MISMATCH):
-        for item in ran:
-            if item.status == status:
-                return item
+    answered = [e for e in ran if e.status in (MATCH, MISMATCH)]
+    if answered:
+        return max(answered, key=lambda e: (round(e.effective_score, 9), -e.rank))
     if ran and ran[0].query.form is QuestionForm.BOOLEAN:
         for item in ran:
             if item.status == EMPTY:

@@ -4,6 +4,11 @@ Dates, numbers and booleans are checked by the literal's datatype (or lexical fo
 literals); strings must be literals; resources with a semantic type ("sea", "person") are checked by
 the affinity of the type phrase to the answer's classes (their labels or local names). An answer
 without any class is kept: absence of typing is no evidence against it.
+
+The predicted type is itself a guess, so a query whose answers do not fit is not thrown away: its
+outcome carries a `penalty` that execution subtracts from the query's score. A literal where a
+resource was expected (or the reverse) costs little, since "In which city..." is answered by a city
+name as often as by a city resource; a wrong datatype for a number, date or yes/no costs more.
 """
 
 from __future__ import annotations
@@ -26,6 +31,10 @@ NUMBER_TYPES = {XSD + t for t in ("integer", "int", "long", "short", "decimal", 
 _DATE_TEXT = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$")
 _NUMBER_TEXT = re.compile(r"^[+-]?\d+(\.\d+)?([eE][+-]?\d+)?$")
 SEMANTIC_THRESHOLD = 0.45
+# What a mismatch costs a query's score (Eq. 2, in [0, 1]) when execution picks the best answer.
+KIND_PENALTY = {AnswerKind.RESOURCE: 0.08, AnswerKind.STRING: 0.08, AnswerKind.NUMBER: 0.3, AnswerKind.DATE: 0.3,
+                AnswerKind.BOOLEAN: 0.3}
+SEMANTIC_PENALTY = 0.1
 
 
 @dataclass
@@ -37,6 +46,7 @@ class FilterOutcome:
     reason: str = ""
     matched: bool = True
     notes: list[str] = field(default_factory=list)
+    penalty: float = 0.0  # subtracted from the query's score when none of its answers fit
 
 
 def _datatype(term: ox.Literal) -> str | None:
@@ -73,21 +83,24 @@ class AnswerTypeFilter:
         self.threshold = threshold
 
     def filter(self, answers: Sequence[Term], answer_type: AnswerType | None,
-               types: dict[str, list[str]] | None = None, type_labels: dict[str, str] | None = None) -> FilterOutcome:
-        """`types` maps an answer IRI to its class IRIs; `type_labels` gives class labels where known."""
+               types: dict[str, list[str]] | None = None, type_labels: dict[str, str] | None = None,
+               *, named: bool = False) -> FilterOutcome:
+        """`types` maps an answer IRI to its class IRIs; `type_labels` gives class labels where known.
+        `named`: the IRIs will be presented by a name attribute (their graph has no labels), so they
+        fit a string answer."""
         if answer_type is None or not answers:
             return FilterOutcome(list(answers))
         kind = answer_type.kind
         checks = {AnswerKind.DATE: (is_date, "not a date"), AnswerKind.NUMBER: (is_number, "not a number"),
                   AnswerKind.BOOLEAN: (is_boolean, "not a boolean"),
-                  AnswerKind.STRING: (lambda t: isinstance(t, ox.Literal), "not a literal")}
+                  AnswerKind.STRING: (lambda t: isinstance(t, ox.Literal) or named, "not a literal")}
         if kind in checks:
             check, why = checks[kind]
             kept = [a for a in answers if check(a)]
-            return _outcome(answers, kept, f"{why} (expected {kind.value})")
+            return _outcome(answers, kept, f"{why} (expected {kind.value})", KIND_PENALTY[kind])
         if kind is AnswerKind.RESOURCE:
             resources = [a for a in answers if not isinstance(a, ox.Literal)]
-            outcome = _outcome(answers, resources, "a literal where a resource was expected")
+            outcome = _outcome(answers, resources, "a literal where a resource was expected", KIND_PENALTY[kind])
             if not outcome.matched or not answer_type.semantic_type or not types:
                 return outcome
             return self._semantic(resources, answer_type.semantic_type, types, type_labels or {}, outcome.removed)
@@ -103,11 +116,12 @@ class AnswerTypeFilter:
         kept = [a for a in answers
                 if not types.get(a.value) or max(by_class[c] for c in types[a.value]) >= self.threshold]
         reason = f"no class close to '{semantic_type}' (affinity < {self.threshold})"
-        outcome = _outcome(answers, kept, reason)
+        outcome = _outcome(answers, kept, reason, SEMANTIC_PENALTY)
         outcome.removed += removed
         return outcome
 
 
-def _outcome(answers: Sequence[Term], kept: list[Term], reason: str) -> FilterOutcome:
+def _outcome(answers: Sequence[Term], kept: list[Term], reason: str, penalty: float) -> FilterOutcome:
     removed = len(answers) - len(kept)
-    return FilterOutcome(kept, removed, reason if removed else "", matched=bool(kept))
+    return FilterOutcome(kept, removed, reason if removed else "", matched=bool(kept),
+                         penalty=0.0 if kept else penalty)

@@ -24,6 +24,7 @@ from linking.affinity import AffinityScorer, default_scorer
 from linking.entities import EntityLinker, LinkedEntity, NodeLinks, is_value_phrase
 from linking.execution import ExecutedQuery, QueryExecutor, select_answer
 from linking.filtering import AnswerTypeFilter, FilterOutcome
+from linking.naming import EntityNamer, Naming
 from linking.queries import CandidateQuery, EdgeLinks, LinkedPattern, QueryBuilder
 from linking.relations import LinkedPredicate, PredicateSet, RelationLinker, literal_predicates
 from understanding.pgp import AnswerType, PhraseGraphPattern, PhraseTriple, UnderstoodQuestion, is_unknown
@@ -87,6 +88,7 @@ class KgqanPath:
         self.relation_linker = RelationLinker(self.scorer)
         self.builder = QueryBuilder()
         self.type_filter = AnswerTypeFilter(self.scorer)
+        self.namer = EntityNamer()
 
     async def close(self) -> None:
         return None
@@ -133,14 +135,19 @@ class KgqanPath:
             started = time.perf_counter()
             class_words = await self._class_words(understood.answer_type, endpoint, options)
             filter_ms = 0.0
+            namings: dict[int, Naming] = {}
 
-            def check(answers: list[Term], types: dict[str, list[str]]) -> FilterOutcome:
+            async def check(answers: list[Term], types: dict[str, list[str]]) -> FilterOutcome:
                 nonlocal filter_ms
+                naming = await self._naming(answers, types, endpoint)
                 began = time.perf_counter()
                 try:
+                    if naming is not None:
+                        namings[id(answers)] = naming
                     if not options.filter_by_type:
                         return FilterOutcome(list(answers))
-                    return self.type_filter.filter(answers, understood.answer_type, types, class_words)
+                    return self.type_filter.filter(answers, understood.answer_type, types, class_words,
+                                                   named=naming is not None and naming.predicate is not None)
                 finally:
                     filter_ms += (time.perf_counter() - began) * 1000
 
@@ -150,6 +157,8 @@ class KgqanPath:
             timings["execution"] = (time.perf_counter() - started) * 1000 - filter_ms
             started = time.perf_counter()
             chosen = select_answer(executed)
+            if chosen is not None:
+                await self._present_by_name(chosen, namings.get(id(chosen.raw_answers)), endpoint)
             answers = await self._answers(chosen, endpoint, options)
             timings["filtering"] = filter_ms + (time.perf_counter() - started) * 1000
         evidence.queries = executed
@@ -169,6 +178,30 @@ class KgqanPath:
             notes.append(f"none of the {sum(1 for e in executed if e.status != 'skipped')} queries run had an answer")
         return PathResult(NAME, answers=answers, evidence=evidence, timings_ms=timings,
                           sparql_requests=counter.count, status=AnswerStatus.OK, notes=notes)
+
+    async def _naming(self, answers: list[Term], types: dict[str, list[str]], endpoint: Endpoint) -> Naming | None:
+        """How resource answers are presented (None: not all answers are IRIs)."""
+        iris = [a for a in answers if isinstance(a, ox.NamedNode)]
+        if not iris or len(iris) < len(answers):
+            return None
+        return await self.namer.naming(iris, types, endpoint)
+
+    async def _present_by_name(self, chosen: ExecutedQuery, naming: Naming | None, endpoint: Endpoint) -> None:
+        """Resources without labels answer with their naming attribute; the query is rewritten to say so."""
+        query = chosen.query
+        if naming is None or naming.predicate is None or chosen.boolean is not None:
+            return
+        if not query.sparql.startswith(f"SELECT DISTINCT {query.answer_var} WHERE"):
+            return  # several projected columns: keep them as they are
+        iris = [a for a in chosen.answers if isinstance(a, ox.NamedNode)]
+        try:
+            names = await self.namer.names(iris, naming.predicate, endpoint)
+        except GatewayError:
+            return
+        if not names:
+            return
+        chosen.answers = list(dict.fromkeys(names[a.value] for a in iris if a.value in names))
+        chosen.query = query.named_by(naming.predicate)
 
     async def _class_words(self, answer_type: AnswerType, endpoint: Endpoint, options: AskOptions) -> dict[str, str]:
         if not (options.filter_by_type and answer_type.semantic_type):

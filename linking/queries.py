@@ -10,7 +10,7 @@ import heapq
 import itertools
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from gateway.sparql import term_to_sparql
 from linking.entities import RDF_TYPE, LinkedEntity
@@ -76,10 +76,19 @@ class CandidateQuery:
     form: QuestionForm = QuestionForm.LIST
     execution_sparql: str = ""  # what is run: `sparql` plus the answer's types for LIST forms
     result_var: str = ""  # the column holding the answer in the executed query's results
+    modifiers: str = ""  # ORDER BY / LIMIT after the WHERE clause of a SELECT
 
     def to_dict(self) -> dict[str, object]:
         return {"sparql": self.sparql, "pattern": self.pattern, "answer_var": self.answer_var,
                 "score": round(self.score, 4)}
+
+    def named_by(self, predicate: str) -> CandidateQuery:
+        """The same query answering with the naming attribute of its (resource) answer."""
+        name = f"{self.answer_var}Name"
+        pattern = f"{self.pattern} . {self.answer_var} <{predicate}> {name}"
+        sparql = f"SELECT DISTINCT {name} WHERE {{ {pattern} }}{self.modifiers}"
+        return replace(self, sparql=sparql, pattern=pattern, answer_var=name, execution_sparql=sparql,
+                       result_var=name[1:])
 
 
 GeneratedQuery = CandidateQuery
@@ -202,13 +211,14 @@ class QueryBuilder:
             limit = pattern.ordering.limit or max_answers
         else:
             limit = max_answers
-        sparql = f"SELECT DISTINCT {projection} WHERE {{ {where} }}{modifiers} LIMIT {limit}"
+        modifiers += f" LIMIT {limit}"
+        sparql = f"SELECT DISTINCT {projection} WHERE {{ {where} }}{modifiers}"
         if pattern.ordering is None:
             typed = (f"SELECT DISTINCT {projection} {TYPE_VAR} WHERE {{ {where} "
                      f"OPTIONAL {{ {answer} <{RDF_TYPE}> {TYPE_VAR} }} }} LIMIT {max(limit * 5, 500)}")
         else:
             typed = sparql
-        return CandidateQuery(sparql, where, answer, score, form, typed, answer[1:])
+        return CandidateQuery(sparql, where, answer, score, form, typed, answer[1:], modifiers)
 
 
 def attribute_leaves(pattern: PhraseGraphPattern) -> list[str]:

@@ -1,0 +1,160 @@
+"""Quality of the KGQAN path on OUR OWN development questions (benchmarks/dev/*.json), per file and per
+question form, on one local engine holding every graph they need.
+
+The dev questions were written for this project by exploring the graphs with SPARQL (never from the
+evaluation questions in ../shared/data/kgs); each QALD file's `dataset.id` names its graph: `ck25`,
+`orkg-swa-distributed`, a Spider4SPARQL graph (`concert_singer`, ...) or `demo` (the embedded demo graph).
+Scoring is `kgqa eval`'s (QALD macro P/R/F1 against the gold SPARQL's answers on the same engine).
+
+    .venv/bin/python benchmarks/kgqan_dev.py [--engine virtuoso] [--files benchmarks/dev/ck25.json ...]
+        [--out /tmp/dev.jsonl] [--keep /tmp/kgqan-dev-engine.json] [--stop /tmp/kgqan-dev-engine.json]
+
+`--keep STATE` leaves the engine running and reuses it on the next run (graphs load once);
+`--stop STATE` stops such an engine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import statistics
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from gateway.config import EndpointConfig  # noqa: E402
+from gateway.embedded import DEMO_GRAPH  # noqa: E402
+from gateway.engines import ENGINES, LocalEngine  # noqa: E402
+from gateway.evaluation import EvaluationSettings, EvaluationTargets, evaluate, summarize_path  # noqa: E402
+from gateway.qa import Gateway  # noqa: E402
+from gateway.questions import load_questions  # noqa: E402
+
+DEV = ROOT / "benchmarks" / "dev"
+KGS = ROOT.parent / "shared" / "data" / "kgs"
+
+
+def graph_file(name: str) -> Path:
+    """The RDF file of a dev file's `dataset.id`."""
+    if name == "demo":
+        return DEMO_GRAPH
+    if (KGS / name / "graph.ttl").exists():
+        return KGS / name / "graph.ttl"
+    return KGS / "spider4sparql" / f"{name}.ttl"
+
+
+def _alive(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url + "?query=ASK%7B%7D", timeout=3):
+            return True
+    except OSError:
+        return False
+
+
+def engine_configs(kind: str, graphs: list[str], keep: Path | None) -> tuple[dict[str, EndpointConfig], LocalEngine | None]:
+    """Endpoint configs for every graph: from a kept engine's state file, else a new engine (kept if asked)."""
+    if keep is not None and keep.exists():
+        state = json.loads(keep.read_text())
+        if state["kind"] == kind and _alive(state["url"]) and set(graphs) <= set(state["graphs"]):
+            return {g: EndpointConfig(name=g, url=state["url"], default_graph=state["graphs"][g],
+                                      data_id=state["digests"].get(g)) for g in graphs}, None
+    engine = ENGINES[kind]()
+    engine.start()
+    for name in graphs:
+        engine.load(graph_file(name), name)
+    if keep is not None:
+        pid = engine.process.pid if engine.process else None
+        keep.write_text(json.dumps({"kind": kind, "url": engine.sparql_url, "graphs": engine.graphs,
+                                    "digests": engine.digests, "pid": pid, "workdir": str(engine.workdir)}))
+        return {g: engine.endpoint(g, g) for g in graphs}, None
+    return {g: engine.endpoint(g, g) for g in graphs}, engine
+
+
+def stop_kept(state_file: Path) -> None:
+    state = json.loads(state_file.read_text())
+    if state.get("pid"):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(int(state["pid"]), signal.SIGTERM)
+    state_file.unlink()
+
+
+async def run(files: list[Path], configs: dict[str, EndpointConfig], out: Path | None,
+              concurrency: int, timeout_s: float) -> dict[str, Any]:
+    gateway = Gateway()
+    results: dict[str, Any] = {"files": {}}
+    pooled = []
+    handle = out.open("w", encoding="utf-8") if out else None
+    try:
+        settings = EvaluationSettings(paths=("kgqan",), timeout_s=timeout_s, concurrency=concurrency,
+                                      warmup_timeout_s=120)
+        for path in files:
+            questions = load_questions(path)
+            report = await evaluate(questions, EvaluationTargets(by_kg=configs), settings, gateway=gateway, out=handle)
+            settings = EvaluationSettings(paths=("kgqan",), timeout_s=timeout_s, concurrency=concurrency)
+            summary = report.summary("kgqan").to_dict()
+            requests = [o.paths["kgqan"].sparql_requests for o in report.evaluated]
+            summary["median_requests"] = statistics.median(requests) if requests else None
+            results["files"][path.name] = summary
+            pooled += report.evaluated
+    finally:
+        if handle:
+            handle.close()
+        await gateway.close()
+    results["pooled"] = summarize_path("kgqan", pooled).to_dict()
+    return results
+
+
+def render(results: dict[str, Any]) -> str:
+    lines = [f"{'file':<38}{'q':>4}{'answered':>9}{'P':>7}{'R':>7}{'F1':>7}{'med ms':>8}{'req':>5}"]
+    rows = [*results["files"].items(), ("pooled", results["pooled"])]
+    for name, s in rows:
+        lines.append(f"{name:<38}{s['questions']:>4}{s['answered']:>9}{s['macro_precision']:>7.3f}"
+                     f"{s['macro_recall']:>7.3f}{s['macro_f1']:>7.3f}{s['median_ms'] or 0:>8.0f}"
+                     f"{s.get('median_requests') or 0:>5}")
+    lines.append("")
+    lines.append("pooled by form: " + ", ".join(f"{form} {v['macro_f1']:.3f} ({v['questions']})"
+                                                for form, v in results["pooled"]["by_form"].items()))
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--engine", choices=sorted(ENGINES), default="virtuoso")
+    parser.add_argument("--files", type=Path, nargs="*", default=None, help="dev files (default: all)")
+    parser.add_argument("--out", type=Path, help="per-question results (JSON lines)")
+    parser.add_argument("--keep", type=Path, help="engine state file: keep the engine running and reuse it")
+    parser.add_argument("--stop", type=Path, help="stop the engine kept in this state file and exit")
+    parser.add_argument("--concurrency", type=int, default=4)
+    parser.add_argument("--timeout", type=float, default=60.0)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    if args.stop:
+        stop_kept(args.stop)
+        return 0
+    files = args.files or sorted(DEV.glob("*.json"))
+    graphs = sorted({name for f in files for name in [json.loads(f.read_text())["dataset"]["id"]]})
+    if args.keep:
+        graphs = sorted(set(graphs) | {json.loads(f.read_text())["dataset"]["id"] for f in DEV.glob("*.json")})
+    started = time.perf_counter()
+    configs, engine = engine_configs(args.engine, graphs, args.keep)
+    try:
+        results = asyncio.run(run(files, configs, args.out, args.concurrency, args.timeout))
+    finally:
+        if engine is not None:
+            engine.stop()
+    results["engine"] = args.engine
+    results["wall_s"] = round(time.perf_counter() - started, 1)
+    print(json.dumps(results, indent=2) if args.json else render(results))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,142 @@
+"""Names for answers that are opaque resources: the attribute that names them in graphs without labels.
+
+Graphs exported from relational tables (Spider4SPARQL, many Ontop/R2RML mappings) give each row an
+IRI like `<.../conductor/conductor_id=8>` and no rdfs:label: the name is an ordinary column
+(`conductor#name`, `orchestra#orchestra`, `airports#airportname`). Answering with the IRI tells a
+user nothing; the row's naming attribute is the answer. A class's naming attribute is found from
+the data, once per class and endpoint: a literal attribute that (nearly) every instance has, whose
+values are text rather than numbers and mostly distinct, and whose name says it names
+(`name`/`title`/`label`, or the class's own name). Classes whose instances carry a well-known label
+(rdfs:label, skos:prefLabel, schema:name, ...) keep their IRIs: those graphs answer with resources.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import pyoxigraph as ox
+
+from gateway.discovery import WELL_KNOWN_LABELS
+from gateway.endpoint import Endpoint
+from gateway.errors import SparqlError
+from linking.affinity import singular, split_words
+from linking.entities import RDF_TYPE, local_name
+from linking.filtering import is_date, is_number
+
+NAMING_WORDS = ("name", "title", "label")
+SAMPLE = 40
+MIN_COVERAGE = 0.8
+MIN_DISTINCT = 0.5
+
+
+@dataclass(frozen=True)
+class Naming:
+    """How a set of answer IRIs is presented: `predicate` names them (None: keep the IRIs)."""
+
+    predicate: str | None
+    reason: str
+
+
+def naming_score(predicate: str, class_iri: str) -> float:
+    """How much a predicate's local name says it names instances of the class: 1 for a naming word
+    alone (`name`), 0.9 for a naming word with others (`airport name`), 0.8 for the class's own
+    name (`orchestra#orchestra`), else 0."""
+    words = [singular(w) for w in split_words(local_name(predicate))]
+    class_words = [singular(w) for w in split_words(local_name(class_iri))]
+    if words and all(w in NAMING_WORDS for w in words):
+        return 1.0
+    if any(w in NAMING_WORDS for w in words):
+        return 0.9
+    if words and words == class_words[-len(words):]:
+        return 0.8
+    return 0.0
+
+
+class EntityNamer:
+    """Finds (and caches per endpoint and class) the naming attribute of answer resources."""
+
+    def __init__(self) -> None:
+        self._by_class: dict[tuple[str, str], str | None] = {}
+        self._lock = asyncio.Lock()
+
+    async def naming(self, answers: Sequence[ox.NamedNode], types: dict[str, list[str]],
+                     endpoint: Endpoint) -> Naming:
+        """The naming attribute of the answers' (most common) class; one request on a cache miss."""
+        key = endpoint.config.cache_key
+        classes = Counter(c for a in answers for c in types.get(a.value, [])[:1])
+        if classes:
+            top = classes.most_common(1)[0][0]
+            if (key, top) in self._by_class:
+                return self._decision(top, self._by_class[(key, top)])
+        sample = list(dict.fromkeys(a.value for a in answers))[:SAMPLE]
+        values = " ".join(f"<{iri}>" for iri in sample)
+        query = (f"SELECT ?s ?p ?o WHERE {{ VALUES ?s {{ {values} }} ?s ?p ?o . "
+                 f"FILTER(isLiteral(?o) || ?p = <{RDF_TYPE}>) }} LIMIT 5000")
+        try:
+            result = await endpoint.sparql.select(query)
+        except SparqlError as exc:
+            return Naming(None, f"could not look up names ({exc.kind})")
+        instance_class: dict[str, str] = {}
+        literals: dict[str, dict[str, list[ox.Literal]]] = {}
+        for row in result:
+            subject, predicate, value = row.get("s"), row.get("p"), row.get("o")
+            if not isinstance(subject, ox.NamedNode) or not isinstance(predicate, ox.NamedNode):
+                continue
+            if predicate.value == RDF_TYPE and isinstance(value, ox.NamedNode):
+                instance_class.setdefault(subject.value, value.value)
+            elif isinstance(value, ox.Literal):
+                literals.setdefault(subject.value, {}).setdefault(predicate.value, []).append(value)
+        if not instance_class:
+            return Naming(None, "the answers have no class")
+        top = Counter(instance_class.values()).most_common(1)[0][0]
+        members = [s for s, c in instance_class.items() if c == top]
+        predicate = self._choose(top, {s: literals.get(s, {}) for s in members})
+        async with self._lock:
+            self._by_class[(key, top)] = predicate
+        return self._decision(top, predicate)
+
+    @staticmethod
+    def _decision(class_iri: str, predicate: str | None) -> Naming:
+        if predicate is None:
+            return Naming(None, f"instances of <{class_iri}> have labels or no naming attribute")
+        return Naming(predicate, f"instances of <{class_iri}> have no labels; <{predicate}> names them")
+
+    @staticmethod
+    def _choose(class_iri: str, members: dict[str, dict[str, list[ox.Literal]]]) -> str | None:
+        if not members:
+            return None
+        if any(p in WELL_KNOWN_LABELS for attributes in members.values() for p in attributes):
+            return None
+        best: tuple[float, str] | None = None
+        predicates = {p for attributes in members.values() for p in attributes}
+        for predicate in sorted(predicates):
+            score = naming_score(predicate, class_iri)
+            if score == 0.0:
+                continue
+            values = [v for attributes in members.values() for v in attributes.get(predicate, [])[:1]]
+            if len(values) < MIN_COVERAGE * len(members):
+                continue
+            if sum(1 for v in values if is_number(v) or is_date(v)) > len(values) / 2:
+                continue
+            if len({v.value for v in values}) < MIN_DISTINCT * len(values):
+                continue
+            if best is None or score > best[0]:
+                best = (score, predicate)
+        return best[1] if best else None
+
+    async def names(self, answers: Sequence[ox.NamedNode], predicate: str, endpoint: Endpoint) -> dict[str, ox.Literal]:
+        """The naming attribute's value of each answer (one request)."""
+        if not answers:
+            return {}
+        values = " ".join(f"<{a.value}>" for a in dict.fromkeys(answers))
+        query = f"SELECT ?s ?o WHERE {{ VALUES ?s {{ {values} }} ?s <{predicate}> ?o }}"
+        result = await endpoint.sparql.select(query)
+        found: dict[str, ox.Literal] = {}
+        for row in result:
+            subject, value = row.get("s"), row.get("o")
+            if isinstance(subject, ox.NamedNode) and isinstance(value, ox.Literal):
+                found.setdefault(subject.value, value)
+        return found
