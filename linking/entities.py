@@ -40,6 +40,7 @@ class LinkedEntity:
     score: float
     kind: str = "vertex"  # "vertex", "literal" or "class"
     predicates: tuple[str, ...] = ()  # literals: the predicates that carry the value in the graph
+    subject_classes: tuple[tuple[str, str], ...] = ()  # literals: (predicate, class of a subject carrying it)
 
     @property
     def is_literal(self) -> bool:
@@ -160,15 +161,16 @@ class EntityLinker:
         profile = await endpoint.profile()
         label_predicates = set(profile.label_predicates)
         values = " ".join(str(form) for form in forms)
-        query = (f"SELECT ?o ?p (COUNT(*) AS ?n) WHERE {{ VALUES ?o {{ {values} }} ?s ?p ?o }} "
-                 f"GROUP BY ?o ?p LIMIT 500")
+        query = (f"SELECT DISTINCT ?o ?p ?t WHERE {{ VALUES ?o {{ {values} }} ?s ?p ?o "
+                 f"OPTIONAL {{ ?s <{RDF_TYPE}> ?t }} }} LIMIT 1000")
         try:
             result = await endpoint.sparql.select(query)
         except SparqlError:
             return {}
         found: dict[str, dict[ox.Literal, set[str]]] = {}
+        ends: dict[ox.Literal, set[tuple[str, str]]] = {}
         for row in result:
-            term, predicate = row.get("o"), row.get("p")
+            term, predicate, kind = row.get("o"), row.get("p"), row.get("t")
             if not isinstance(term, ox.Literal) or not isinstance(predicate, ox.NamedNode):
                 continue
             if predicate.value in label_predicates:
@@ -177,12 +179,15 @@ class EntityLinker:
             if phrase is None:
                 continue
             found.setdefault(phrase, {}).setdefault(term, set()).add(predicate.value)
+            if isinstance(kind, ox.NamedNode):
+                ends.setdefault(term, set()).add((predicate.value, kind.value))
         out: dict[str, list[LinkedEntity]] = {}
         for phrase, terms in found.items():
             linked = []
             for term, predicates in terms.items():
                 score = max(self.scorer.score(phrase, term.value), 0.99 if term.value.strip() else 0.0)
-                linked.append(LinkedEntity(term, term.value, score, "literal", tuple(sorted(predicates))))
+                linked.append(LinkedEntity(term, term.value, score, "literal", tuple(sorted(predicates)),
+                                           tuple(sorted(ends.get(term, ())))))
             out[phrase] = sorted(linked, key=lambda e: -e.score)[:4]
         return out
 

@@ -203,6 +203,12 @@ class KgqanPath:
         chosen.answers = list(dict.fromkeys(names[a.value] for a in iris if a.value in names))
         chosen.query = query.named_by(naming.predicate)
 
+    async def _all_class_words(self, endpoint: Endpoint) -> dict[str, str]:
+        try:
+            return dict(await self.entity_linker.classes(endpoint))
+        except GatewayError:
+            return {}
+
     async def _class_words(self, answer_type: AnswerType, endpoint: Endpoint, options: AskOptions) -> dict[str, str]:
         if not (options.filter_by_type and answer_type.semantic_type):
             return {}
@@ -272,6 +278,7 @@ class KgqanPath:
             plans.append((triple, anchor_node, {"": predicate_set}))
         iris = sorted({iri for _, _, sets in plans for s in sets.values() for iri, _ in s.pairs})
         descriptions = await endpoint.describe_predicates(iris) if iris else {}
+        class_words = await self._all_class_words(endpoint)
         edges: list[EdgeLinks] = []
         evidence: list[EdgeEvidence] = []
         order = {t: i for i, t in enumerate(pattern.triples)}
@@ -280,7 +287,7 @@ class KgqanPath:
             for key, predicate_set in sets.items():
                 ranked[key] = await self.relation_linker.rank(triple.relation, predicate_set, endpoint,
                                                               top_k=options.predicates_per_edge,
-                                                              descriptions=descriptions)
+                                                              descriptions=descriptions, class_words=class_words)
             edges.append(EdgeLinks(triple, anchor, ranked))
             best = sorted({p for r in ranked.values() for p in r}, key=lambda p: -p.score)[: options.predicates_per_edge]
             evidence.append(EdgeEvidence(triple.relation, f"{triple.subject} | {triple.relation} | {triple.object}",

@@ -6,12 +6,18 @@ ONE request (VALUES, both directions), predicates of unlabelled graphs are descr
 local name split into words, and edges between two unknowns ("?u1 | age | ?u2") get the predicates
 around a sample of the anchored unknown's bindings (instances of its class, or neighbours of a
 linked vertex).
+
+The same request also says what each predicate leads to: the classes of the things at its other
+end, and whether its values are literals. Questions often name the other end rather than the
+relation ("Which department does Karen work in?" -> `?u1 | department | Karen`): a predicate whose
+other end is a Department fits the phrase "department" even though it is called `memberOf`, so a
+predicate scores the better of its own words and (slightly discounted) its other end's class.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pyoxigraph as ox
 
@@ -26,6 +32,7 @@ IN = "in"  # the anchor is the object
 MAX_PREDICATE_ROWS = 5000
 ANCHOR_SAMPLE = 200
 MAX_GLOBAL_PREDICATES = 2000
+CLASS_WEIGHT = 0.9  # a predicate matched through its other end's class, not its own words
 
 
 @dataclass(frozen=True)
@@ -36,16 +43,60 @@ class LinkedPredicate:
     label: str
     score: float
     direction: str  # OUT: anchor --p--> other; IN: other --p--> anchor
+    via_class: str | None = None  # the other end's class that made the predicate fit the phrase
+    literal: bool = False  # its values (seen from the anchor) are literals
 
     def to_dict(self) -> dict[str, object]:
-        return {"iri": self.iri, "label": self.label, "score": round(self.score, 4), "direction": self.direction}
+        out: dict[str, object] = {"iri": self.iri, "label": self.label, "score": round(self.score, 4),
+                                  "direction": self.direction}
+        if self.via_class:
+            out["via_class"] = self.via_class
+        return out
 
 
 @dataclass(frozen=True)
 class PredicateSet:
-    """Predicates found around one anchor: (iri, direction) pairs."""
+    """Predicates found around one anchor: (iri, direction) pairs, the classes at their other end
+    and which of them lead to literals."""
 
     pairs: frozenset[tuple[str, str]]
+    ends: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict, compare=False)
+    literal: frozenset[tuple[str, str]] = frozenset()
+
+
+class _Collector:
+    """Accumulates (predicate, direction, other end's class, literal) rows into a `PredicateSet`."""
+
+    def __init__(self) -> None:
+        self.pairs: set[tuple[str, str]] = set()
+        self.ends: dict[tuple[str, str], set[str]] = {}
+        self.literal: set[tuple[str, str]] = set()
+
+    def add(self, row: dict) -> None:  # type: ignore[type-arg]
+        predicate, direction = row.get("p"), row.get("dir")
+        if not isinstance(predicate, ox.NamedNode) or direction is None:
+            return
+        pair = (predicate.value, direction.value)
+        self.pairs.add(pair)
+        kind = row.get("t")
+        if isinstance(kind, ox.NamedNode):
+            self.ends.setdefault(pair, set()).add(kind.value)
+        flag = row.get("lit")
+        if flag is not None and flag.value in ("true", "1"):
+            self.literal.add(pair)
+
+    def result(self) -> PredicateSet:
+        return PredicateSet(frozenset(self.pairs), {k: frozenset(v) for k, v in self.ends.items()},
+                            frozenset(self.literal))
+
+
+def _around(variable: str, binding: str) -> str:
+    """Both directions of predicates around `variable` (bound by `binding` in each branch: Virtuoso
+    loses a VALUES binding declared outside a UNION that is followed by OPTIONAL), with the other
+    end's class and whether it is a literal."""
+    ends = f"OPTIONAL {{ ?kgqaOther <{RDF_TYPE}> ?t }} BIND(isLiteral(?kgqaOther) AS ?lit)"
+    return (f'{{ {binding} {variable} ?p ?kgqaOther BIND("{OUT}" AS ?dir) {ends} }} UNION '
+            f'{{ {binding} ?kgqaOther ?p {variable} BIND("{IN}" AS ?dir) {ends} }}')
 
 
 class RelationLinker:
@@ -61,34 +112,28 @@ class RelationLinker:
         if not iris:
             return {}
         values = " ".join(f"<{iri}>" for iri in iris)
-        query = (
-            f'SELECT DISTINCT ?v ?p ?dir WHERE {{ VALUES ?v {{ {values} }} '
-            f'{{ ?v ?p ?x BIND("{OUT}" AS ?dir) }} UNION {{ ?x ?p ?v BIND("{IN}" AS ?dir) }} }} '
-            f"LIMIT {MAX_PREDICATE_ROWS}"
-        )
+        query = (f"SELECT DISTINCT ?v ?p ?dir ?t ?lit WHERE {{ {_around('?v', f'VALUES ?v {{ {values} }}')} }} "
+                 f"LIMIT {MAX_PREDICATE_ROWS}")
         result = await endpoint.sparql.select(query)
-        found: dict[str, set[tuple[str, str]]] = {iri: set() for iri in iris}
+        found: dict[str, _Collector] = {iri: _Collector() for iri in iris}
         for row in result:
-            vertex, predicate, direction = row.get("v"), row.get("p"), row.get("dir")
-            if isinstance(vertex, ox.NamedNode) and isinstance(predicate, ox.NamedNode) and direction is not None:
-                found.setdefault(vertex.value, set()).add((predicate.value, direction.value))
-        return {iri: PredicateSet(frozenset(pairs)) for iri, pairs in found.items()}
+            vertex = row.get("v")
+            if isinstance(vertex, ox.NamedNode):
+                found.setdefault(vertex.value, _Collector()).add(row)
+        return {iri: collector.result() for iri, collector in found.items()}
 
     async def predicates_of_bindings(self, anchor_pattern: str, variable: str, endpoint: Endpoint) -> PredicateSet:
         """Predicates around a sample of the values `variable` takes in `anchor_pattern` (a WHERE body)."""
-        query = (
-            f"SELECT DISTINCT ?p ?dir WHERE {{ {{ SELECT DISTINCT {variable} WHERE {{ {anchor_pattern} }} "
-            f"LIMIT {ANCHOR_SAMPLE} }} "
-            f'{{ {variable} ?p ?kgqaOther BIND("{OUT}" AS ?dir) }} UNION {{ ?kgqaOther ?p {variable} BIND("{IN}" AS ?dir) }} }} '
-            f"LIMIT {MAX_PREDICATE_ROWS}"
-        )
+        sample = f"{{ SELECT DISTINCT {variable} WHERE {{ {anchor_pattern} }} LIMIT {ANCHOR_SAMPLE} }}"
+        query = f"SELECT DISTINCT ?p ?dir ?t ?lit WHERE {{ {_around(variable, sample)} }} LIMIT {MAX_PREDICATE_ROWS}"
         try:
             result = await endpoint.sparql.select(query)
         except SparqlError:
             return PredicateSet(frozenset())
-        pairs = {(row["p"].value, row["dir"].value) for row in result
-                 if isinstance(row.get("p"), ox.NamedNode) and row.get("dir") is not None}
-        return PredicateSet(frozenset(pairs))
+        collector = _Collector()
+        for row in result:
+            collector.add(row)
+        return collector.result()
 
     async def all_predicates(self, endpoint: Endpoint) -> PredicateSet:
         """Every predicate of the graph (bounded; fetched once): the last resort for an unanchored edge."""
@@ -105,23 +150,41 @@ class RelationLinker:
         return PredicateSet(self._global[key])
 
     async def rank(self, phrase: str, predicates: PredicateSet, endpoint: Endpoint, *, top_k: int = 20,
-                   descriptions: dict[str, str] | None = None) -> list[LinkedPredicate]:
-        """The `top_k` (predicate, direction) pairs by affinity of the predicate's words to `phrase`."""
+                   descriptions: dict[str, str] | None = None,
+                   class_words: dict[str, str] | None = None) -> list[LinkedPredicate]:
+        """The `top_k` (predicate, direction) pairs by affinity to `phrase` of the predicate's words or
+        (discounted by `CLASS_WEIGHT`) of the words of a class at its other end (`class_words`)."""
         pairs = [(iri, direction) for iri, direction in predicates.pairs if iri != RDF_TYPE]
         if not pairs:
             return []
         iris = list(dict.fromkeys(iri for iri, _ in pairs))
         words = descriptions if descriptions is not None else await endpoint.describe_predicates(iris)
         texts = [words.get(iri) or iri for iri in iris]
-        scores = await self.scorer.ascore_many(phrase, texts)
-        by_iri = {iri: (text, float(score)) for iri, text, score in zip(iris, texts, scores, strict=True)}
-        ranked = sorted(pairs, key=lambda pair: (-by_iri[pair[0]][1], pair[0], pair[1]))
-        return [LinkedPredicate(iri, by_iri[iri][0], by_iri[iri][1], direction) for iri, direction in ranked[:top_k]]
+        classes = sorted({c for pair in pairs for c in predicates.ends.get(pair, ()) if class_words and c in class_words})
+        scores = await self.scorer.ascore_many(phrase, texts + [class_words[c] for c in classes] if class_words else texts)
+        by_iri = {iri: (text, float(score)) for iri, text, score in zip(iris, texts, scores, strict=False)}
+        by_class = dict(zip(classes, (float(s) for s in scores[len(texts):]), strict=True))
+        linked = []
+        for iri, direction in pairs:
+            text, score = by_iri[iri]
+            via = None
+            ends = [c for c in predicates.ends.get((iri, direction), ()) if c in by_class]
+            if ends:
+                best = max(ends, key=lambda c: by_class[c])
+                if CLASS_WEIGHT * by_class[best] > score:
+                    score, via = CLASS_WEIGHT * by_class[best], best
+            linked.append(LinkedPredicate(iri, text, score, direction, via,
+                                          (iri, direction) in predicates.literal))
+        linked.sort(key=lambda p: (-p.score, p.iri, p.direction))
+        return linked[:top_k]
 
 
 def literal_predicates(literal: LinkedEntity) -> PredicateSet:
     """Predicates that carry a linked literal value: the literal is always the object."""
-    return PredicateSet(frozenset((p, IN) for p in literal.predicates))
+    ends: dict[tuple[str, str], set[str]] = {}
+    for predicate, kind in literal.subject_classes:
+        ends.setdefault((predicate, IN), set()).add(kind)
+    return PredicateSet(frozenset((p, IN) for p in literal.predicates), {k: frozenset(v) for k, v in ends.items()})
 
 
 def sparql_term(entity: LinkedEntity) -> str:
