@@ -23,6 +23,7 @@ from gateway.sparql import XSD, Term
 from linking.affinity import AffinityScorer, split_words
 
 RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+SUBCLASS_OF = "http://www.w3.org/2000/01/rdf-schema#subClassOf"
 _YEAR = re.compile(r"^(1[0-9]{3}|20[0-9]{2})$")
 _NUMBER = re.compile(r"^[+-]?\d+(?:[.,]\d+)?$")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -41,6 +42,7 @@ class LinkedEntity:
     kind: str = "vertex"  # "vertex", "literal" or "class"
     predicates: tuple[str, ...] = ()  # literals: the predicates that carry the value in the graph
     subject_classes: tuple[tuple[str, str], ...] = ()  # literals: (predicate, class of a subject carrying it)
+    subclasses: tuple[str, ...] = ()  # classes: the subclasses whose instances are members too
 
     @property
     def is_literal(self) -> bool:
@@ -114,6 +116,7 @@ class EntityLinker:
     def __init__(self, scorer: AffinityScorer) -> None:
         self.scorer = scorer
         self._classes: dict[str, list[tuple[str, str]]] = {}
+        self._subclasses: dict[str, dict[str, tuple[str, ...]]] = {}
         self._class_locks: dict[str, asyncio.Lock] = {}
 
     async def link_entities(self, phrase: str, endpoint: Endpoint, *, max_vertices: int = 400,
@@ -192,7 +195,10 @@ class EntityLinker:
         return out
 
     async def classes(self, endpoint: Endpoint) -> list[tuple[str, str]]:
-        """The graph's classes with their words (label or local name); fetched once per endpoint."""
+        """The graph's classes with their words (label or local name); fetched once per endpoint.
+
+        Besides the classes that have instances, superclasses declared with rdfs:subClassOf count
+        ("products" -> Product, whose instances are typed Hardware or Service)."""
         key = endpoint.config.cache_key
         if key in self._classes:
             return self._classes[key]
@@ -200,11 +206,28 @@ class EntityLinker:
         async with lock:
             if key not in self._classes:
                 query = f"SELECT DISTINCT ?c WHERE {{ ?x <{RDF_TYPE}> ?c }} LIMIT {MAX_CLASSES}"
-                result = await endpoint.sparql.select(query)
+                hierarchy = f"SELECT DISTINCT ?s ?o WHERE {{ ?s <{SUBCLASS_OF}> ?o }} LIMIT {MAX_CLASSES}"
+                result, pairs = await asyncio.gather(endpoint.sparql.select(query),
+                                                     self._optional_select(endpoint, hierarchy))
                 iris = [t for t in result.column("c") if isinstance(t, ox.NamedNode)]
+                parents: dict[str, set[str]] = {}
+                for row in pairs:
+                    child, parent = row.get("s"), row.get("o")
+                    if isinstance(child, ox.NamedNode) and isinstance(parent, ox.NamedNode) and child != parent:
+                        parents.setdefault(child.value, set()).add(parent.value)
+                subclasses = _descendants(parents, {t.value for t in iris})
+                iris += [ox.NamedNode(c) for c in sorted(subclasses) if c not in {t.value for t in iris}]
                 labels = await endpoint.labels(iris)
+                self._subclasses[key] = subclasses
                 self._classes[key] = [(t.value, describe_class(t.value, labels.get(t.value))) for t in iris]
         return self._classes[key]
+
+    @staticmethod
+    async def _optional_select(endpoint: Endpoint, query: str) -> list[dict[str, Term]]:
+        try:
+            return list(await endpoint.sparql.select(query))
+        except SparqlError:
+            return []
 
     async def link_classes(self, phrase: str, endpoint: Endpoint, *, top_k: int = 2,
                            min_score: float = 0.35) -> list[LinkedEntity]:
@@ -212,10 +235,27 @@ class EntityLinker:
         classes = await self.classes(endpoint)
         if not classes:
             return []
+        subclasses = self._subclasses.get(endpoint.config.cache_key, {})
         scores = await self.scorer.ascore_many(phrase, [words for _, words in classes])
         ranked = sorted(zip(classes, scores, strict=True), key=lambda pair: -float(pair[1]))
-        return [LinkedEntity(ox.NamedNode(iri), words, float(score), "class")
+        return [LinkedEntity(ox.NamedNode(iri), words, float(score), "class", subclasses=subclasses.get(iri, ()))
                 for (iri, words), score in ranked[:top_k] if float(score) >= min_score]
+
+
+def _descendants(parents: dict[str, set[str]], instantiated: set[str]) -> dict[str, tuple[str, ...]]:
+    """Each superclass -> its instantiated descendants (transitively), for classes that have any."""
+    out: dict[str, set[str]] = {}
+    for child in instantiated:
+        seen: set[str] = set()
+        frontier = list(parents.get(child, ()))
+        while frontier:
+            parent = frontier.pop()
+            if parent in seen:
+                continue
+            seen.add(parent)
+            out.setdefault(parent, set()).add(child)
+            frontier.extend(parents.get(parent, ()))
+    return {parent: tuple(sorted(children)) for parent, children in out.items()}
 
 
 def _match_form(term: ox.Literal, forms: dict[ox.Literal, str]) -> str | None:

@@ -19,8 +19,8 @@ from gateway.endpoint import Endpoint
 from gateway.errors import GatewayError
 from gateway.models import Answer, AnswerStatus, PathResult
 from gateway.qa import AskOptions
-from gateway.sparql import Term, counting_requests
-from linking.affinity import AffinityScorer, default_scorer
+from gateway.sparql import Term, counting_requests, term_to_sparql
+from linking.affinity import AffinityScorer, default_scorer, singular
 from linking.entities import EntityLinker, LinkedEntity, NodeLinks, is_value_phrase
 from linking.execution import ExecutedQuery, QueryExecutor, select_answer
 from linking.filtering import AnswerTypeFilter, FilterOutcome
@@ -233,17 +233,19 @@ class KgqanPath:
         entity_phrases = pattern.entity_phrases()
         class_phrases = list(dict.fromkeys(pattern.class_phrases()))
         searched = [p for p in entity_phrases if not is_value_phrase(p)]
+        singulars = {p: [" ".join(singular(w) for w in p.split())] for p in class_phrases}
         vertex_lists, literal_map, class_lists = await asyncio.gather(
             asyncio.gather(*(self.entity_linker.link_entities(p, endpoint, max_vertices=options.max_vertices,
                                                               top_k=options.vertices_per_node) for p in searched)),
-            self.entity_linker.link_literals(entity_phrases, endpoint),
+            self.entity_linker.link_literals([*entity_phrases, *class_phrases], endpoint, extra_forms=singulars),
             asyncio.gather(*(self.entity_linker.link_classes(p, endpoint) for p in class_phrases)),
         )
         vertices = dict(zip(searched, vertex_lists, strict=True))
         nodes: dict[str, list[LinkedEntity]] = {}
         for phrase in entity_phrases:
             nodes[phrase] = sorted(vertices.get(phrase, []) + literal_map.get(phrase, []), key=lambda c: -c.score)
-        classes = dict(zip(class_phrases, class_lists, strict=True))
+        classes = {phrase: found + literal_map.get(phrase, []) if phrase not in nodes else found
+                   for phrase, found in zip(class_phrases, class_lists, strict=True)}
         entities = [NodeLinks(p, nodes[p]) for p in entity_phrases] + \
                    [NodeLinks(p, classes[p], kind="class") for p in class_phrases]
         edges, relations = await self._link_edges(pattern, nodes, classes, endpoint, options)
@@ -311,7 +313,11 @@ def _unknown_anchor(triple: PhraseTriple, pattern: PhraseGraphPattern, nodes: di
     for node in (triple.subject, triple.object):
         for other in pattern.triples:
             if other.is_type and other.subject == node and classes.get(other.object):
-                return node, f"{node} a <{classes[other.object][0].term.value}>"
+                best = classes[other.object][0]
+                if best.kind == "literal":
+                    return node, f"{node} <{best.predicates[0]}> {term_to_sparql(best.term)}"
+                members = ", ".join(f"<{c}>" for c in (best.term.value, *best.subclasses))
+                return node, f"{node} a ?kgqaAnchorClass FILTER(?kgqaAnchorClass IN ({members}))"
     for node in (triple.subject, triple.object):
         for other in pattern.triples:
             if other is triple or other.is_type or node not in other.nodes():

@@ -31,6 +31,8 @@ XSD_INTEGER = "<http://www.w3.org/2001/XMLSchema#integer>"
 VALUE_VAR = "?value"
 MAX_PRODUCT = 20000
 DROP_SCORE = 0.3
+CLASS_DROP_SCORE = 0.3
+CLASS_VALUE_FACTOR = 0.9  # a class phrase read as an attribute value ("dogs" -> pettype "dog")
 LITERAL_KINDS = (AnswerKind.STRING, AnswerKind.NUMBER, AnswerKind.DATE)
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 _NUMBER = re.compile(r"^[+-]?\d+(?:\.\d+)?$")
@@ -146,16 +148,13 @@ class QueryBuilder:
         options: list[list[_Choice]] = []
         by_triple = {edge.triple: edge for edge in linked.edges}
         dangling = dangling_unknowns(linked.pattern)
-        for triple in linked.pattern.triples:
+        for index, triple in enumerate(linked.pattern.triples):
             if triple.is_type:
                 subject = self._node_term(triple.subject, chosen)
                 if is_unknown(triple.object):
                     options.append([_Choice(f"{subject} <{RDF_TYPE}> {_var(triple.object)}", 1.0)])
                     continue
-                classes = linked.classes.get(triple.object, [])
-                if not classes:
-                    return None
-                options.append([_Choice(f"{subject} <{RDF_TYPE}> <{c.term.value}>", c.score) for c in classes])
+                options.append(class_choices(subject, linked.classes.get(triple.object, []), index))
                 continue
             edge = by_triple.get(triple)
             if edge is None:
@@ -219,6 +218,28 @@ class QueryBuilder:
         else:
             typed = sparql
         return CandidateQuery(sparql, where, answer, score, form, typed, answer[1:], modifiers)
+
+
+def class_choices(subject: str, candidates: Sequence[LinkedEntity], index: int) -> list[_Choice]:
+    """Ways to say "subject is a <class phrase>": membership of a linked class (or of one of its
+    subclasses), an attribute equal to a value named like the class ("dogs" -> `pettype "dog"`),
+    or no constraint at all (`CLASS_DROP_SCORE`): class words in questions are often not classes."""
+    choices = []
+    for candidate in candidates:
+        if candidate.kind == "class":
+            if candidate.subclasses:
+                variable = f"?kgqaClass{index}"
+                members = ", ".join(f"<{c}>" for c in (candidate.term.value, *candidate.subclasses))
+                choices.append(_Choice(f"{subject} <{RDF_TYPE}> {variable} FILTER({variable} IN ({members}))",
+                                       candidate.score))
+            else:
+                choices.append(_Choice(f"{subject} <{RDF_TYPE}> <{candidate.term.value}>", candidate.score))
+        elif candidate.kind == "literal":
+            value = term_to_sparql(candidate.term)
+            choices.extend(_Choice(f"{subject} <{p}> {value}", candidate.score * CLASS_VALUE_FACTOR)
+                           for p in candidate.predicates)
+    choices.append(_Choice("", CLASS_DROP_SCORE))
+    return choices
 
 
 def attribute_leaves(pattern: PhraseGraphPattern) -> list[str]:

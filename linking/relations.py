@@ -33,6 +33,7 @@ MAX_PREDICATE_ROWS = 5000
 ANCHOR_SAMPLE = 200
 MAX_GLOBAL_PREDICATES = 2000
 CLASS_WEIGHT = 0.9  # a predicate matched through its other end's class, not its own words
+CLASS_BONUS = 0.05  # added for the other end's class fitting the phrase as well
 
 
 @dataclass(frozen=True)
@@ -173,6 +174,7 @@ class RelationLinker:
                 best = max(ends, key=lambda c: by_class[c])
                 if CLASS_WEIGHT * by_class[best] > score:
                     score, via = CLASS_WEIGHT * by_class[best], best
+                score += CLASS_BONUS * by_class[best]  # tells the two directions of one predicate apart
             linked.append(LinkedPredicate(iri, text, score, direction, via,
                                           (iri, direction) in predicates.literal))
         linked.sort(key=lambda p: (-p.score, p.iri, p.direction))
