@@ -16,7 +16,6 @@ import argparse
 import collections
 import json
 import os
-import re
 import statistics
 import sys
 import time
@@ -29,44 +28,19 @@ if __package__ in (None, ""):  # run as a file, its own folder would shadow the 
 from understanding.answer_types import build_answer_type  # noqa: E402
 from understanding.derive import OUT_DIR  # noqa: E402
 from understanding.derive import main as derive_main  # noqa: E402
+from understanding.metrics import TripleScore, normalise  # noqa: E402
 from understanding.parser import QuestionParser  # noqa: E402
-from understanding.pgp import AnswerKind, PhraseGraphPattern, PhraseTriple, is_unknown  # noqa: E402
-
-
-def normalise(phrase: str) -> str:
-    if is_unknown(phrase):
-        return phrase
-    return " ".join(re.findall(r"\w+", phrase.lower()))
-
-
-def triple_key(triple: PhraseTriple) -> tuple[str, str, str]:
-    a, b = sorted((normalise(triple.subject), normalise(triple.object)))
-    return (a, normalise(triple.relation), b)
-
-
-def pattern_key(pattern: PhraseGraphPattern) -> tuple[Any, ...]:
-    return (
-        pattern.form,
-        frozenset(triple_key(t) for t in pattern.triples),
-        pattern.ordering,
-        frozenset((c.node, c.operator, normalise(c.value)) for c in pattern.comparisons),
-        pattern.projection,
-    )
+from understanding.pgp import AnswerKind, PhraseGraphPattern  # noqa: E402
 
 
 def score(rows: list[dict[str, Any]], predictions: dict[str, Any]) -> dict[str, Any]:
-    tp = fp = fn = exact = form = kind = answer_type = 0
+    triples = TripleScore()
+    form = kind = answer_type = 0
     for row in rows:
         gold = PhraseGraphPattern.from_text(row["pattern"])
         result = predictions[row["question"]]
         predicted = result.pattern
-        gold_triples = collections.Counter(triple_key(t) for t in gold.triples)
-        predicted_triples = collections.Counter(triple_key(t) for t in predicted.triples)
-        overlap = sum((gold_triples & predicted_triples).values())
-        tp += overlap
-        fp += sum(predicted_triples.values()) - overlap
-        fn += sum(gold_triples.values()) - overlap
-        exact += pattern_key(gold) == pattern_key(predicted)
+        triples.add(gold, predicted)
         form += gold.form == predicted.form
         gold_type = build_answer_type(AnswerKind(row["answer_kind"] or "resource"), gold)
         kind += gold_type.kind == result.answer_type.kind
@@ -74,14 +48,12 @@ def score(rows: list[dict[str, Any]], predictions: dict[str, Any]) -> dict[str, 
             result.answer_type.semantic_type or ""
         )
     n = max(1, len(rows))
-    precision = tp / max(1, tp + fp)
-    recall = tp / max(1, tp + fn)
     return {
         "questions": len(rows),
-        "exact_match": round(exact / n, 4),
-        "triple_precision": round(precision, 4),
-        "triple_recall": round(recall, 4),
-        "triple_f1": round(2 * precision * recall / max(1e-9, precision + recall), 4),
+        "exact_match": round(triples.exact_match, 4),
+        "triple_precision": round(triples.precision, 4),
+        "triple_recall": round(triples.recall, 4),
+        "triple_f1": round(triples.f1, 4),
         "form_accuracy": round(form / n, 4),
         "answer_kind_accuracy": round(kind / n, 4),
         "answer_type_accuracy": round(answer_type / n, 4),
@@ -94,6 +66,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fallback", action="store_true", help="measure the spaCy fallback instead of the model")
     parser.add_argument("--latency-sample", type=int, default=200)
     parser.add_argument("--batch-size", type=int, default=32)
+    parser.add_argument("--weights", type=Path, default=None,
+                        help="a weights folder other than understanding/weights (for comparing training runs)")
+    parser.add_argument("--report", type=Path, default=None, help="where to write the JSON report")
     args = parser.parse_args(argv)
     if not args.data.exists():
         derive_main(["--out", str(args.data.parent)])
@@ -101,7 +76,12 @@ def main(argv: list[str] | None = None) -> int:
     dev = [r for r in rows if r["split"] == "dev" and r["pattern"]]
     full = [r for r in dev if r["alignment"] == "full"]
 
-    question_parser = QuestionParser(use_model=not args.fallback, cache_size=100_000)
+    model = None
+    if args.weights is not None and not args.fallback:
+        from understanding.model import load_pattern_model
+
+        model = load_pattern_model(args.weights)
+    question_parser = QuestionParser(model, use_model=not args.fallback, cache_size=100_000)
     load_started = time.perf_counter()
     question_parser.load()
     load_seconds = time.perf_counter() - load_started
@@ -138,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
             "median": round(statistics.median(latencies), 1),
             "p95": round(latencies[int(0.95 * (len(latencies) - 1))], 1),
             "n": len(latencies),
-        },
+        } if latencies else None,
         "batch": {
             "batch_size": args.batch_size,
             "questions": len(questions),
@@ -147,8 +127,10 @@ def main(argv: list[str] | None = None) -> int:
         "load_seconds": round(load_seconds, 1),
         "load_average_1min": round(os.getloadavg()[0], 1),
         "command": "python -m benchmarks.understanding" + (" --fallback" if args.fallback else ""),
+        "data": str(args.data),
+        "weights": str(args.weights) if args.weights else "understanding/weights",
     }
-    out = OUT_DIR / ("benchmark-fallback.json" if args.fallback else "benchmark.json")
+    out = args.report or OUT_DIR / ("benchmark-fallback.json" if args.fallback else "benchmark.json")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(report, indent=2) + "\n")
     json.dump(report, sys.stdout, indent=2)

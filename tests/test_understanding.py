@@ -281,6 +281,97 @@ def test_derive_reports_what_did_not_align(aligner) -> None:  # noqa: ANN001
     assert union.alignment == "none" and "unrepresentable: UNION" in union.problems
 
 
+def test_derive_canonical_spans(aligner) -> None:  # noqa: ANN001
+    """One consistent gold: relations and classes cover their noun compound, the class a question names
+    for its answer is kept though the query does not type it, entity spans lose a leading article."""
+    compound = _derive(
+        aligner,
+        "What is the birth location of the advisor of Richard Hofstadter ?",
+        "SELECT DISTINCT ?uri WHERE { <http://dbpedia.org/resource/Richard_Hofstadter> "
+        "<http://dbpedia.org/ontology/doctoralAdvisor> ?x . ?x <http://dbpedia.org/ontology/birthPlace> ?uri }",
+    )
+    assert compound.pattern == "list :: ?u1 | birth location | ?u2 ; ?u2 | advisor | Richard Hofstadter"
+    named_class = _derive(
+        aligner,
+        "How many wars took place in Israel?",
+        "SELECT DISTINCT COUNT(?uri) WHERE { ?uri <http://dbpedia.org/ontology/place> <http://dbpedia.org/resource/Israel> }",
+    )
+    assert named_class.pattern == "count :: ?u1 | is a | wars ; ?u1 | place | Israel"
+    rivers = _derive(
+        aligner,
+        "Which rivers flow into the North Sea?",
+        "SELECT DISTINCT ?uri WHERE { ?uri <http://dbpedia.org/ontology/riverMouth> <http://dbpedia.org/resource/North_Sea> . "
+        "?uri a <http://dbpedia.org/ontology/River> }",
+    )
+    assert rivers.pattern == "list :: ?u1 | is a | rivers ; ?u1 | flow into | North Sea"
+
+
+def test_entity_substitution_keeps_targets_consistent(aligner) -> None:  # noqa: ANN001
+    import random
+
+    from understanding.augment import augment, entity_spans, substitute
+    from understanding.model import tokenize
+    from understanding.resources import sentence_encoder
+    from understanding.train import grammar_masks, target_outputs
+
+    derived = _derive(
+        aligner,
+        "How many movies did Stanley Kubrick direct?",
+        "SELECT DISTINCT COUNT(?uri) WHERE {?uri <http://dbpedia.org/ontology/director> "
+        "<http://dbpedia.org/resource/Stanley_Kubrick> . ?uri a <http://dbpedia.org/ontology/Film> }",
+    )
+    spans = entity_spans(derived.target)
+    assert [derived.question[s:e] for s, e in spans] == ["Stanley Kubrick"]  # not the class "movies"
+    question, target = substitute(derived.question, derived.target, {spans[0]: "Akira Kurosawa"})
+    assert question == "How many movies did Akira Kurosawa direct?"
+    source = tokenize(sentence_encoder().tokenizer, [question])[0]
+    outputs = target_outputs(source, target)
+    assert outputs is not None and grammar_masks(source, outputs) is not None
+    from understanding.model import render
+
+    assert render(source, outputs) == "count :: ?u1 | is a | movies ; ?u1 | direct | Akira Kurosawa"
+    other = _derive(
+        aligner,
+        "Which rivers flow into the North Sea?",
+        "SELECT DISTINCT ?uri WHERE { ?uri <http://dbpedia.org/ontology/riverMouth> <http://dbpedia.org/resource/North_Sea> . "
+        "?uri a <http://dbpedia.org/ontology/River> }",
+    )
+    rows = [{"id": d.id, "source": "lcquad", "question": d.question, "target": d.target, "pattern": d.pattern}
+            for d in (derived, other)]
+    copies = augment(rows, 1.0, random.Random(1))
+    assert sorted(c["question"] for c in copies) == [
+        "How many movies did North Sea direct?", "Which rivers flow into the Stanley Kubrick?"]
+    assert all(c["id"].endswith(":substituted") for c in copies)
+
+
+def test_triple_score_is_undirected_and_ignores_case_and_punctuation() -> None:
+    from understanding.metrics import TripleScore
+
+    score = TripleScore()
+    score.add(PhraseGraphPattern.from_text("list :: ?u1 | is a | rivers ; ?u1 | flow into | North Sea"),
+              PhraseGraphPattern.from_text("list :: north sea | flow into | ?u1 ; ?u1 | is a | lakes"))
+    assert (score.true_positives, score.false_positives, score.false_negatives, score.exact) == (1, 1, 1, 0)
+    score.add(PhraseGraphPattern.from_text("count :: ?u1 | is a | movies"), PhraseGraphPattern.from_text("count :: ?u1 | is a | Movies."))
+    assert score.exact_match == 0.5 and score.f1 == pytest.approx(2 / 3)
+
+
+def test_tuned_minilm_layer_starts_as_the_pretrained_layer() -> None:
+    """A fine-tuned top layer (`--tuned-layers`) is a faithful copy of MiniLM's before training."""
+    import torch
+
+    from understanding.model import MiniLMLayer
+    from understanding.resources import sentence_encoder
+
+    bert = sentence_encoder()[0].auto_model.eval()
+    ids = sentence_encoder().tokenizer(["Which rivers flow into the North Sea?"], return_tensors="pt")
+    with torch.inference_mode():
+        hidden = bert(**ids, output_hidden_states=True).hidden_states
+        layer = MiniLMLayer().eval()
+        layer.copy_from(bert.encoder.layer[5])
+        mine = layer(hidden[5], ids["attention_mask"].bool()[:, None, None, :])
+    assert torch.allclose(mine, hidden[6], atol=1e-4)
+
+
 def test_dev_split_is_seeded_and_about_ten_percent() -> None:
     from understanding.derive import split_of
 

@@ -56,7 +56,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from understanding.answer_types import kind_of_attribute, words
+from understanding.answer_types import kind_of_attribute, words, wordset
 from understanding.fallback import GRADED_ATTRIBUTES, IMPERATIVES, clean_phrase
 from understanding.gold_sparql import RDF_TYPE, GoldQuery, GoldQueryError, Term, parse_gold_query
 from understanding.pgp import (
@@ -80,6 +80,8 @@ LABEL_PREDICATES = {
     "http://www.w3.org/2004/02/skos/core#prefLabel",
     "http://xmlns.com/foaf/0.1/name",
 }
+DERIVED_NAME_WEIGHT = 0.95  # a shortened entity name ("John Forbes" of John_Forbes_(officer)) ranks below the full one
+_NOT_CLASSES = wordset("kind type sort number one ones name names thing things")
 _GENERIC_WORDS = frozenset(["has", "have", "is", "of", "the", "a", "ref", "by", "in", "to", "for", "p", "on"])
 _STOP_EDGE = frozenset(["DET", "PUNCT", "CCONJ", "PRON", "AUX", "SCONJ", "PART", "SPACE"])
 _DISPLAY_WORDS = frozenset(["name", "names", "title", "id", "label", "first", "last", "code"])
@@ -489,6 +491,7 @@ class Aligner:
         problems: list[str] = []
         used: set[int] = set()
         spans: dict[str, _Span] = {}  # node id -> span (entities, literals)
+        imperative = {0} if len(doc) and doc[0].lower_ in IMPERATIVES else set()  # "Count the ...": never a part
         fixed = [n for n, t in graph.nodes.items() if not t.is_var and any(n in (e.subject, e.object) for e in graph.edges)]
         fixed.sort(key=lambda n: -max((len(x) for x in entity_names(graph.nodes[n])), default=0))
         opaque: list[str] = []
@@ -519,6 +522,7 @@ class Aligner:
                 continue
             used.update(range(span.start, span.end))
             comparisons.append((var, op, span))
+        used |= imperative
         # classes
         class_spans: dict[str, _Span] = {}
         for var, iris in graph.classes.items():
@@ -539,6 +543,13 @@ class Aligner:
                 relation_spans[index] = span
                 by_predicate[edge.predicate] = span
                 used.update(range(span.start, span.end))
+        # canonical boundaries once every predicate has its words: a relation covers its noun compound
+        widened: dict[_Span, _Span] = {}
+        for index, span in sorted(relation_spans.items(), key=lambda item: item[1].start):
+            if span not in widened:
+                widened[span] = _noun_compound(doc, span, used, adjectives=True)
+                used.update(range(widened[span].start, widened[span].end))
+            relation_spans[index] = widened[span]
         # heuristic 5: connectors between named ends, then contraction of unnamed intermediates
         def anchor(node: str) -> _Span | None:
             return spans.get(node) or class_spans.get(node)
@@ -574,6 +585,12 @@ class Aligner:
                 continue
             kept.append((subject, relation, obj))
         kept = _connected(kept, answer, class_spans)
+        resource_answer = graph.answer_kind is AnswerKind.RESOURCE or graph.form is QuestionForm.COUNT
+        if kept and answer and answer not in class_spans and resource_answer:
+            named = self._named_answer_class(doc, used)
+            if named is not None:
+                class_spans[answer] = named
+                used.update(range(named.start, named.end))
         if not kept and not class_spans.get(answer or ""):
             return None, problems + ["no triple left"]
         return self._target(doc, graph, answer, select, kept, spans, class_spans, comparisons), problems
@@ -638,11 +655,14 @@ class Aligner:
 
     # --- span finders --------------------------------------------------------------------------------
     def _find_entity(self, doc: Any, names: list[str], used: set[int]) -> _Span | None:
+        """The span that best matches one of the names; the full name (the first) outranks the shortened
+        ones, so "Al Gore presidential campaign of 2000" is not cut to "Al Gore presidential campaign"."""
         best: tuple[float, _Span] | None = None
-        for name in names:
+        for rank, name in enumerate(names):
             target = _norm(name)
             if not target:
                 continue
+            weight = 1.0 if rank == 0 else DERIVED_NAME_WEIGHT
             n_words = len(target.split())
             for start in range(len(doc)):
                 if start in used or doc[start].is_punct:
@@ -657,14 +677,17 @@ class Aligner:
                     if not text:
                         continue
                     if text == target:
-                        return _Span(start, end)
-                    matcher = difflib.SequenceMatcher(None, text, target)
-                    if matcher.real_quick_ratio() < 0.8 or matcher.quick_ratio() < 0.8:
-                        continue
-                    ratio = matcher.ratio()
-                    if ratio >= 0.8 and (best is None or ratio > best[0]):
-                        best = (ratio, _Span(start, end))
-        return best[1] if best else None
+                        ratio = 1.0
+                    else:
+                        matcher = difflib.SequenceMatcher(None, text, target)
+                        if matcher.real_quick_ratio() < 0.8 or matcher.quick_ratio() < 0.8:
+                            continue
+                        ratio = matcher.ratio()
+                    if ratio >= 0.8 and (best is None or ratio * weight > best[0]):
+                        best = (ratio * weight, _Span(start, end))
+            if best is not None and best[0] == 1.0:
+                break
+        return _without_article(doc, best[1]) if best else None
 
     @staticmethod
     def _leftover_names(doc: Any, used: set[int]) -> list[_Span]:
@@ -719,7 +742,7 @@ class Aligner:
                         start = j
                     else:
                         break
-                return _Span(start, i + 1)
+                return _noun_compound(doc, _Span(start, i + 1), used, adjectives=False, heads=False)
         phrase = " ".join(class_terms)
         candidates = [i for i, t in enumerate(doc) if i not in used and t.pos_ == "NOUN"]
         if not candidates:
@@ -727,7 +750,30 @@ class Aligner:
         vectors = self.vectors([phrase] + [doc[i].text.lower() for i in candidates])
         scores = [float(vectors[0] @ v) for v in vectors[1:]]
         best = max(range(len(candidates)), key=lambda k: scores[k])
-        return _Span(candidates[best], candidates[best] + 1) if scores[best] >= 0.6 else None
+        if scores[best] < 0.6:
+            return None
+        return _noun_compound(doc, _Span(candidates[best], candidates[best] + 1), used, adjectives=False, heads=False)
+
+    @staticmethod
+    def _named_answer_class(doc: Any, used: set[int]) -> _Span | None:
+        """The class a question names for its answer though the query does not type it: the noun of
+        "Which/What <noun>", "How many <noun>" or "<List/Name/Give me> (all) (the) <noun>", with its
+        compound ("Which american football players"). None when that noun already took part."""
+        head = None
+        for i, token in enumerate(doc[:4]):
+            if token.lower_ in ("which", "what") and token.dep_ == "det":
+                head = token.head
+                break
+            if token.lower_ == "how" and i + 1 < len(doc) and doc[i + 1].lower_ in ("many", "much"):
+                head = doc[i + 1].head
+                break
+        if head is None and len(doc) and doc[0].lower_ in IMPERATIVES:
+            head = next((t for t in doc[0].children if t.dep_ == "dobj"), None)
+        if head is None or head.pos_ != "NOUN" or head.i in used or head.lower_ in _NOT_CLASSES:
+            return None
+        if head.i + 1 < len(doc) and doc[head.i + 1].lower_ == "of":  # "what kind of", "which type of"
+            return None
+        return _noun_compound(doc, _Span(head.i, head.i + 1), used, adjectives=True, heads=False)
 
     def _find_relation(self, doc: Any, predicate: list[str], used: set[int]) -> _Span | None:
         content = [w for w in predicate if w not in _GENERIC_WORDS] or predicate
@@ -790,6 +836,45 @@ class Aligner:
         if not any(doc[i].pos_ in ("ADP", "VERB") for i in between) or doc[between[0]].pos_ in _STOP_EDGE:
             return None
         return _Span(between[0], between[-1] + 1)
+
+
+def _without_article(doc: Any, span: _Span) -> _Span:
+    """Canonical entity spans: a leading lower-case article is never part of the name ("the Snaman"
+    -> "Snaman"); a capitalised one inside the sentence is ("The Postman")."""
+    start = span.start
+    while start < span.end - 1 and doc[start].text in ("the", "a", "an"):
+        start += 1
+    return _Span(start, span.end)
+
+
+# Modifiers that say how to aggregate, order or count, never what a relation or class is.
+_NOT_MODIFIERS = wordset(
+    "many much different distinct average total maximum minimum max min highest lowest largest smallest "
+    "greatest least most more fewer less other same all each every only several various some any "
+    "overall number common"
+)
+
+
+def _noun_compound(doc: Any, span: _Span, used: set[int], adjectives: bool, heads: bool = True) -> _Span:
+    """Canonical phrase boundaries: a relation or class span covers its whole noun compound, i.e. the
+    unused compound modifiers before it ("phD advisor", "movie ratings") and, when its last word
+    modifies a following noun, that noun ("board members"). Aggregation and order words ("average",
+    "highest") and superlatives stay outside."""
+
+    def modifier(token: Any) -> bool:
+        if token.i in used or token.lower_ in _NOT_MODIFIERS or token.lower_ in IMPERATIVES:
+            return False
+        if token.dep_ == "compound" and token.pos_ in ("NOUN", "PROPN"):
+            return True
+        return adjectives and token.dep_ == "amod" and token.pos_ == "ADJ" and token.tag_ == "JJ"
+
+    start, end = span.start, span.end
+    while start > 0 and modifier(doc[start - 1]) and span.start <= doc[start - 1].head.i < end:
+        start -= 1
+    while (heads and end < len(doc) and end not in used and doc[end - 1].dep_ == "compound" and doc[end - 1].head.i == end
+           and doc[end].pos_ in ("NOUN", "PROPN") and doc[end].lower_ not in _NOT_MODIFIERS):
+        end += 1
+    return _Span(start, end)
 
 
 def _same_number(text: str, wanted: str) -> bool:

@@ -7,11 +7,12 @@ points at the first and last word piece of each phrase. Phrases are then cut ver
 from the question by the tokenizer's character offsets. Decoding is constrained by the PGP grammar
 (`Grammar`), so every output parses. The answer kind is a classifier on the pooled encoder states.
 
-Architecture: frozen all-MiniLM-L6-v2 (shared with the rest of the process through
-understanding.resources), layers 3 and 6 concatenated, plus word-shape features (case, digits,
-quotes) that the uncased MiniLM cannot see -> a small trainable transformer encoder -> a 3-layer
-transformer decoder with key/value caches -> vocabulary logits and two pointer heads (span start,
-span end). Only the trainable part is stored (understanding/weights/, fp16).
+Architecture: all-MiniLM-L6-v2 (shared with the rest of the process through understanding.resources)
+runs frozen up to layer 6 - `tuned_layers`; the model keeps its own fine-tuned copies of the top
+`tuned_layers` MiniLM layers. Layer 3 and the (tuned) top layer are concatenated, plus word-shape
+features (case, digits, quotes) that the uncased MiniLM cannot see -> a small trainable transformer
+encoder -> a transformer decoder with key/value caches -> vocabulary logits and two pointer heads
+(span start, span end). Only the trainable part is stored (understanding/weights/, fp16).
 """
 
 from __future__ import annotations
@@ -42,7 +43,8 @@ MAX_SPAN_PIECES = 48
 MAX_SOURCE_PIECES = 96
 MAX_STEPS = 72
 MAX_TRIPLES = 8
-ENCODER_LAYERS = (3, 6)  # hidden states of MiniLM fed to the model (0 = embeddings)
+LOW_LAYER = 3  # MiniLM hidden state always fed to the model as is (0 = embeddings)
+MINILM_LAYERS = 6
 KINDS = [k.value for k in AnswerKind]
 
 VOCAB = [
@@ -75,6 +77,14 @@ class ModelConfig:
     feed_forward: int = 768
     dropout: float = 0.15
     minilm_dim: int = 384
+    tuned_layers: int = 0  # top MiniLM layers fine-tuned with the model (stored with it); the rest stay frozen
+
+    @property
+    def feature_layers(self) -> tuple[int, int]:
+        """The frozen MiniLM hidden states the model reads: layer 3 and the input of the tuned layers."""
+        if not 0 <= self.tuned_layers <= MINILM_LAYERS - LOW_LAYER:
+            raise ValueError(f"tuned_layers must be between 0 and {MINILM_LAYERS - LOW_LAYER}")
+        return (LOW_LAYER, MINILM_LAYERS - self.tuned_layers)
 
 
 # --- source side -----------------------------------------------------------------------------------
@@ -133,8 +143,8 @@ def _inside_quotes(text: str) -> list[bool]:
     return inside
 
 
-def encoder_features(bert: Any, sources: list[Source]) -> list[torch.Tensor]:
-    """MiniLM hidden states (layers ENCODER_LAYERS, concatenated) per question, shape (n, 2*384)."""
+def encoder_features(bert: Any, sources: list[Source], layers: tuple[int, ...]) -> list[torch.Tensor]:
+    """Frozen MiniLM hidden states (`layers`, concatenated) per question, shape (n, len(layers)*384)."""
     if not sources:
         return []
     length = max(len(s.input_ids) for s in sources)
@@ -145,7 +155,7 @@ def encoder_features(bert: Any, sources: list[Source]) -> list[torch.Tensor]:
         mask[row, : len(source.input_ids)] = 1
     with torch.inference_mode():
         out = bert(input_ids=ids, attention_mask=mask, output_hidden_states=True)
-    stacked = torch.cat([out.hidden_states[i] for i in ENCODER_LAYERS], dim=-1)
+    stacked = torch.cat([out.hidden_states[i] for i in layers], dim=-1)
     return [stacked[row, : len(s.input_ids)].clone() for row, s in enumerate(sources)]
 
 
@@ -384,6 +394,49 @@ def render(source: Source, outputs: list[int]) -> str:
 
 
 # --- the network -----------------------------------------------------------------------------------
+class MiniLMLayer(nn.Module):
+    """A copy of one MiniLM (BERT, post-norm) encoder layer that is fine-tuned with the pattern model.
+    Written out here rather than reusing transformers' BertLayer, whose call signature changes
+    between releases; `copy_from` takes the pretrained weights."""
+
+    def __init__(self, hidden: int = 384, heads: int = 12, intermediate: int = 1536, dropout: float = 0.1) -> None:
+        super().__init__()
+        self.heads = heads
+        self.query, self.key, self.value = nn.Linear(hidden, hidden), nn.Linear(hidden, hidden), nn.Linear(hidden, hidden)
+        self.attention_out = nn.Linear(hidden, hidden)
+        self.attention_norm = nn.LayerNorm(hidden, eps=1e-12)
+        self.ff_in = nn.Linear(hidden, intermediate)
+        self.ff_out = nn.Linear(intermediate, hidden)
+        self.ff_norm = nn.LayerNorm(hidden, eps=1e-12)
+        self.dropout = nn.Dropout(dropout)
+
+    _BERT_NAMES = {
+        "query": "attention.self.query", "key": "attention.self.key", "value": "attention.self.value",
+        "attention_out": "attention.output.dense", "attention_norm": "attention.output.LayerNorm",
+        "ff_in": "intermediate.dense", "ff_out": "output.dense", "ff_norm": "output.LayerNorm",
+    }
+
+    def copy_from(self, bert_layer: nn.Module) -> None:
+        state = bert_layer.state_dict()
+        self.load_state_dict({f"{ours}.{p}": state[f"{theirs}.{p}"] for ours, theirs in self._BERT_NAMES.items()
+                              for p in ("weight", "bias")})
+
+    def _split(self, x: torch.Tensor) -> torch.Tensor:
+        b, t, d = x.shape
+        return x.view(b, t, self.heads, d // self.heads).transpose(1, 2)
+
+    def forward(self, x: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
+        """x (B, S, 384); attention_mask (B, 1, 1, S), True where a key is real."""
+        q, k, v = self._split(self.query(x)), self._split(self.key(x)), self._split(self.value(x))
+        attended = F.scaled_dot_product_attention(
+            q, k, v, attn_mask=attention_mask, dropout_p=self.dropout.p if self.training else 0.0
+        )
+        b, h, t, dh = attended.shape
+        attended = attended.transpose(1, 2).reshape(b, t, h * dh)
+        x = self.attention_norm(x + self.dropout(self.attention_out(attended)))
+        return self.ff_norm(x + self.dropout(self.ff_out(F.gelu(self.ff_in(x)))))
+
+
 class DecoderLayer(nn.Module):
     """Pre-norm transformer decoder layer with a key/value cache for incremental decoding."""
 
@@ -445,7 +498,8 @@ class PatternNet(nn.Module):
         super().__init__()
         self.config = config
         d = config.d_model
-        self.source_in = nn.Linear(config.minilm_dim * len(ENCODER_LAYERS) + SHAPE_FEATURES, d)
+        self.tuned = nn.ModuleList(MiniLMLayer(config.minilm_dim) for _ in range(config.tuned_layers))
+        self.source_in = nn.Linear(config.minilm_dim * 2 + SHAPE_FEATURES, d)
         self.source_position = nn.Embedding(MAX_SOURCE_PIECES + 2, d)
         layer = nn.TransformerEncoderLayer(d, config.heads, config.feed_forward, config.dropout, batch_first=True, norm_first=True)
         self.adapter = nn.TransformerEncoder(layer, config.encoder_layers, enable_nested_tensor=False)
@@ -462,7 +516,14 @@ class PatternNet(nn.Module):
         self.kind_head = nn.Sequential(nn.Linear(d, d), nn.GELU(), nn.Linear(d, len(KINDS)))
 
     def encode(self, features: torch.Tensor, shape: torch.Tensor, source_mask: torch.Tensor) -> torch.Tensor:
-        """features (B, S, 768), shape (B, S, 7), source_mask (B, S) True where real."""
+        """features (B, S, 768): frozen MiniLM layers `config.feature_layers`; shape (B, S, 7);
+        source_mask (B, S) True where real."""
+        if len(self.tuned):
+            low, top = features.split(self.config.minilm_dim, dim=-1)
+            attention_mask = source_mask[:, None, None, :]
+            for layer in self.tuned:
+                top = layer(top, attention_mask)
+            features = torch.cat([low, top], dim=-1)
         positions = torch.arange(features.shape[1], device=features.device)
         x = self.source_in(torch.cat([features, shape], dim=-1)) + self.source_position(positions)
         x = self.adapter(x, src_key_padding_mask=~source_mask)
@@ -592,7 +653,7 @@ class PatternModel:
             for begin in range(0, len(questions), self.batch_size):
                 chunk = questions[begin: begin + self.batch_size]
                 sources = tokenize(self.tokenizer, chunk)
-                features = encoder_features(self.bert, sources)
+                features = encoder_features(self.bert, sources, self.net.config.feature_layers)
                 decoded, kind_probs = greedy_decode(self.net, sources, features)
                 for source, outputs, probs in zip(sources, decoded, kind_probs, strict=True):
                     best = int(probs.argmax())
@@ -600,28 +661,34 @@ class PatternModel:
         return out
 
 
-def save_net(net: PatternNet, metadata: dict[str, Any]) -> None:
+def save_net(net: PatternNet, metadata: dict[str, Any], weights_dir: Path = WEIGHTS_DIR) -> Path:
+    """Writes the trainable part as fp16 safetensors plus its config; returns the weights file."""
     from safetensors.torch import save_file
 
-    WEIGHTS_DIR.mkdir(parents=True, exist_ok=True)
+    weights_dir.mkdir(parents=True, exist_ok=True)
     state = {k: v.detach().to(torch.float16).contiguous() for k, v in net.state_dict().items()}
-    save_file(state, str(WEIGHTS_FILE))
-    CONFIG_FILE.write_text(json.dumps({"config": asdict(net.config), "vocab": VOCAB, **metadata}, indent=2) + "\n")
+    weights_file = weights_dir / WEIGHTS_FILE.name
+    save_file(state, str(weights_file))
+    (weights_dir / CONFIG_FILE.name).write_text(
+        json.dumps({"config": asdict(net.config), "vocab": VOCAB, **metadata}, indent=2) + "\n"
+    )
+    return weights_file
 
 
-def load_pattern_model() -> PatternModel:
+def load_pattern_model(weights_dir: Path = WEIGHTS_DIR) -> PatternModel:
     """Loads the trained model once per parser (the parser itself is process-wide)."""
-    if not WEIGHTS_FILE.exists() or not CONFIG_FILE.exists():
-        raise FileNotFoundError(f"{WEIGHTS_FILE.relative_to(Path(__file__).parent.parent)} is missing")
+    weights_file, config_file = weights_dir / WEIGHTS_FILE.name, weights_dir / CONFIG_FILE.name
+    if not weights_file.exists() or not config_file.exists():
+        raise FileNotFoundError(f"{weights_file} is missing")
     from safetensors.torch import load_file
 
     from understanding.resources import sentence_encoder
 
-    meta = json.loads(CONFIG_FILE.read_text())
+    meta = json.loads(config_file.read_text())
     if meta.get("vocab") != VOCAB:
         raise ValueError("the weights were trained with another output vocabulary; retrain the model")
     net = PatternNet(ModelConfig(**meta["config"]))
-    state = {k: v.float() for k, v in load_file(str(WEIGHTS_FILE)).items()}
+    state = {k: v.float() for k, v in load_file(str(weights_file)).items()}
     net.load_state_dict(state)
     encoder = sentence_encoder()
     return PatternModel(net, encoder[0].auto_model, encoder.tokenizer)
