@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pyoxigraph as ox
@@ -26,7 +26,7 @@ from linking.execution import ExecutedQuery, QueryExecutor, select_answer
 from linking.filtering import AnswerTypeFilter, FilterOutcome
 from linking.naming import EntityNamer, Naming
 from linking.queries import CandidateQuery, EdgeLinks, LinkedPattern, QueryBuilder
-from linking.relations import LinkedPredicate, PredicateSet, RelationLinker, literal_predicates
+from linking.relations import HOP_FACTOR, LinkedPredicate, PredicateSet, RelationLinker, literal_predicates
 from understanding.pgp import AnswerType, PhraseGraphPattern, PhraseTriple, UnderstoodQuestion, is_unknown
 
 NAME = "kgqan"
@@ -258,7 +258,12 @@ class KgqanPath:
         if not triples:
             return [], []
         vertices = [c for candidates in nodes.values() for c in candidates if not c.is_literal]
-        around = await self.relation_linker.predicates_around(vertices, endpoint) if vertices else {}
+        held = {n for t in triples for n, other in ((t.subject, t.object), (t.object, t.subject))
+                if not is_unknown(n) and is_unknown(other)}
+        literals = [c for phrase in held for c in nodes.get(phrase, []) if c.is_literal]
+        around, holders = await asyncio.gather(
+            self.relation_linker.predicates_around(vertices, endpoint) if vertices else _nothing(),
+            self.relation_linker.predicates_of_holders(literals, endpoint) if literals else _nothing())
         plans: list[tuple[PhraseTriple, str, dict[str, PredicateSet]]] = []
         unanchored: list[tuple[PhraseTriple, str, str | None]] = []
         for triple in triples:
@@ -278,7 +283,8 @@ class KgqanPath:
             for _, anchor_node, anchor_pattern in unanchored))
         for (triple, anchor_node, _), predicate_set in zip(unanchored, sampled, strict=True):
             plans.append((triple, anchor_node, {"": predicate_set}))
-        iris = sorted({iri for _, _, sets in plans for s in sets.values() for iri, _ in s.pairs})
+        iris = sorted({iri for _, _, sets in plans for s in sets.values() for iri, _ in s.pairs} |
+                      {iri for s in holders.values() for iri, _ in s.pairs})
         descriptions = await endpoint.describe_predicates(iris) if iris else {}
         class_words = await self._all_class_words(endpoint)
         edges: list[EdgeLinks] = []
@@ -290,11 +296,25 @@ class KgqanPath:
                 ranked[key] = await self.relation_linker.rank(triple.relation, predicate_set, endpoint,
                                                               top_k=options.predicates_per_edge,
                                                               descriptions=descriptions, class_words=class_words)
+                if anchor not in held:
+                    continue
+                for (value, carrier), holder_set in holders.items():
+                    if value != key:
+                        continue
+                    hops = await self.relation_linker.rank(triple.relation, holder_set, endpoint,
+                                                           top_k=options.predicates_per_edge,
+                                                           descriptions=descriptions, class_words=class_words)
+                    ranked[key] += [replace(p, score=p.score * HOP_FACTOR, through=carrier) for p in hops]
+                ranked[key] = sorted(ranked[key], key=lambda p: -p.score)[: options.predicates_per_edge]
             edges.append(EdgeLinks(triple, anchor, ranked))
             best = sorted({p for r in ranked.values() for p in r}, key=lambda p: -p.score)[: options.predicates_per_edge]
             evidence.append(EdgeEvidence(triple.relation, f"{triple.subject} | {triple.relation} | {triple.object}",
                                          anchor, best))
         return edges, evidence
+
+
+async def _nothing() -> dict:  # type: ignore[type-arg]
+    return {}
 
 
 def _entity_anchor(triple: PhraseTriple) -> str | None:

@@ -167,6 +167,14 @@ class QueryBuilder:
             other = self._node_term(edge.other, chosen)
             edge_choices = []
             for predicate in predicates:
+                if predicate.through:
+                    if not is_unknown(edge.other):
+                        continue
+                    holder = f"?kgqaHolder{index}"
+                    subject, obj = (holder, other) if predicate.direction == OUT else (other, holder)
+                    edge_choices.append(_Choice(f"{holder} <{predicate.through}> {anchor} . "
+                                                f"{subject} <{predicate.iri}> {obj}", predicate.score))
+                    continue
                 if edge.other in chosen and chosen[edge.other].is_literal and predicate.direction == OUT and \
                         predicate.iri not in chosen[edge.other].predicates:
                     continue
@@ -194,7 +202,7 @@ class QueryBuilder:
             sparql = f"ASK WHERE {{ {where} }}"
             return CandidateQuery(sparql, where, ANSWER, score, form, sparql, "")
         if form is QuestionForm.COUNT:
-            sparql = f"SELECT (COUNT(DISTINCT {ANSWER}) AS ?count) WHERE {{ {where} }}"
+            sparql = count_query(ANSWER, where)
             return CandidateQuery(sparql, where, ANSWER, score, form, sparql, "count")
         if form.is_aggregate:
             target = aggregate_target(pattern)
@@ -285,6 +293,16 @@ def aggregate_target(pattern: PhraseGraphPattern) -> str:
     leaves = [other for t in pattern.triples if not t.is_type and ANSWER in t.nodes()
               for other in t.nodes() if other != ANSWER and is_unknown(other) and degree.get(other) == 1]
     return leaves[0] if len(leaves) == 1 else ANSWER
+
+
+def count_query(variable: str, where: str) -> str:
+    """COUNT, except that one number is the answer itself: "How many staff does the museum have?"
+    is `?museum :num_of_staff ?u1` in graphs that store the count, not a count of its values.
+    (A subquery: Virtuoso fails to compile the aggregates inside IF.)"""
+    number = '(isNumeric(?kgqaMin) || REGEX(STR(?kgqaMin), "^[0-9]+([.][0-9]+)?$"))'
+    inner = (f"SELECT (COUNT(DISTINCT {variable}) AS ?kgqaN) (MIN({variable}) AS ?kgqaMin) "
+             f"WHERE {{ {where} }}")
+    return f"SELECT (IF(?kgqaN = 1 && {number}, ?kgqaMin, ?kgqaN) AS ?count) WHERE {{ {{ {inner} }} }}"
 
 
 def numeric(variable: str) -> str:

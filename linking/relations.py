@@ -34,6 +34,7 @@ ANCHOR_SAMPLE = 200
 MAX_GLOBAL_PREDICATES = 2000
 CLASS_WEIGHT = 0.9  # a predicate matched through its other end's class, not its own words
 CLASS_BONUS = 0.05  # added for the other end's class fitting the phrase as well
+HOP_FACTOR = 0.9  # a predicate of the thing holding a question value, one hop away from the value
 
 
 @dataclass(frozen=True)
@@ -46,12 +47,15 @@ class LinkedPredicate:
     direction: str  # OUT: anchor --p--> other; IN: other --p--> anchor
     via_class: str | None = None  # the other end's class that made the predicate fit the phrase
     literal: bool = False  # its values (seen from the anchor) are literals
+    through: str | None = None  # literal anchors: the predicate by which the thing it starts from holds the value
 
     def to_dict(self) -> dict[str, object]:
         out: dict[str, object] = {"iri": self.iri, "label": self.label, "score": round(self.score, 4),
                                   "direction": self.direction}
         if self.via_class:
             out["via_class"] = self.via_class
+        if self.through:
+            out["through"] = self.through
         return out
 
 
@@ -135,6 +139,34 @@ class RelationLinker:
         for row in result:
             collector.add(row)
         return collector.result()
+
+    async def predicates_of_holders(self, literals: Sequence[LinkedEntity],
+                                    endpoint: Endpoint) -> dict[tuple[str, str], PredicateSet]:
+        """Predicates around the things that hold each literal value, per (value, carrying predicate),
+        in one request: "the abbreviation of Delta Airlines" is `?x airline "Delta Airlines" ;
+        abbreviation ?answer` in graphs where names are plain attributes of rows."""
+        pairs = sorted({(term_to_sparql(lit.term), p) for lit in literals if lit.is_literal for p in lit.predicates})
+        if not pairs:
+            return {}
+        values = " ".join(f"({value} <{p}>)" for value, p in pairs)
+        binding = f"VALUES (?kgqaValue ?kgqaCarrier) {{ {values} }} ?kgqaHolder ?kgqaCarrier ?kgqaValue ."
+        query = (f"SELECT DISTINCT ?kgqaValue ?kgqaCarrier ?p ?dir ?t ?lit WHERE "
+                 f"{{ {_around('?kgqaHolder', binding)} }} LIMIT {MAX_PREDICATE_ROWS}")
+        try:
+            result = await endpoint.sparql.select(query)
+        except SparqlError:
+            return {}
+        found: dict[tuple[str, str], _Collector] = {}
+        for row in result:
+            value, carrier = row.get("kgqaValue"), row.get("kgqaCarrier")
+            predicate, direction = row.get("p"), row.get("dir")
+            if value is None or not isinstance(carrier, ox.NamedNode):
+                continue
+            if isinstance(predicate, ox.NamedNode) and predicate.value == carrier.value and \
+                    direction is not None and direction.value == OUT:
+                continue  # the value itself
+            found.setdefault((value.value, carrier.value), _Collector()).add(row)
+        return {key: collector.result() for key, collector in found.items()}
 
     async def all_predicates(self, endpoint: Endpoint) -> PredicateSet:
         """Every predicate of the graph (bounded; fetched once): the last resort for an unanchored edge."""

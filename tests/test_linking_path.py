@@ -91,6 +91,35 @@ async def test_unknown_names_give_no_answer_rather_than_a_wrong_one(path: KgqanP
     assert "no graph term matches" in result.notes[0]
 
 
+@pytest.fixture(scope="module")
+async def concert(virtuoso) -> AsyncIterator[Endpoint]:  # noqa: ANN001
+    config = virtuoso.endpoint("concert-path", "concert_singer")
+    endpoint = Endpoint(config, open_sparql(config))
+    yield endpoint
+    await endpoint.close()
+
+
+async def test_a_value_leads_to_the_answer_through_the_thing_that_holds_it(path: KgqanPath,
+                                                                           concert: Endpoint) -> None:
+    # "Which song does the singer from the Netherlands sing?": the country is a plain attribute value
+    result = await path.answer_understood(
+        understood("list :: ?u1 | song | Netherlands", AnswerType(AnswerKind.STRING)), concert, KGQAN_ONLY)
+    assert [a.value for a in result.answers] == ["You"]
+    assert "?kgqaHolder" in result.evidence.sparql
+    relation = result.to_dict()["evidence"]["relations"][0]["candidates"][0]
+    assert relation["through"].endswith("singer#country")
+
+
+async def test_count_of_a_stored_number_is_the_number(path: KgqanPath, concert: Endpoint) -> None:
+    # "How many people fit in Balmoor?": the graph stores the capacity; counting its one value would say 1
+    result = await path.answer_understood(
+        understood("count :: ?u1 | capacity | Balmoor", AnswerType(AnswerKind.NUMBER)), concert, KGQAN_ONLY)
+    assert [a.value for a in result.answers] == ["4000"]
+    singers = await path.answer_understood(
+        understood("count :: ?u1 | is a | singers", AnswerType(AnswerKind.NUMBER)), concert, KGQAN_ONLY)
+    assert [a.value for a in singers.answers] == ["6"]
+
+
 async def test_generate_ranks_queries_for_the_proxy(path: KgqanPath, ck25: Endpoint) -> None:
     generated = await path.generate("Who is the product manager of Franz Kornhaeusel?", ck25, KGQAN_ONLY)
     assert generated and all(a.score >= b.score for a, b in zip(generated, generated[1:], strict=False))
