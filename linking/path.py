@@ -26,7 +26,15 @@ from linking.execution import ExecutedQuery, QueryExecutor, select_answer
 from linking.filtering import AnswerTypeFilter, FilterOutcome
 from linking.naming import EntityNamer, Naming
 from linking.queries import CandidateQuery, EdgeLinks, LinkedPattern, QueryBuilder
-from linking.relations import HOP_FACTOR, LinkedPredicate, PredicateSet, RelationLinker, literal_predicates
+from linking.relations import (
+    HOP_FACTOR,
+    OUT,
+    PATH_FACTOR,
+    LinkedPredicate,
+    PredicateSet,
+    RelationLinker,
+    literal_predicates,
+)
 from understanding.pgp import AnswerType, PhraseGraphPattern, PhraseTriple, UnderstoodQuestion, is_unknown
 
 NAME = "kgqan"
@@ -261,9 +269,11 @@ class KgqanPath:
         held = {n for t in triples for n, other in ((t.subject, t.object), (t.object, t.subject))
                 if not is_unknown(n) and is_unknown(other)}
         literals = [c for phrase in held for c in nodes.get(phrase, []) if c.is_literal]
-        around, holders = await asyncio.gather(
+        pointing = [c for phrase in held for c in nodes.get(phrase, []) if not c.is_literal]
+        around, holders, beyond = await asyncio.gather(
             self.relation_linker.predicates_around(vertices, endpoint) if vertices else _nothing(),
-            self.relation_linker.predicates_of_holders(literals, endpoint) if literals else _nothing())
+            self.relation_linker.predicates_of_holders(literals, endpoint) if literals else _nothing(),
+            self.relation_linker.predicates_beyond(pointing, endpoint) if pointing else _nothing())
         plans: list[tuple[PhraseTriple, str, dict[str, PredicateSet]]] = []
         unanchored: list[tuple[PhraseTriple, str, str | None]] = []
         for triple in triples:
@@ -284,7 +294,7 @@ class KgqanPath:
         for (triple, anchor_node, _), predicate_set in zip(unanchored, sampled, strict=True):
             plans.append((triple, anchor_node, {"": predicate_set}))
         iris = sorted({iri for _, _, sets in plans for s in sets.values() for iri, _ in s.pairs} |
-                      {iri for s in holders.values() for iri, _ in s.pairs})
+                      {iri for s in [*holders.values(), *beyond.values()] for iri, _ in s.pairs})
         descriptions = await endpoint.describe_predicates(iris) if iris else {}
         class_words = await self._all_class_words(endpoint)
         edges: list[EdgeLinks] = []
@@ -305,6 +315,16 @@ class KgqanPath:
                                                            top_k=options.predicates_per_edge,
                                                            descriptions=descriptions, class_words=class_words)
                     ranked[key] += [replace(p, score=p.score * HOP_FACTOR, through=carrier) for p in hops]
+                first_scores = {p.iri: p.score for p in ranked[key] if p.direction == OUT and not p.through}
+                for (vertex, first), mid_set in beyond.items():
+                    if vertex != key:
+                        continue
+                    hops = await self.relation_linker.rank(triple.relation, mid_set, endpoint,
+                                                           top_k=options.predicates_per_edge,
+                                                           descriptions=descriptions, class_words=class_words)
+                    first_score = first_scores.get(first, 0.0)
+                    ranked[key] += [replace(p, score=PATH_FACTOR * max(p.score, (p.score + first_score) / 2),
+                                            through=first, through_out=True) for p in hops]
                 ranked[key] = sorted(ranked[key], key=lambda p: -p.score)[: options.predicates_per_edge]
             edges.append(EdgeLinks(triple, anchor, ranked))
             best = sorted({p for r in ranked.values() for p in r}, key=lambda p: -p.score)[: options.predicates_per_edge]

@@ -170,10 +170,11 @@ class QueryBuilder:
                 if predicate.through:
                     if not is_unknown(edge.other):
                         continue
-                    holder = f"?kgqaHolder{index}"
-                    subject, obj = (holder, other) if predicate.direction == OUT else (other, holder)
-                    edge_choices.append(_Choice(f"{holder} <{predicate.through}> {anchor} . "
-                                                f"{subject} <{predicate.iri}> {obj}", predicate.score))
+                    middle = f"?kgqaVia{index}" if predicate.through_out else f"?kgqaHolder{index}"
+                    first = (f"{anchor} <{predicate.through}> {middle}" if predicate.through_out
+                             else f"{middle} <{predicate.through}> {anchor}")
+                    subject, obj = (middle, other) if predicate.direction == OUT else (other, middle)
+                    edge_choices.append(_Choice(f"{first} . {subject} <{predicate.iri}> {obj}", predicate.score))
                     continue
                 if edge.other in chosen and chosen[edge.other].is_literal and predicate.direction == OUT and \
                         predicate.iri not in chosen[edge.other].predicates:

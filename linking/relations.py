@@ -35,6 +35,8 @@ MAX_GLOBAL_PREDICATES = 2000
 CLASS_WEIGHT = 0.9  # a predicate matched through its other end's class, not its own words
 CLASS_BONUS = 0.05  # added for the other end's class fitting the phrase as well
 HOP_FACTOR = 0.9  # a predicate of the thing holding a question value, one hop away from the value
+PATH_FACTOR = 0.85  # a predicate of a thing the linked vertex points to (vertex -> ?x -> answer)
+NEIGHBOUR_SAMPLE = 400
 
 
 @dataclass(frozen=True)
@@ -47,7 +49,8 @@ class LinkedPredicate:
     direction: str  # OUT: anchor --p--> other; IN: other --p--> anchor
     via_class: str | None = None  # the other end's class that made the predicate fit the phrase
     literal: bool = False  # its values (seen from the anchor) are literals
-    through: str | None = None  # literal anchors: the predicate by which the thing it starts from holds the value
+    through: str | None = None  # two hops: the first hop's predicate, to an intermediate thing this one starts from
+    through_out: bool = False  # the first hop goes out of the anchor (anchor -through-> ?x); else ?x -through-> anchor
 
     def to_dict(self) -> dict[str, object]:
         out: dict[str, object] = {"iri": self.iri, "label": self.label, "score": round(self.score, 4),
@@ -56,6 +59,7 @@ class LinkedPredicate:
             out["via_class"] = self.via_class
         if self.through:
             out["through"] = self.through
+            out["through_direction"] = OUT if self.through_out else IN
         return out
 
 
@@ -166,6 +170,32 @@ class RelationLinker:
                     direction is not None and direction.value == OUT:
                 continue  # the value itself
             found.setdefault((value.value, carrier.value), _Collector()).add(row)
+        return {key: collector.result() for key, collector in found.items()}
+
+    async def predicates_beyond(self, vertices: Sequence[LinkedEntity],
+                                endpoint: Endpoint) -> dict[tuple[str, str], PredicateSet]:
+        """Outgoing predicates of the things each vertex points to, per (vertex, first predicate), in one
+        request over a bounded sample: "the research object of <paper>" is `<paper> :contribution ?c .
+        ?c :researchObject ?answer` in graphs that hang facts off intermediate nodes."""
+        iris = list(dict.fromkeys(v.term.value for v in vertices if isinstance(v.term, ox.NamedNode)))
+        if not iris:
+            return {}
+        values = " ".join(f"<{iri}>" for iri in iris)
+        sample = (f"{{ SELECT ?v ?kgqaFirst ?kgqaMid WHERE {{ VALUES ?v {{ {values} }} ?v ?kgqaFirst ?kgqaMid "
+                  f"FILTER(isIRI(?kgqaMid) && ?kgqaFirst != <{RDF_TYPE}> && ?kgqaMid != ?v) }} "
+                  f"LIMIT {NEIGHBOUR_SAMPLE} }}")
+        query = (f'SELECT DISTINCT ?v ?kgqaFirst ?p ?dir ?t ?lit WHERE {{ {sample} ?kgqaMid ?p ?kgqaOther '
+                 f'BIND("{OUT}" AS ?dir) OPTIONAL {{ ?kgqaOther <{RDF_TYPE}> ?t }} BIND(isLiteral(?kgqaOther) AS ?lit) '
+                 f"}} LIMIT {MAX_PREDICATE_ROWS}")
+        try:
+            result = await endpoint.sparql.select(query)
+        except SparqlError:
+            return {}
+        found: dict[tuple[str, str], _Collector] = {}
+        for row in result:
+            vertex, first = row.get("v"), row.get("kgqaFirst")
+            if isinstance(vertex, ox.NamedNode) and isinstance(first, ox.NamedNode):
+                found.setdefault((vertex.value, first.value), _Collector()).add(row)
         return {key: collector.result() for key, collector in found.items()}
 
     async def all_predicates(self, endpoint: Endpoint) -> PredicateSet:

@@ -110,6 +110,22 @@ async def test_a_value_leads_to_the_answer_through_the_thing_that_holds_it(path:
     assert relation["through"].endswith("singer#country")
 
 
+async def test_a_vertex_leads_to_the_answer_through_an_intermediate_node(path: KgqanPath, virtuoso) -> None:  # noqa: ANN001
+    # ORKG hangs a paper's facts off its contribution node: paper -contribution-> ?c -researchObject-> answer
+    config = virtuoso.endpoint("orkg-path", "orkg")
+    orkg = Endpoint(config, open_sparql(config))
+    try:
+        result = await path.answer_understood(
+            understood("list :: ?u1 | research object | Aligning Architecture with Business Goals in the Automotive Domain",
+                       AnswerType(AnswerKind.STRING)), orkg, KGQAN_ONLY)
+    finally:
+        await orkg.close()
+    assert [a.value for a in result.answers] == ["Architecture Design Method"]
+    assert "predicate/contribution> ?kgqaVia0 . ?kgqaVia0 <http://orkg.org/orkg/predicate/researchObject>" in \
+        result.evidence.sparql
+    assert result.sparql_requests < 30
+
+
 async def test_count_of_a_stored_number_is_the_number(path: KgqanPath, concert: Endpoint) -> None:
     # "How many people fit in Balmoor?": the graph stores the capacity; counting its one value would say 1
     result = await path.answer_understood(
