@@ -12,6 +12,7 @@ they rank the paths inside the retrieved hubs.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Callable
@@ -26,7 +27,15 @@ from hublink import embedding
 from hublink.hubs import HubClassProfiler, HubDiscovery
 from hublink.paths import Hub, HubPath, HubPathFetcher
 from hublink.settings import HubLinkSettings
-from hublink.store import KIND_PATH, KIND_TRIPLE, HubIndex, HubRecord, IndexManifest
+from hublink.store import (
+    KIND_PATH,
+    KIND_TRIPLE,
+    HubIndex,
+    HubRecord,
+    IndexManifest,
+    PartialEmbeddings,
+    endpoint_dir,
+)
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +90,8 @@ class IndexBuilder:
         self.endpoint = endpoint
         self.settings = settings
         self.progress = progress or (lambda phase, done, total: None)
+        self.partial = PartialEmbeddings(endpoint_dir(endpoint.config), embedding.MODEL_NAME)
+        self.resumed = 0
 
     async def build(self, previous: HubIndex | None = None) -> tuple[HubIndex, RefreshReport]:
         started = time.perf_counter()
@@ -101,6 +112,7 @@ class IndexBuilder:
         timings["embedding_s"] = time.perf_counter() - mark
         timings["total_s"] = time.perf_counter() - started
         index.manifest.build = {**{k: round(v, 3) for k, v in timings.items()}, "texts_embedded": embedded,
+                                "texts_resumed": self.resumed,
                                 "refresh": report.to_dict(),
                                 "truncated_hubs": sum(1 for h in hubs if h.truncated)}
         return index, report
@@ -137,13 +149,22 @@ class IndexBuilder:
         descriptions = list(dict.fromkeys(d for hub in hubs for path in hub.paths for d in path.descriptions))
         pending = list(dict.fromkeys([t for rows in per_hub if rows.vectors is None for t in rows.texts]
                                      + [t for t in descriptions if t not in known]))
-        self.progress("embedding", 0, len(pending))
-        vectors = await embedding.encode_many(
-            pending, batch_size=self.settings.embed_batch_size,
-            progress=lambda done, total: self.progress("embedding", done, total))
+        saved = await asyncio.to_thread(self.partial.load, pending)
+        self.resumed = len(saved)
+        missing = [t for t in pending if t not in saved]
+        self.progress("embedding", len(saved), len(pending))
+        fresh = await embedding.encode_many(
+            missing, batch_size=self.settings.embed_batch_size, chunk=self.settings.embed_chunk_size,
+            progress=lambda done, total: self.progress("embedding", len(saved) + done, len(pending)),
+            on_chunk=self.partial.save)
+        dimension = fresh.shape[1] if fresh.size else (
+            next(iter(saved.values())).shape[0] if saved else
+            previous.vectors.shape[1] if previous is not None else embedding.embedding_dimension())
+        fresh_row = {text: i for i, text in enumerate(missing)}
+        vectors = np.zeros((len(pending), dimension), dtype=np.float32)
+        for i, text in enumerate(pending):
+            vectors[i] = saved[text] if text in saved else fresh[fresh_row[text]]
         position = {text: i for i, text in enumerate(pending)}
-        dimension = vectors.shape[1] if vectors.size else (previous.vectors.shape[1] if previous is not None
-                                                           else embedding.embedding_dimension())
 
         records: list[HubRecord] = []
         all_paths: list[HubPath] = []
@@ -183,4 +204,4 @@ class IndexBuilder:
                          np.ascontiguousarray(matrix, dtype=np.float32),
                          [[number_of[d] for d in p.descriptions] for p in all_paths], descriptions,
                          description_vectors)
-        return index, report, len(pending)
+        return index, report, len(missing)

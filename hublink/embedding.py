@@ -40,13 +40,18 @@ async def encode(texts: Sequence[str], batch_size: int = 128) -> np.ndarray:
 
 
 async def encode_many(texts: Sequence[str], batch_size: int = 128, chunk: int = 512,
-                      progress: Callable[[int, int], None] | None = None) -> np.ndarray:
-    """Embeds a long list in chunks (each off the loop), reporting progress between chunks."""
+                      progress: Callable[[int, int], None] | None = None,
+                      on_chunk: Callable[[list[str], np.ndarray], None] | None = None) -> np.ndarray:
+    """Embeds a long list in chunks (each off the loop), reporting progress and handing each finished
+    chunk to `on_chunk` (to save it) between chunks."""
     if not texts:
         return await encode([], batch_size)
     parts: list[np.ndarray] = []
     for start in range(0, len(texts), chunk):
-        parts.append(await encode(texts[start:start + chunk], batch_size))
+        part = list(texts[start:start + chunk])
+        parts.append(await encode(part, batch_size))
+        if on_chunk is not None:
+            await asyncio.to_thread(on_chunk, part, parts[-1])
         if progress is not None:
             progress(min(start + chunk, len(texts)), len(texts))
     return np.concatenate(parts, axis=0)

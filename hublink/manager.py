@@ -21,12 +21,14 @@ from typing import Any
 
 from gateway.config import EndpointConfig
 from gateway.endpoint import Endpoint
+from hublink import embedding
 from hublink.builder import IndexBuilder, RefreshReport
 from hublink.settings import HubLinkSettings
 from hublink.store import (
     BuildLock,
     HubIndex,
     IndexCorrupt,
+    PartialEmbeddings,
     atomic_write_json,
     current_generation,
     endpoint_dir,
@@ -291,6 +293,7 @@ class IndexManager:
                     await writing  # never leave the lock while files are being renamed into place
                     raise
                 remove_stale_generations(folder, keep={index.generation})
+                PartialEmbeddings(folder, embedding.MODEL_NAME).clear()
                 self._indexes[key] = index
                 self._finish(key, status, index, report)
                 self._notify(key, status, status_file, force=True)

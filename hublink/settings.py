@@ -48,6 +48,7 @@ class HubLinkSettings:
     subjects_per_query: int = 100
     # embedding
     embed_batch_size: int = 128
+    embed_chunk_size: int = 512  # texts embedded between progress reports and saved partial results
     # retrieval (thesis defaults)
     top_hubs: int = 10
     top_paths_per_hub: int = 10

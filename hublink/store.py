@@ -6,6 +6,8 @@ local engine serving the same files on another port reuses the index):
     CURRENT            {"generation": "g-..."}: the index in use, replaced atomically (temp, fsync, rename)
     build.lock         flock held by the one process building this endpoint's index
     status.json        progress of a running build, for other processes (`kgqa index` in another shell)
+    partial/           vectors embedded by a build that has not finished yet, one file per chunk, so an
+                       interrupted build (a CLI `ask` that stopped waiting, a crash) resumes where it stopped
     g-<time>-<rand>/   one generation: vectors.faiss (searched), descriptions.faiss (what each path says
                        without the hub's name, for ranking paths inside hubs), meta.json, manifest.json
                        (written last)
@@ -299,6 +301,51 @@ def remove_stale_generations(folder: Path, keep: set[str]) -> None:
             shutil.rmtree(child, ignore_errors=True)
     for tmp in folder.glob(".*.tmp"):
         tmp.unlink(missing_ok=True)
+
+
+class PartialEmbeddings:
+    """Vectors of an unfinished build, saved chunk by chunk so the next build does not embed them again.
+
+    Keys are hashes of (model, text): vectors depend on nothing else. A chunk is written atomically, so a
+    crash loses at most the chunk being embedded. The folder is removed once a generation is current.
+    """
+
+    def __init__(self, folder: Path, model: str) -> None:
+        self.folder = folder / "partial"
+        self.model = model
+
+    def key(self, text: str) -> str:
+        return hashlib.sha1(f"{self.model}\0{text}".encode()).hexdigest()
+
+    def load(self, texts: list[str]) -> dict[str, np.ndarray]:
+        """The saved vectors of those `texts` that have one."""
+        wanted = {self.key(t): t for t in texts}
+        found: dict[str, np.ndarray] = {}
+        if not self.folder.is_dir():
+            return found
+        for chunk in sorted(self.folder.glob("chunk-*.npz")):
+            try:
+                with np.load(chunk, allow_pickle=False) as data:
+                    keys, vectors = data["keys"], data["vectors"]
+            except (OSError, ValueError, KeyError):
+                chunk.unlink(missing_ok=True)
+                continue
+            for key, vector in zip(keys.tolist(), vectors, strict=False):
+                text = wanted.get(key)
+                if text is not None:
+                    found[text] = vector
+        return found
+
+    def save(self, texts: list[str], vectors: np.ndarray) -> None:
+        import io
+
+        self.folder.mkdir(exist_ok=True)
+        buffer = io.BytesIO()
+        np.savez(buffer, keys=np.asarray([self.key(t) for t in texts]), vectors=vectors.astype(np.float32))
+        atomic_write(self.folder / f"chunk-{time.time_ns()}-{secrets.token_hex(3)}.npz", buffer.getvalue())
+
+    def clear(self) -> None:
+        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 class BuildLock:

@@ -240,6 +240,37 @@ async def test_a_graph_without_hubs_gets_an_empty_index_and_a_clear_note(
     await path.close()
 
 
+async def test_an_interrupted_build_resumes_with_the_vectors_it_had_embedded(
+        oxigraph_small: OxigraphEngine, pool: EndpointPool, cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A CLI `ask` that stops waiting (cancel) keeps each embedded chunk; the next build embeds the rest."""
+    from hublink import embedding
+
+    config = oxigraph_small.endpoint("small", "hublink_small")
+    settings = HubLinkSettings(embed_chunk_size=16)
+    real_encode, chunks = embedding.encode, []
+
+    async def encode_then_stop(texts, batch_size=128):  # noqa: ANN001, ANN202
+        chunks.append(len(texts))
+        if len(chunks) == 3:
+            raise asyncio.CancelledError  # the caller gave up during the third chunk
+        return await real_encode(texts, batch_size)
+
+    monkeypatch.setattr(embedding, "encode", encode_then_stop)
+    with pytest.raises(asyncio.CancelledError):
+        await IndexManager().get(pool.get(config), settings)
+    folder = endpoint_dir(config)
+    assert current_generation(folder) is None and len(list((folder / "partial").glob("chunk-*.npz"))) == 2
+    monkeypatch.setattr(embedding, "encode", real_encode)
+
+    resumed = await IndexManager().get(pool.get(config), settings)
+    assert resumed is not None and resumed.manifest.build["texts_resumed"] == 32
+    distinct_texts = len(dict.fromkeys(resumed.row_text + resumed.description_text))
+    assert resumed.manifest.build["texts_embedded"] == distinct_texts - 32
+    assert not (folder / "partial").exists()  # cleared once the generation is current
+    direct = await embedding.encode(resumed.row_text[:40])
+    assert abs(direct - resumed.vectors[:40]).max() < 1e-4  # resumed vectors are the texts' own vectors
+
+
 async def test_killing_a_building_process_keeps_the_previous_index(
         oxigraph: OxigraphEngine, tmp_path: Path, pool: EndpointPool, cache: Path) -> None:
     """A real crash: `kgqa index --refresh` in another process, killed (SIGKILL) while it embeds."""
