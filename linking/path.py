@@ -25,7 +25,7 @@ from linking.entities import EntityLinker, LinkedEntity, NodeLinks, is_value_phr
 from linking.execution import ExecutedQuery, QueryExecutor, select_answer
 from linking.filtering import AnswerTypeFilter, FilterOutcome
 from linking.naming import EntityNamer, Naming
-from linking.queries import CandidateQuery, EdgeLinks, LinkedPattern, QueryBuilder
+from linking.queries import CandidateQuery, EdgeLinks, LinkedPattern, QueryBuilder, reading_factor
 from linking.relations import (
     HOP_FACTOR,
     OUT,
@@ -242,18 +242,25 @@ class KgqanPath:
         class_phrases = list(dict.fromkeys(pattern.class_phrases()))
         searched = [p for p in entity_phrases if not is_value_phrase(p)]
         singulars = {p: [" ".join(singular(w) for w in p.split())] for p in class_phrases}
+        named_classes = [p for p in class_phrases if p not in entity_phrases and _looks_like_a_name(p)
+                         and not _anchored_by_name(p, pattern)]
         vertex_lists, literal_map, class_lists = await asyncio.gather(
             asyncio.gather(*(self.entity_linker.link_entities(p, endpoint, max_vertices=options.max_vertices,
-                                                              top_k=options.vertices_per_node) for p in searched)),
+                                                              top_k=options.vertices_per_node)
+                             for p in [*searched, *named_classes])),
             self.entity_linker.link_literals([*entity_phrases, *class_phrases], endpoint, extra_forms=singulars),
             asyncio.gather(*(self.entity_linker.link_classes(p, endpoint) for p in class_phrases)),
         )
-        vertices = dict(zip(searched, vertex_lists, strict=True))
+        vertices = dict(zip([*searched, *named_classes], vertex_lists, strict=True))
         nodes: dict[str, list[LinkedEntity]] = {}
         for phrase in entity_phrases:
             nodes[phrase] = sorted(vertices.get(phrase, []) + literal_map.get(phrase, []), key=lambda c: -c.score)
-        classes = {phrase: found + literal_map.get(phrase, []) if phrase not in nodes else found
-                   for phrase, found in zip(class_phrases, class_lists, strict=True)}
+        classes = {}
+        for phrase, found in zip(class_phrases, class_lists, strict=True):
+            readings = list(found)
+            if phrase not in nodes:
+                readings += literal_map.get(phrase, []) + vertices.get(phrase, [])
+            classes[phrase] = sorted(readings, key=lambda c: -c.score * reading_factor(c))
         entities = [NodeLinks(p, nodes[p]) for p in entity_phrases] + \
                    [NodeLinks(p, classes[p], kind="class") for p in class_phrases]
         edges, relations = await self._link_edges(pattern, nodes, classes, endpoint, options)
@@ -333,6 +340,20 @@ class KgqanPath:
         return edges, evidence
 
 
+def _looks_like_a_name(phrase: str) -> bool:
+    """A capitalised class phrase ("is a | Network Dipole") may name one thing rather than a class."""
+    words = phrase.split()
+    return bool(words) and all(w[:1].isupper() or w[:1].isdigit() for w in words)
+
+
+def _anchored_by_name(class_phrase: str, pattern: PhraseGraphPattern) -> bool:
+    """Whether the things said to be `class_phrase` are also linked to a named thing: then the class
+    phrase is not read as one more name (two names for one unknown rarely agree)."""
+    typed = {t.subject for t in pattern.triples if t.is_type and t.object == class_phrase}
+    return any(not t.is_type and node in typed and not is_unknown(other)
+               for t in pattern.triples for node, other in ((t.subject, t.object), (t.object, t.subject)))
+
+
 async def _nothing() -> dict:  # type: ignore[type-arg]
     return {}
 
@@ -356,6 +377,8 @@ def _unknown_anchor(triple: PhraseTriple, pattern: PhraseGraphPattern, nodes: di
                 best = classes[other.object][0]
                 if best.kind == "literal":
                     return node, f"{node} <{best.predicates[0]}> {term_to_sparql(best.term)}"
+                if best.kind == "vertex":
+                    return node, f"VALUES {node} {{ {term_to_sparql(best.term)} }}"
                 members = ", ".join(f"<{c}>" for c in (best.term.value, *best.subclasses))
                 return node, f"{node} a ?kgqaAnchorClass FILTER(?kgqaAnchorClass IN ({members}))"
     for node in (triple.subject, triple.object):

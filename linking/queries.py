@@ -33,6 +33,7 @@ MAX_PRODUCT = 20000
 DROP_SCORE = 0.3
 CLASS_DROP_SCORE = 0.3
 CLASS_VALUE_FACTOR = 0.9  # a class phrase read as an attribute value ("dogs" -> pettype "dog")
+CLASS_VERTEX_FACTOR = 0.9  # a class phrase read as the name of one thing ("is a | Network Dipole")
 LITERAL_KINDS = (AnswerKind.STRING, AnswerKind.NUMBER, AnswerKind.DATE)
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 _NUMBER = re.compile(r"^[+-]?\d+(?:\.\d+)?$")
@@ -247,8 +248,16 @@ def class_choices(subject: str, candidates: Sequence[LinkedEntity], index: int) 
             value = term_to_sparql(candidate.term)
             choices.extend(_Choice(f"{subject} <{p}> {value}", candidate.score * CLASS_VALUE_FACTOR)
                            for p in candidate.predicates)
+        elif subject.startswith("?"):
+            choices.append(_Choice(f"VALUES {subject} {{ {term_to_sparql(candidate.term)} }}",
+                                   candidate.score * CLASS_VERTEX_FACTOR))
     choices.append(_Choice("", CLASS_DROP_SCORE))
     return choices
+
+
+def reading_factor(candidate: LinkedEntity) -> float:
+    """What reading a class phrase as this candidate costs (1 for a class)."""
+    return {"class": 1.0, "literal": CLASS_VALUE_FACTOR}.get(candidate.kind, CLASS_VERTEX_FACTOR)
 
 
 def attribute_leaves(pattern: PhraseGraphPattern) -> list[str]:

@@ -136,6 +136,15 @@ async def test_count_of_a_stored_number_is_the_number(path: KgqanPath, concert: 
     assert [a.value for a in singers.answers] == ["6"]
 
 
+async def test_a_class_phrase_that_names_one_thing_is_read_as_that_thing(path: KgqanPath, ck25: Endpoint) -> None:
+    # imperfect patterns say "?u2 is a Network Dipole" for "the Network Dipole" (a product, not a class)
+    result = await path.answer_understood(
+        understood("list :: ?u1 | reliability index | ?u2 ; ?u2 | is a | Network Dipole", AnswerType(AnswerKind.NUMBER)),
+        ck25, KGQAN_ONLY)
+    assert [a.value for a in result.answers] == ["0.768"]
+    assert "VALUES ?unknown2 {" in result.evidence.sparql
+
+
 async def test_generate_ranks_queries_for_the_proxy(path: KgqanPath, ck25: Endpoint) -> None:
     generated = await path.generate("Who is the product manager of Franz Kornhaeusel?", ck25, KGQAN_ONLY)
     assert generated and all(a.score >= b.score for a, b in zip(generated, generated[1:], strict=False))
