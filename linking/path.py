@@ -35,6 +35,7 @@ from linking.relations import (
     RelationLinker,
     literal_predicates,
 )
+from linking.relaxation import relax
 from understanding.pgp import AnswerType, PhraseGraphPattern, PhraseTriple, UnderstoodQuestion, is_unknown
 
 NAME = "kgqan"
@@ -237,7 +238,9 @@ class KgqanPath:
                                  score=round(chosen.query.score, 4), sources=(chosen.rank,)) for t in terms]
 
     async def link(self, pattern: PhraseGraphPattern, endpoint: Endpoint, options: AskOptions) -> Linking:
-        """Links every node and edge of the pattern (entity search, literals, classes, predicates)."""
+        """Links every node and edge of the pattern (entity search, literals, classes, predicates),
+        after repairing comparisons the pattern left in its words (`linking.relaxation`)."""
+        pattern = relax(pattern)
         entity_phrases = pattern.entity_phrases()
         class_phrases = list(dict.fromkeys(pattern.class_phrases()))
         searched = [p for p in entity_phrases if not is_value_phrase(p)]

@@ -261,7 +261,9 @@ def reading_factor(candidate: LinkedEntity) -> float:
 
 
 def attribute_leaves(pattern: PhraseGraphPattern) -> list[str]:
-    """Unknowns hanging off ?unknown1 by one attribute edge, those not used for ORDER/FILTER first."""
+    """Unknowns hanging off ?unknown1 by one attribute edge, those used for ORDER/FILTER last and only
+    when ?unknown1 has no class: the value compared or ordered by is the condition, not the answer,
+    of "the song with the highest sales" (a typed thing), but may be the answer of "the largest bonus"."""
     if pattern.form is not QuestionForm.LIST or pattern.projection != (ANSWER,):
         return []
     degree: dict[str, int] = {}
@@ -272,7 +274,8 @@ def attribute_leaves(pattern: PhraseGraphPattern) -> list[str]:
     leaves = [other for t in pattern.triples if not t.is_type and ANSWER in t.nodes()
               for other in t.nodes() if other != ANSWER and is_unknown(other) and degree.get(other) == 1]
     leaves = list(dict.fromkeys(leaves))
-    return [n for n in leaves if n not in modified] + [n for n in leaves if n in modified]
+    typed = any(t.is_type and t.subject == ANSWER for t in pattern.triples)
+    return [n for n in leaves if n not in modified] + ([] if typed else [n for n in leaves if n in modified])
 
 
 def dangling_unknowns(pattern: PhraseGraphPattern) -> set[str]:

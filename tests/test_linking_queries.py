@@ -202,4 +202,9 @@ def test_a_literal_answer_type_adds_variants_answering_with_the_attribute() -> N
     typed = QueryBuilder().build(linked(text, edges=edges), answer_kind=AnswerKind.STRING)
     assert [q.answer_var for q in typed[:3]] == ["?unknown1", "?unknown2", "?unknown3"]  # the ORDER node last
     assert typed[0].pattern == typed[1].pattern == typed[2].pattern
+    songs = "list :: ?u1 | is a | songs ; ?u1 | name | ?u2 ; ?u1 | sales | ?u3 :: order ?u3 desc 1"
+    sales = {"name": edges["name"], "sales": ("?unknown1", {"": [pred("song#sales", 1.0)]})}
+    typed_songs = QueryBuilder().build(linked(songs, classes={"songs": [SINGER]}, edges=sales),
+                                       answer_kind=AnswerKind.STRING)
+    assert "?unknown3" not in {q.answer_var for q in typed_songs}  # "the song with the highest sales" is a song
     assert typed[1].sparql.startswith("SELECT DISTINCT ?unknown2 WHERE") and typed[1].result_var == "unknown2"

@@ -1,0 +1,76 @@
+"""Repairs of imperfect phrase graph patterns before linking, where the pattern's own words say what
+was meant: a comparison left inside a relation phrase, or a superlative left as a comparison value.
+
+The understanding model sometimes writes "Which orchestras were founded after 2005?" as
+`?u1 | founded after | 2005` (an equality with the year) instead of
+`?u1 | founded | ?u2 :: filter ?u2 > 2005`, and "the highest sales" as `filter ?u2 > highest`.
+Both readings can be recovered from English comparatives alone, on any graph.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from understanding.pgp import Comparison, Ordering, PhraseGraphPattern, PhraseTriple, is_unknown
+
+# Comparative words at the end of a relation phrase -> the operator they put between thing and value.
+COMPARATIVES: tuple[tuple[str, str], ...] = (
+    ("at least", ">="), ("at most", "<="), ("no more than", "<="), ("no less than", ">="),
+    ("more than", ">"), ("greater than", ">"), ("larger than", ">"), ("bigger than", ">"), ("higher than", ">"),
+    ("older than", ">"), ("later than", ">"), ("longer than", ">"), ("heavier than", ">"), ("over", ">"),
+    ("above", ">"), ("after", ">"), ("since", ">="), ("exceeding", ">"),
+    ("less than", "<"), ("fewer than", "<"), ("smaller than", "<"), ("lower than", "<"), ("younger than", "<"),
+    ("earlier than", "<"), ("shorter than", "<"), ("lighter than", "<"), ("under", "<"), ("below", "<"),
+    ("before", "<"),
+)
+SUPERLATIVES = {"highest": True, "largest": True, "biggest": True, "most": True, "maximum": True, "max": True,
+                "greatest": True, "oldest": True, "latest": True, "longest": True, "heaviest": True,
+                "lowest": False, "smallest": False, "least": False, "fewest": False, "minimum": False, "min": False,
+                "youngest": False, "earliest": False, "shortest": False, "lightest": False}
+_VALUE = re.compile(r"^[+-]?\d+(?:[.,]\d+)?$|^\d{4}-\d{2}-\d{2}$")
+
+
+def relax(pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """The pattern with comparisons recovered from relation phrases and superlative comparison values
+    turned into an ordering; the pattern itself when there is nothing to repair."""
+    triples: list[PhraseTriple] = []
+    comparisons = list(pattern.comparisons)
+    next_unknown = 1 + max((int(n[len("?unknown"):]) for n in pattern.unknowns()), default=0)
+    for triple in pattern.triples:
+        split = None if triple.is_type else _comparative(triple)
+        if split is None:
+            triples.append(triple)
+            continue
+        relation, operator, thing, value = split
+        variable = f"?unknown{next_unknown}"
+        next_unknown += 1
+        subject, obj = (thing, variable) if triple.subject == thing else (variable, thing)
+        triples.append(PhraseTriple(subject, relation, obj))
+        comparisons.append(Comparison(variable, operator, value))
+    ordering = pattern.ordering
+    kept: list[Comparison] = []
+    for comparison in comparisons:
+        word = comparison.value.strip().strip("\"'").lower()
+        if word in SUPERLATIVES and ordering is None:
+            ordering = Ordering(comparison.node, descending=SUPERLATIVES[word], limit=1)
+        elif word not in SUPERLATIVES:
+            kept.append(comparison)
+    if triples == list(pattern.triples) and kept == list(pattern.comparisons) and ordering == pattern.ordering:
+        return pattern
+    return replace(pattern, triples=tuple(triples), comparisons=tuple(kept), ordering=ordering)
+
+
+def _comparative(triple: PhraseTriple) -> tuple[str, str, str, str] | None:
+    """(relation without the comparative, operator, the compared thing, the value) for an edge like
+    `?u1 | founded after | 2005`; None when the edge is no comparison with a value."""
+    for thing, value in ((triple.subject, triple.object), (triple.object, triple.subject)):
+        if not is_unknown(thing) or is_unknown(value) or not _VALUE.match(value.strip().replace(",", "")):
+            continue
+        words = triple.relation.lower().split()
+        for phrase, operator in COMPARATIVES:
+            tail = phrase.split()
+            if words[-len(tail):] == tail:
+                rest = " ".join(triple.relation.split()[: -len(tail)]).strip()
+                return rest or triple.relation, operator, thing, value.strip().replace(",", "")
+    return None

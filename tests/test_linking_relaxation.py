@@ -1,0 +1,26 @@
+"""Repairs of imperfect phrase graph patterns (linking/relaxation.py): comparisons left in relation
+phrases, superlatives left as comparison values. Patterns are our own."""
+
+from __future__ import annotations
+
+from linking.relaxation import relax
+from understanding.pgp import Comparison, Ordering, PhraseGraphPattern
+
+
+def test_a_comparative_relation_with_a_value_becomes_a_filter() -> None:
+    pattern = relax(PhraseGraphPattern.from_text("list :: ?u1 | is a | orchestras ; ?u1 | founded after | 2005"))
+    assert pattern.to_text() == "list :: ?u1 | is a | orchestras ; ?u1 | founded | ?u2 :: filter ?u2 > 2005"
+    weigh = relax(PhraseGraphPattern.from_text("count :: ?u1 | weighs less than | 18.5"))
+    assert weigh.comparisons == (Comparison("?unknown2", "<", "18.5"),) and weigh.triples[0].relation == "weighs"
+
+
+def test_a_superlative_comparison_value_becomes_an_ordering() -> None:
+    pattern = relax(PhraseGraphPattern.from_text("list :: ?u1 | is a | song ; ?u1 | sales | ?u2 :: filter ?u2 > highest"))
+    assert pattern.comparisons == () and pattern.ordering == Ordering("?unknown2", descending=True, limit=1)
+
+
+def test_sound_patterns_are_left_alone() -> None:
+    for text in ("list :: ?u1 | founded | ?u2 :: filter ?u2 > 2005", "list :: ?u1 | born in | Paris",
+                 "list :: ?u1 | released after | Thriller"):
+        pattern = PhraseGraphPattern.from_text(text)
+        assert relax(pattern) is pattern
