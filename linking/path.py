@@ -39,6 +39,11 @@ from linking.relaxation import relax
 from understanding.pgp import AnswerType, PhraseGraphPattern, PhraseTriple, UnderstoodQuestion, is_unknown
 
 NAME = "kgqan"
+MERGE_MIN_SCORE = 0.7  # a relation phrase must name a class this clearly to be read as one
+# Two-hop readings (through a value's holder or an intermediate node) are many: only those whose
+# predicate fits the relation phrase well, and a few per first hop, compete with the direct ones.
+MIN_HOP_SCORE = 0.2
+MAX_HOPS = 3
 
 
 @dataclass
@@ -266,8 +271,19 @@ class KgqanPath:
             classes[phrase] = sorted(readings, key=lambda c: -c.score * reading_factor(c))
         entities = [NodeLinks(p, nodes[p]) for p in entity_phrases] + \
                    [NodeLinks(p, classes[p], kind="class") for p in class_phrases]
-        edges, relations = await self._link_edges(pattern, nodes, classes, endpoint, options)
-        return Linking(LinkedPattern(pattern, nodes, classes, edges), entities, relations)
+        (edges, relations), relation_classes = await asyncio.gather(
+            self._link_edges(pattern, nodes, classes, endpoint, options),
+            self._relation_classes(pattern, endpoint))
+        return Linking(LinkedPattern(pattern, nodes, classes, edges, relation_classes), entities, relations)
+
+    async def _relation_classes(self, pattern: PhraseGraphPattern, endpoint: Endpoint) -> dict[str, list[LinkedEntity]]:
+        """Classes named by the relation phrases of edges between two unknowns (no request: the class
+        list is fetched once per endpoint)."""
+        phrases = list(dict.fromkeys(t.relation for t in pattern.triples
+                                     if not t.is_type and is_unknown(t.subject) and is_unknown(t.object)))
+        found = await asyncio.gather(*(self.entity_linker.link_classes(p, endpoint, top_k=1, min_score=MERGE_MIN_SCORE)
+                                       for p in phrases))
+        return {p: f for p, f in zip(phrases, found, strict=True) if f}
 
     async def _link_edges(self, pattern: PhraseGraphPattern, nodes: dict[str, list[LinkedEntity]],
                           classes: dict[str, list[LinkedEntity]], endpoint: Endpoint,
@@ -321,20 +337,20 @@ class KgqanPath:
                 for (value, carrier), holder_set in holders.items():
                     if value != key:
                         continue
-                    hops = await self.relation_linker.rank(triple.relation, holder_set, endpoint,
-                                                           top_k=options.predicates_per_edge,
+                    hops = await self.relation_linker.rank(triple.relation, holder_set, endpoint, top_k=MAX_HOPS,
                                                            descriptions=descriptions, class_words=class_words)
-                    ranked[key] += [replace(p, score=p.score * HOP_FACTOR, through=carrier) for p in hops]
+                    ranked[key] += [replace(p, score=p.score * HOP_FACTOR, through=carrier)
+                                    for p in hops if p.score >= MIN_HOP_SCORE]
                 first_scores = {p.iri: p.score for p in ranked[key] if p.direction == OUT and not p.through}
                 for (vertex, first), mid_set in beyond.items():
                     if vertex != key:
                         continue
-                    hops = await self.relation_linker.rank(triple.relation, mid_set, endpoint,
-                                                           top_k=options.predicates_per_edge,
+                    hops = await self.relation_linker.rank(triple.relation, mid_set, endpoint, top_k=MAX_HOPS,
                                                            descriptions=descriptions, class_words=class_words)
                     first_score = first_scores.get(first, 0.0)
                     ranked[key] += [replace(p, score=PATH_FACTOR * max(p.score, (p.score + first_score) / 2),
-                                            through=first, through_out=True) for p in hops]
+                                            through=first, through_out=True)
+                                    for p in hops if max(p.score, (p.score + first_score) / 2) >= MIN_HOP_SCORE]
                 ranked[key] = sorted(ranked[key], key=lambda p: -p.score)[: options.predicates_per_edge]
             edges.append(EdgeLinks(triple, anchor, ranked))
             best = sorted({p for r in ranked.values() for p in r}, key=lambda p: -p.score)[: options.predicates_per_edge]

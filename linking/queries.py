@@ -34,6 +34,7 @@ DROP_SCORE = 0.3
 CLASS_DROP_SCORE = 0.3
 CLASS_VALUE_FACTOR = 0.9  # a class phrase read as an attribute value ("dogs" -> pettype "dog")
 CLASS_VERTEX_FACTOR = 0.9  # a class phrase read as the name of one thing ("is a | Network Dipole")
+MERGE_FACTOR = 0.9  # a relation phrase between two unknowns read as the class of one thing
 LITERAL_KINDS = (AnswerKind.STRING, AnswerKind.NUMBER, AnswerKind.DATE)
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 _NUMBER = re.compile(r"^[+-]?\d+(?:\.\d+)?$")
@@ -66,6 +67,8 @@ class LinkedPattern:
     nodes: dict[str, list[LinkedEntity]] = field(default_factory=dict)  # entity phrase -> vertices/literals
     classes: dict[str, list[LinkedEntity]] = field(default_factory=dict)  # class phrase -> classes
     edges: list[EdgeLinks] = field(default_factory=list)
+    # relation phrase of an edge between two unknowns -> classes it names ("?u1 | suppliers | ?u2")
+    relation_classes: dict[str, list[LinkedEntity]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -162,7 +165,8 @@ class QueryBuilder:
                 return None
             anchor_key = chosen[edge.anchor].term.value if edge.anchor in chosen else ""
             predicates = edge.by_anchor.get(anchor_key, [])
-            if not predicates:
+            merged = merge_choices(triple, linked.relation_classes.get(triple.relation, []), dangling, index)
+            if not predicates and not merged:
                 return None
             anchor = self._node_term(edge.anchor, chosen)
             other = self._node_term(edge.other, chosen)
@@ -182,6 +186,7 @@ class QueryBuilder:
                     continue
                 subject, obj = (anchor, other) if predicate.direction == OUT else (other, anchor)
                 edge_choices.append(_Choice(f"{subject} <{predicate.iri}> {obj}", predicate.score))
+            edge_choices += merged
             if not edge_choices:
                 return None
             if edge.other in dangling:
@@ -230,6 +235,27 @@ class QueryBuilder:
         return CandidateQuery(sparql, where, answer, score, form, typed, answer[1:], modifiers)
 
 
+def membership(subject: str, candidate: LinkedEntity, index: int) -> str:
+    """`subject` is an instance of the class, or of one of its subclasses."""
+    if not candidate.subclasses:
+        return f"{subject} <{RDF_TYPE}> <{candidate.term.value}>"
+    variable = f"?kgqaClass{index}"
+    members = ", ".join(f"<{c}>" for c in (candidate.term.value, *candidate.subclasses))
+    return f"{subject} <{RDF_TYPE}> {variable} FILTER({variable} IN ({members}))"
+
+
+def merge_choices(triple: PhraseTriple, classes: Sequence[LinkedEntity], dangling: set[str],
+                  index: int) -> list[_Choice]:
+    """An edge between two unknowns whose relation phrase names a class ("?u1 | suppliers | ?u2 ;
+    ?u2 | located in | Switzerland") read as one thing of that class: both unknowns are the same
+    (or the other one is dropped when nothing else uses it)."""
+    if not (is_unknown(triple.subject) and is_unknown(triple.object)):
+        return []
+    target, other = (triple.object, triple.subject) if triple.object == ANSWER else (triple.subject, triple.object)
+    same = "" if other in dangling else f" FILTER({target} = {other})"
+    return [_Choice(membership(target, c, 100 + index) + same, c.score * MERGE_FACTOR) for c in classes]
+
+
 def class_choices(subject: str, candidates: Sequence[LinkedEntity], index: int) -> list[_Choice]:
     """Ways to say "subject is a <class phrase>": membership of a linked class (or of one of its
     subclasses), an attribute equal to a value named like the class ("dogs" -> `pettype "dog"`),
@@ -237,13 +263,7 @@ def class_choices(subject: str, candidates: Sequence[LinkedEntity], index: int) 
     choices = []
     for candidate in candidates:
         if candidate.kind == "class":
-            if candidate.subclasses:
-                variable = f"?kgqaClass{index}"
-                members = ", ".join(f"<{c}>" for c in (candidate.term.value, *candidate.subclasses))
-                choices.append(_Choice(f"{subject} <{RDF_TYPE}> {variable} FILTER({variable} IN ({members}))",
-                                       candidate.score))
-            else:
-                choices.append(_Choice(f"{subject} <{RDF_TYPE}> <{candidate.term.value}>", candidate.score))
+            choices.append(_Choice(membership(subject, candidate, index), candidate.score))
         elif candidate.kind == "literal":
             value = term_to_sparql(candidate.term)
             choices.extend(_Choice(f"{subject} <{p}> {value}", candidate.score * CLASS_VALUE_FACTOR)

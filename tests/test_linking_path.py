@@ -145,6 +145,15 @@ async def test_a_class_phrase_that_names_one_thing_is_read_as_that_thing(path: K
     assert "VALUES ?unknown2 {" in result.evidence.sparql
 
 
+async def test_a_relation_phrase_that_names_a_class_reads_as_membership(path: KgqanPath, ck25: Endpoint) -> None:
+    # imperfect patterns say "?u1 | services | ?u2" for "How many services are there?"
+    result = await path.answer_understood(
+        understood("count :: ?u1 | services | ?u2", AnswerType(AnswerKind.NUMBER)), ck25, KGQAN_ONLY)
+    rows = await ck25.sparql.select(f"SELECT (COUNT(DISTINCT ?s) AS ?n) WHERE {{ ?s a <{PV}Service> }}")
+    assert [a.value for a in result.answers] == [rows.rows[0]["n"].value]
+    assert f"?unknown1 <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <{PV}Service>" in result.evidence.sparql
+
+
 async def test_generate_ranks_queries_for_the_proxy(path: KgqanPath, ck25: Endpoint) -> None:
     generated = await path.generate("Who is the product manager of Franz Kornhaeusel?", ck25, KGQAN_ONLY)
     assert generated and all(a.score >= b.score for a, b in zip(generated, generated[1:], strict=False))
