@@ -8,7 +8,7 @@ so wrk, the proxy and Virtuoso share its cores. Both targets get `Accept-Encodin
 Virtuoso writes uncompressed answers in pieces and stalls on delayed ACKs (p50 ~18 ms here), which
 would flatter the proxy; with it the direct baseline is Virtuoso at its best.
 
-    .venv/bin/python benchmarks/proxy.py [--seconds 10] [--rounds 3] [--cached]
+    .venv/bin/python benchmarks/proxy.py [--seconds 10] [--rounds 3] [--cached] [--compare-loops]
 """
 
 from __future__ import annotations
@@ -103,6 +103,8 @@ def main() -> int:
     parser.add_argument("--seconds", type=int, default=10, help="length of one wrk run")
     parser.add_argument("--rounds", type=int, default=3, help="runs per configuration (medians are reported)")
     parser.add_argument("--cached", action="store_true", help="also measure with the proxy's response cache on")
+    parser.add_argument("--compare-loops", action="store_true",
+                        help="also measure the proxy on the standard asyncio loop (the default is uvloop)")
     parser.add_argument("--json", type=Path, default=None, help="write the figures here as JSON")
     args = parser.parse_args()
     if shutil.which("wrk") is None:
@@ -119,16 +121,18 @@ def main() -> int:
                              "    max_concurrency: 32\n")
         direct = config.url + "?" + urllib.parse.urlencode({"query": QUERY, "default-graph-uri": config.default_graph})
 
-        def serve(cache_ttl: float) -> str:
+        def serve(cache_ttl: float, loop: str = "auto") -> str:
             port = free_port()
             servers.append(subprocess.Popen(
                 [sys.executable, "-m", "gateway.cli", "serve", "--port", str(port), "--endpoints-file", str(endpoints),
-                 "--endpoint", "ck25", "--cache-ttl", str(cache_ttl)],
+                 "--endpoint", "ck25", "--cache-ttl", str(cache_ttl), "--loop", loop],
                 cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ}))
             wait_for(f"http://127.0.0.1:{port}/health")
             return f"http://127.0.0.1:{port}/sparql?" + urllib.parse.urlencode({"query": QUERY})
 
         targets = {"direct": direct, "proxy": serve(0)}
+        if args.compare_loops:
+            targets["proxy-asyncio"] = serve(0, "asyncio")
         if args.cached:
             targets["proxy-cached"] = serve(300)
         for url in targets.values():

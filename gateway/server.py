@@ -540,7 +540,22 @@ def main(args: argparse.Namespace) -> int:
     setup_access_log()
     gateway = Gateway(registry)
     app = create_app(gateway, settings)
-    log.warning("kgqa serving on http://%s:%d (default endpoint %s)", args.host, args.port, settings.default_endpoint)
-    web.run_app(app, host=args.host, port=args.port, access_log=None, print=None)
+    loop = new_event_loop(getattr(args, "loop", "auto"))
+    log.warning("kgqa serving on http://%s:%d (default endpoint %s, %s loop)", args.host, args.port,
+                settings.default_endpoint, type(loop).__module__.split(".")[0])
+    web.run_app(app, host=args.host, port=args.port, access_log=None, print=None, loop=loop)
     return 0
+
+
+def new_event_loop(kind: str = "auto") -> asyncio.AbstractEventLoop:
+    """uvloop when asked for or (with `auto`) when installed; the standard loop otherwise."""
+    if kind != "asyncio":
+        try:
+            import uvloop
+        except ImportError:
+            if kind == "uvloop":
+                raise SystemExit("--loop uvloop: uvloop is not installed (pip install uvloop)") from None
+        else:
+            return uvloop.new_event_loop()
+    return asyncio.new_event_loop()
 

@@ -273,6 +273,7 @@ def test_kgqa_serve_runs_with_the_endpoints_file_datasets_and_json_logs(virtuoso
     requests_logged = [line for line in lines if line.get("logger") == "kgqa.access"]
     assert {"method", "path", "route", "status", "ms"} <= set(requests_logged[-1])
     assert requests_logged[-1]["route"] == "/sparql" and requests_logged[-1]["status"] == 200
+    assert any("uvloop loop" in line.get("msg", "") for line in lines)  # a dependency, used by default
 
 
 def test_kgqa_serve_refuses_a_dataset_mapped_to_an_unknown_endpoint(tmp_path: Path) -> None:
