@@ -25,7 +25,14 @@ from linking.entities import EntityLinker, LinkedEntity, NodeLinks, is_value_phr
 from linking.execution import ExecutedQuery, QueryExecutor, select_answer
 from linking.filtering import AnswerTypeFilter, FilterOutcome
 from linking.naming import EntityNamer, Naming
-from linking.queries import CandidateQuery, EdgeLinks, LinkedPattern, QueryBuilder, reading_factor
+from linking.queries import (
+    CandidateQuery,
+    EdgeLinks,
+    LinkedPattern,
+    QueryBuilder,
+    reading_factor,
+    valued_nodes,
+)
 from linking.relations import (
     HOP_FACTOR,
     OUT,
@@ -313,6 +320,9 @@ class KgqanPath:
             else:
                 anchor_node, anchor_pattern = _unknown_anchor(triple, pattern, nodes, classes)
                 unanchored.append((triple, anchor_node, anchor_pattern))
+        valued = valued_nodes(pattern)
+        to_values = {triple: (anchor_node, anchor_pattern) for triple, anchor_node, anchor_pattern in unanchored
+                     if anchor_pattern and (set(triple.nodes()) - {anchor_node}) & valued}
         sampled = await asyncio.gather(*(
             self.relation_linker.predicates_of_bindings(anchor_pattern, anchor_node, endpoint) if anchor_pattern
             else self.relation_linker.all_predicates(endpoint)
@@ -333,6 +343,9 @@ class KgqanPath:
                                                               top_k=options.predicates_per_edge,
                                                               descriptions=descriptions, class_words=class_words)
                 if anchor not in held:
+                    if triple in to_values:
+                        ranked[key] = await self._valued_hops(triple, ranked[key], to_values[triple], endpoint,
+                                                              class_words)
                     continue
                 for (value, carrier), holder_set in holders.items():
                     if value != key:
@@ -357,6 +370,32 @@ class KgqanPath:
             evidence.append(EdgeEvidence(triple.relation, f"{triple.subject} | {triple.relation} | {triple.object}",
                                          anchor, best))
         return edges, evidence
+
+
+    async def _valued_hops(self, triple: PhraseTriple, ranked: list[LinkedPredicate], anchor: tuple[str, str],
+                           endpoint: Endpoint, class_words: dict[str, str]) -> list[LinkedPredicate]:
+        """An edge to a value that is ordered, compared or aggregated ("the most expensive product")
+        whose best predicates lead to things, not values (`price` -> a price node): the numeric or
+        date attributes of those things (`price/amount`) as two-hop readings (one request)."""
+        out = list(ranked)
+        firsts = [p for p in ranked if p.direction == OUT and not p.literal and not p.through][:MAX_HOPS]
+        if not firsts or firsts[0].score < MIN_HOP_SCORE:
+            return out
+        first_scores = {p.iri: p.score for p in firsts}
+        anchor_node, anchor_pattern = anchor
+        hops_by_first = await self.relation_linker.predicates_beyond_bindings(anchor_pattern, anchor_node,
+                                                                              list(first_scores), endpoint)
+        iris = sorted({iri for s in hops_by_first.values() for iri, _ in s.pairs})
+        descriptions = await endpoint.describe_predicates(iris) if iris else {}
+        for first, hop_set in hops_by_first.items():
+            if first not in first_scores:
+                continue
+            literal_only = PredicateSet(hop_set.literal, hop_set.ends, hop_set.literal)
+            hops = await self.relation_linker.rank(triple.relation, literal_only, endpoint, top_k=MAX_HOPS,
+                                                   descriptions=descriptions, class_words=class_words)
+            out += [replace(p, score=PATH_FACTOR * (p.score + first_scores[first]) / 2, through=first,
+                            through_out=True) for p in hops]
+        return sorted(out, key=lambda p: -p.score)
 
 
 def _looks_like_a_name(phrase: str) -> bool:

@@ -35,6 +35,7 @@ CLASS_DROP_SCORE = 0.3
 CLASS_VALUE_FACTOR = 0.9  # a class phrase read as an attribute value ("dogs" -> pettype "dog")
 CLASS_VERTEX_FACTOR = 0.9  # a class phrase read as the name of one thing ("is a | Network Dipole")
 MERGE_FACTOR = 0.9  # a relation phrase between two unknowns read as the class of one thing
+THING_VALUE_FACTOR = 0.5  # ordering, comparing or aggregating things (IRIs) rather than values
 LITERAL_KINDS = (AnswerKind.STRING, AnswerKind.NUMBER, AnswerKind.DATE)
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 _NUMBER = re.compile(r"^[+-]?\d+(?:\.\d+)?$")
@@ -171,7 +172,10 @@ class QueryBuilder:
             anchor = self._node_term(edge.anchor, chosen)
             other = self._node_term(edge.other, chosen)
             edge_choices = []
+            valued = edge.other in valued_nodes(linked.pattern) and is_unknown(edge.other)
             for predicate in predicates:
+                if valued and not predicate.literal:
+                    predicate = replace(predicate, score=predicate.score * THING_VALUE_FACTOR)
                 if predicate.through:
                     if not is_unknown(edge.other):
                         continue
@@ -296,6 +300,16 @@ def attribute_leaves(pattern: PhraseGraphPattern) -> list[str]:
     leaves = list(dict.fromkeys(leaves))
     typed = any(t.is_type and t.subject == ANSWER for t in pattern.triples)
     return [n for n in leaves if n not in modified] + ([] if typed else [n for n in leaves if n in modified])
+
+
+def valued_nodes(pattern: PhraseGraphPattern) -> set[str]:
+    """Unknowns whose values are ordered, compared or aggregated: they must be literal values."""
+    nodes = {c.node for c in pattern.comparisons}
+    if pattern.ordering is not None:
+        nodes.add(pattern.ordering.node)
+    if pattern.form.is_aggregate and pattern.form is not QuestionForm.COUNT:
+        nodes.add(aggregate_target(pattern))
+    return {n for n in nodes if is_unknown(n)}
 
 
 def dangling_unknowns(pattern: PhraseGraphPattern) -> set[str]:

@@ -37,6 +37,7 @@ CLASS_BONUS = 0.05  # added for the other end's class fitting the phrase as well
 HOP_FACTOR = 0.9  # a predicate of the thing holding a question value, one hop away from the value
 PATH_FACTOR = 0.85  # a predicate of a thing the linked vertex points to (vertex -> ?x -> answer)
 NEIGHBOUR_SAMPLE = 400
+HOP_TIMEOUT_S = 5.0  # two-hop lookups are optional: a slow one is given up, not waited for
 
 
 @dataclass(frozen=True)
@@ -157,7 +158,7 @@ class RelationLinker:
         query = (f"SELECT DISTINCT ?kgqaValue ?kgqaCarrier ?p ?dir ?t ?lit WHERE "
                  f"{{ {_around('?kgqaHolder', binding)} }} LIMIT {MAX_PREDICATE_ROWS}")
         try:
-            result = await endpoint.sparql.select(query)
+            result = await endpoint.sparql.select(query, timeout_s=HOP_TIMEOUT_S)
         except SparqlError:
             return {}
         found: dict[tuple[str, str], _Collector] = {}
@@ -188,7 +189,7 @@ class RelationLinker:
                  f'BIND("{OUT}" AS ?dir) OPTIONAL {{ ?kgqaOther <{RDF_TYPE}> ?t }} BIND(isLiteral(?kgqaOther) AS ?lit) '
                  f"}} LIMIT {MAX_PREDICATE_ROWS}")
         try:
-            result = await endpoint.sparql.select(query)
+            result = await endpoint.sparql.select(query, timeout_s=HOP_TIMEOUT_S)
         except SparqlError:
             return {}
         found: dict[tuple[str, str], _Collector] = {}
@@ -196,6 +197,31 @@ class RelationLinker:
             vertex, first = row.get("v"), row.get("kgqaFirst")
             if isinstance(vertex, ox.NamedNode) and isinstance(first, ox.NamedNode):
                 found.setdefault((vertex.value, first.value), _Collector()).add(row)
+        return {key: collector.result() for key, collector in found.items()}
+
+    async def predicates_beyond_bindings(self, anchor_pattern: str, variable: str, firsts: Sequence[str],
+                                         endpoint: Endpoint) -> dict[str, PredicateSet]:
+        """Predicates to numbers or dates of the things that a sample of `variable`'s values (bound by
+        `anchor_pattern`) points to by each of the `firsts` predicates, in one request; `literal` marks them."""
+        if not firsts:
+            return {}
+        members = ", ".join(f"<{iri}>" for iri in firsts)  # FILTER IN, not VALUES: Virtuoso times out on VALUES here
+        sample = (f"{{ SELECT DISTINCT ?kgqaFirst ?kgqaMid WHERE {{ {{ SELECT DISTINCT {variable} WHERE "
+                  f"{{ {anchor_pattern} }} LIMIT {ANCHOR_SAMPLE} }} {variable} ?kgqaFirst ?kgqaMid . "
+                  f"FILTER(isIRI(?kgqaMid) && ?kgqaFirst IN ({members})) }} }}")
+        number = 'REGEX(STR(?kgqaOther), "^[+-]?[0-9]+([.][0-9]+)?$|^[0-9]{4}-[0-9]{2}")'
+        query = (f'SELECT DISTINCT ?kgqaFirst ?p ?dir ?lit WHERE {{ {sample} ?kgqaMid ?p ?kgqaOther '
+                 f'FILTER(isLiteral(?kgqaOther)) BIND("{OUT}" AS ?dir) '
+                 f"BIND((isNumeric(?kgqaOther) || {number}) AS ?lit) }} LIMIT {MAX_PREDICATE_ROWS}")
+        try:
+            result = await endpoint.sparql.select(query, timeout_s=HOP_TIMEOUT_S)
+        except SparqlError:
+            return {}
+        found: dict[str, _Collector] = {}
+        for row in result:
+            first = row.get("kgqaFirst")
+            if isinstance(first, ox.NamedNode):
+                found.setdefault(first.value, _Collector()).add(row)
         return {key: collector.result() for key, collector in found.items()}
 
     async def all_predicates(self, endpoint: Endpoint) -> PredicateSet:

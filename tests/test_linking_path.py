@@ -154,6 +154,18 @@ async def test_a_relation_phrase_that_names_a_class_reads_as_membership(path: Kg
     assert f"?unknown1 <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <{PV}Service>" in result.evidence.sparql
 
 
+async def test_ordering_by_a_thing_goes_on_to_its_numeric_value(path: KgqanPath, ck25: Endpoint) -> None:
+    # "the most expensive service": pv:price leads to a price node; its pv:amount is what is ordered
+    result = await path.answer_understood(
+        understood("list :: ?u1 | is a | services ; ?u1 | price | ?u2 :: order ?u2 desc 1", AnswerType(AnswerKind.RESOURCE)),
+        ck25, KGQAN_ONLY)
+    truth = await ck25.sparql.select(f"SELECT ?s WHERE {{ ?s a <{PV}Service> ; <{PV}price>/<{PV}amount> ?a }} "
+                                     "ORDER BY DESC(?a) LIMIT 1")
+    assert [a.value for a in result.answers] == [truth.rows[0]["s"].value]
+    assert f"<{PV}price> ?kgqaVia1 . ?kgqaVia1 <{PV}amount> ?unknown2" in result.evidence.sparql
+    assert result.sparql_requests < 30
+
+
 async def test_generate_ranks_queries_for_the_proxy(path: KgqanPath, ck25: Endpoint) -> None:
     generated = await path.generate("Who is the product manager of Franz Kornhaeusel?", ck25, KGQAN_ONLY)
     assert generated and all(a.score >= b.score for a, b in zip(generated, generated[1:], strict=False))
