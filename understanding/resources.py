@@ -41,8 +41,21 @@ def minilm_path() -> Path:
 
 
 @_once
+def minilm() -> Any:
+    """all-MiniLM-L6-v2 for inference (`understanding.minilm.SentenceEncoder`: plain torch, loads in the
+    time torch takes to import); `.encode(texts)`, `.model` (token states), `.tokenizer`."""
+    import torch
+
+    from understanding.minilm import SentenceEncoder
+
+    torch.set_num_threads(max(1, min(2, os.cpu_count() or 1)))
+    return SentenceEncoder(minilm_path())
+
+
+@_once
 def sentence_encoder() -> Any:
-    """all-MiniLM-L6-v2 as a `SentenceTransformer` (384-d, normalised by the caller if needed)."""
+    """all-MiniLM-L6-v2 as a `SentenceTransformer`, for training (fine-tuning uses the `transformers`
+    model); inference uses `minilm()`, the same numbers without the slow imports."""
     import torch
     from sentence_transformers import SentenceTransformer
 
