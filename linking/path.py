@@ -43,7 +43,14 @@ from linking.relations import (
     literal_predicates,
 )
 from linking.relaxation import relax
-from understanding.pgp import AnswerType, PhraseGraphPattern, PhraseTriple, UnderstoodQuestion, is_unknown
+from understanding.pgp import (
+    AnswerType,
+    PhraseGraphPattern,
+    PhraseTriple,
+    QuestionForm,
+    UnderstoodQuestion,
+    is_unknown,
+)
 
 NAME = "kgqan"
 MERGE_MIN_SCORE = 0.7  # a relation phrase must name a class this clearly to be read as one
@@ -195,6 +202,9 @@ class KgqanPath:
                 notes.append("the endpoint cut the result; answers may be incomplete")
         elif not queries:
             notes.append("linking found no query for the pattern: " + _why_no_query(linking))
+            if understood.pattern.form is QuestionForm.BOOLEAN and _unmatched_names(linking):
+                answers = [Answer.boolean(False)]
+                notes.append("a thing the yes/no question names is not in the graph: the answer is no")
         else:
             notes.append(f"none of the {sum(1 for e in executed if e.status != 'skipped')} queries run had an answer")
         return PathResult(NAME, answers=answers, evidence=evidence, timings_ms=timings,
@@ -452,6 +462,10 @@ def _unknown_anchor(triple: PhraseTriple, pattern: PhraseGraphPattern, nodes: di
                 return node, f"{node} ?anchorPredicate {value}"
             return node, f"{{ {value} ?anchorPredicate {node} }} UNION {{ {node} ?anchorPredicate {value} }}"
     return triple.subject, None
+
+
+def _unmatched_names(linking: Linking) -> list[str]:
+    return [n.phrase for n in linking.entities if n.kind == "entity" and not n.candidates]
 
 
 def _why_no_query(linking: Linking) -> str:

@@ -89,6 +89,10 @@ async def test_unknown_names_give_no_answer_rather_than_a_wrong_one(path: KgqanP
         ck25, KGQAN_ONLY)
     assert result.answers == [] and result.status.value == "ok"
     assert "no graph term matches" in result.notes[0]
+    asked = await path.answer_understood(
+        understood("boolean :: ?u1 | product manager | Qwxyzzy Plonkovitch", AnswerType(AnswerKind.BOOLEAN)),
+        ck25, KGQAN_ONLY)
+    assert [a.value for a in asked.answers] == ["false"]  # "Is there ...?" about a thing the graph lacks: no
 
 
 @pytest.fixture(scope="module")
