@@ -42,7 +42,7 @@ from linking.relations import (
     RelationLinker,
     literal_predicates,
 )
-from linking.relaxation import relax
+from linking.relaxation import read_as_classes, relax
 from understanding.pgp import (
     AnswerType,
     PhraseGraphPattern,
@@ -259,9 +259,12 @@ class KgqanPath:
         return [Answer.from_term(t, label=labels.get(t.value) if isinstance(t, ox.NamedNode) else None,
                                  score=round(chosen.query.score, 4), sources=(chosen.rank,)) for t in terms]
 
-    async def link(self, pattern: PhraseGraphPattern, endpoint: Endpoint, options: AskOptions) -> Linking:
+    async def link(self, pattern: PhraseGraphPattern, endpoint: Endpoint, options: AskOptions, *,
+                   retry: bool = True) -> Linking:
         """Links every node and edge of the pattern (entity search, literals, classes, predicates),
-        after repairing comparisons the pattern left in its words (`linking.relaxation`)."""
+        after repairing comparisons the pattern left in its words (`linking.relaxation`). A named
+        node that matches nothing but names a class ("the average age of conductors") is linked
+        again as an unknown of that class."""
         pattern = relax(pattern)
         entity_phrases = pattern.entity_phrases()
         class_phrases = list(dict.fromkeys(pattern.class_phrases()))
@@ -280,6 +283,14 @@ class KgqanPath:
         nodes: dict[str, list[LinkedEntity]] = {}
         for phrase in entity_phrases:
             nodes[phrase] = sorted(vertices.get(phrase, []) + literal_map.get(phrase, []), key=lambda c: -c.score)
+        if retry:
+            unmatched = [p for p in entity_phrases if not nodes[p] and not is_value_phrase(p)]
+            named = await asyncio.gather(*(self.entity_linker.link_classes(p, endpoint, top_k=1,
+                                                                           min_score=MERGE_MIN_SCORE)
+                                           for p in unmatched))
+            as_classes = [p for p, found in zip(unmatched, named, strict=True) if found]
+            if as_classes:
+                return await self.link(read_as_classes(pattern, as_classes), endpoint, options, retry=False)
         classes = {}
         for phrase, found in zip(class_phrases, class_lists, strict=True):
             readings = list(found)

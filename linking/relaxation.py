@@ -12,7 +12,14 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from understanding.pgp import Comparison, Ordering, PhraseGraphPattern, PhraseTriple, is_unknown
+from understanding.pgp import (
+    TYPE_RELATION,
+    Comparison,
+    Ordering,
+    PhraseGraphPattern,
+    PhraseTriple,
+    is_unknown,
+)
 
 # Comparative words at the end of a relation phrase -> the operator they put between thing and value.
 COMPARATIVES: tuple[tuple[str, str], ...] = (
@@ -74,3 +81,17 @@ def _comparative(triple: PhraseTriple) -> tuple[str, str, str, str] | None:
                 rest = " ".join(triple.relation.split()[: -len(tail)]).strip()
                 return rest or triple.relation, operator, thing, value.strip().replace(",", "")
     return None
+
+
+def read_as_classes(pattern: PhraseGraphPattern, phrases: list[str]) -> PhraseGraphPattern:
+    """The pattern with each named node in `phrases` replaced by a new unknown of that class:
+    `?u1 | age | conductors` -> `?u1 | age | ?u2 ; ?u2 | is a | conductors`."""
+    next_unknown = 1 + max((int(n[len("?unknown"):]) for n in pattern.unknowns()), default=0)
+    renamed: dict[str, str] = {}
+    for phrase in phrases:
+        renamed[phrase] = f"?unknown{next_unknown}"
+        next_unknown += 1
+    triples = [PhraseTriple(renamed.get(t.subject, t.subject), t.relation, renamed.get(t.object, t.object))
+               for t in pattern.triples]
+    triples += [PhraseTriple(variable, TYPE_RELATION, phrase) for phrase, variable in renamed.items()]
+    return replace(pattern, triples=tuple(triples))

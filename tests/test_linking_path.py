@@ -130,6 +130,14 @@ async def test_a_vertex_leads_to_the_answer_through_an_intermediate_node(path: K
     assert result.sparql_requests < 30
 
 
+async def test_a_named_node_that_names_a_class_is_read_as_its_members(path: KgqanPath, concert: Endpoint) -> None:
+    # imperfect patterns put the class where a name would be: "the average age of singers"
+    result = await path.answer_understood(
+        understood("avg :: ?u1 | age | singers", AnswerType(AnswerKind.NUMBER)), concert, KGQAN_ONLY)
+    assert [a.value for a in result.answers] == ["37"]
+    assert "<http://valuenet/ontop/singer#age>" in result.evidence.sparql
+
+
 async def test_count_of_a_stored_number_is_the_number(path: KgqanPath, concert: Endpoint) -> None:
     # "How many people fit in Balmoor?": the graph stores the capacity; counting its one value would say 1
     result = await path.answer_understood(

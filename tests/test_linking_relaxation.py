@@ -3,7 +3,7 @@ phrases, superlatives left as comparison values. Patterns are our own."""
 
 from __future__ import annotations
 
-from linking.relaxation import relax
+from linking.relaxation import read_as_classes, relax
 from understanding.pgp import Comparison, Ordering, PhraseGraphPattern
 
 
@@ -24,3 +24,8 @@ def test_sound_patterns_are_left_alone() -> None:
                  "list :: ?u1 | released after | Thriller"):
         pattern = PhraseGraphPattern.from_text(text)
         assert relax(pattern) is pattern
+
+
+def test_a_named_node_read_as_a_class_becomes_a_typed_unknown() -> None:
+    pattern = read_as_classes(PhraseGraphPattern.from_text("avg :: ?u1 | age | conductors"), ["conductors"])
+    assert pattern.to_text() == "avg :: ?u1 | age | ?u2 ; ?u2 | is a | conductors"
