@@ -21,7 +21,10 @@ The target keeps only what aligned; what did not is listed per question. The heu
    ("older" -> age), or WordLlama cosine >= 0.45. A span ending in a verb takes the following
    preposition ("flows into", "directed by").
 4. Classes (`?x a dbo:City`, Spider tables) align to a noun ("cities"); a class the question does
-   not name is implicit and dropped without penalty.
+   not name is implicit and dropped without penalty. When the query does not type the answer but
+   the question names its class ("Which/What <noun>", "How many <noun>", "List (all) the <noun>"),
+   that noun becomes `?u1 | is a | <noun>` for resource and count answers, so the gold agrees with
+   what a reader (and the model) sees in the question.
 5. A predicate that does not align, between two nodes the question names, takes the connecting
    words between them when they are a preposition or verb run of at most 3 tokens ("boardgames *by*
    GMT", "heads *of* the departments"). An unnamed intermediate variable on a path whose other edge
@@ -32,6 +35,10 @@ The target keeps only what aligned; what did not is listed per question. The heu
    (FILTER IN), ORDER BY an aggregate, BIND and OFFSET are not representable: not aligned.
 7. Triples are ordered by where their words stand in the question, unknowns numbered in that
    order, and each triple written unknown-first, so equal questions get equal targets.
+8. Canonical span boundaries, so that one wording always gets one target: a relation or class span
+   covers its whole noun compound ("birth location", "TV show", "previous broadcast networks";
+   aggregation and order words such as "average" or "highest" stay outside), an entity span never
+   starts with a lower-case article, and the full entity name outranks its shortened forms.
 
 A question aligns fully when every entity and predicate aligned and nothing unrepresentable was met;
 partly when the target lost an entity or a relation; not at all when no triple is left or the query
