@@ -343,7 +343,7 @@ class KgqanPath:
                 unanchored.append((triple, anchor_node, anchor_pattern))
         valued = valued_nodes(pattern)
         to_values = {triple: (anchor_node, anchor_pattern) for triple, anchor_node, anchor_pattern in unanchored
-                     if anchor_pattern and (set(triple.nodes()) - {anchor_node}) & valued}
+                     if (set(triple.nodes()) - {anchor_node}) & valued}
         sampled = await asyncio.gather(*(
             self.relation_linker.predicates_of_bindings(anchor_pattern, anchor_node, endpoint) if anchor_pattern
             else self.relation_linker.all_predicates(endpoint)
@@ -393,7 +393,7 @@ class KgqanPath:
         return edges, evidence
 
 
-    async def _valued_hops(self, triple: PhraseTriple, ranked: list[LinkedPredicate], anchor: tuple[str, str],
+    async def _valued_hops(self, triple: PhraseTriple, ranked: list[LinkedPredicate], anchor: tuple[str, str | None],
                            endpoint: Endpoint, class_words: dict[str, str]) -> list[LinkedPredicate]:
         """An edge to a value that is ordered, compared or aggregated ("the most expensive product")
         whose best predicates lead to things, not values (`price` -> a price node): the numeric or

@@ -166,7 +166,8 @@ class QueryBuilder:
                 return None
             anchor_key = chosen[edge.anchor].term.value if edge.anchor in chosen else ""
             predicates = edge.by_anchor.get(anchor_key, [])
-            merged = merge_choices(triple, linked.relation_classes.get(triple.relation, []), dangling, index)
+            merged = merge_choices(triple, linked.relation_classes.get(triple.relation, []), dangling, index,
+                                   valued_nodes(linked.pattern))
             if not predicates and not merged:
                 return None
             anchor = self._node_term(edge.anchor, chosen)
@@ -249,11 +250,12 @@ def membership(subject: str, candidate: LinkedEntity, index: int) -> str:
 
 
 def merge_choices(triple: PhraseTriple, classes: Sequence[LinkedEntity], dangling: set[str],
-                  index: int) -> list[_Choice]:
+                  index: int, valued: set[str]) -> list[_Choice]:
     """An edge between two unknowns whose relation phrase names a class ("?u1 | suppliers | ?u2 ;
     ?u2 | located in | Switzerland") read as one thing of that class: both unknowns are the same
-    (or the other one is dropped when nothing else uses it)."""
-    if not (is_unknown(triple.subject) and is_unknown(triple.object)):
+    (or the other one is dropped when nothing else uses it). Not when either is an ordered,
+    compared or aggregated value: a value is no thing of a class."""
+    if not (is_unknown(triple.subject) and is_unknown(triple.object)) or set(triple.nodes()) & valued:
         return []
     target, other = (triple.object, triple.subject) if triple.object == ANSWER else (triple.subject, triple.object)
     same = "" if other in dangling else f" FILTER({target} = {other})"

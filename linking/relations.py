@@ -37,6 +37,7 @@ CLASS_BONUS = 0.05  # added for the other end's class fitting the phrase as well
 HOP_FACTOR = 0.9  # a predicate of the thing holding a question value, one hop away from the value
 PATH_FACTOR = 0.85  # a predicate of a thing the linked vertex points to (vertex -> ?x -> answer)
 NEIGHBOUR_SAMPLE = 400
+UNANCHORED_SAMPLE = 2000
 HOP_TIMEOUT_S = 5.0  # two-hop lookups are optional: a slow one is given up, not waited for
 
 
@@ -199,16 +200,19 @@ class RelationLinker:
                 found.setdefault((vertex.value, first.value), _Collector()).add(row)
         return {key: collector.result() for key, collector in found.items()}
 
-    async def predicates_beyond_bindings(self, anchor_pattern: str, variable: str, firsts: Sequence[str],
+    async def predicates_beyond_bindings(self, anchor_pattern: str | None, variable: str, firsts: Sequence[str],
                                          endpoint: Endpoint) -> dict[str, PredicateSet]:
         """Predicates to numbers or dates of the things that a sample of `variable`'s values (bound by
-        `anchor_pattern`) points to by each of the `firsts` predicates, in one request; `literal` marks them."""
+        `anchor_pattern`, if any) points to by each of the `firsts` predicates, in one request;
+        `literal` marks them."""
         if not firsts:
             return {}
         members = ", ".join(f"<{iri}>" for iri in firsts)  # FILTER IN, not VALUES: Virtuoso times out on VALUES here
-        sample = (f"{{ SELECT DISTINCT ?kgqaFirst ?kgqaMid WHERE {{ {{ SELECT DISTINCT {variable} WHERE "
-                  f"{{ {anchor_pattern} }} LIMIT {ANCHOR_SAMPLE} }} {variable} ?kgqaFirst ?kgqaMid . "
-                  f"FILTER(isIRI(?kgqaMid) && ?kgqaFirst IN ({members})) }} }}")
+        bound = (f"{{ SELECT DISTINCT {variable} WHERE {{ {anchor_pattern} }} LIMIT {ANCHOR_SAMPLE} }} "
+                 if anchor_pattern else "")
+        limit = "" if anchor_pattern else f" LIMIT {UNANCHORED_SAMPLE}"  # anchored: bounded by the anchor sample
+        sample = (f"{{ SELECT DISTINCT ?kgqaFirst ?kgqaMid WHERE {{ {bound}{variable} ?kgqaFirst ?kgqaMid . "
+                  f"FILTER(isIRI(?kgqaMid) && ?kgqaFirst IN ({members})) }}{limit} }}")
         number = 'REGEX(STR(?kgqaOther), "^[+-]?[0-9]+([.][0-9]+)?$|^[0-9]{4}-[0-9]{2}")'
         query = (f'SELECT DISTINCT ?kgqaFirst ?p ?dir ?lit WHERE {{ {sample} ?kgqaMid ?p ?kgqaOther '
                  f'FILTER(isLiteral(?kgqaOther)) BIND("{OUT}" AS ?dir) '

@@ -35,6 +35,10 @@ SUPERLATIVES = {"highest": True, "largest": True, "biggest": True, "most": True,
                 "greatest": True, "oldest": True, "latest": True, "longest": True, "heaviest": True,
                 "lowest": False, "smallest": False, "least": False, "fewest": False, "minimum": False, "min": False,
                 "youngest": False, "earliest": False, "shortest": False, "lightest": False}
+# Superlative adjectives that name their attribute: "the oldest teacher" orders teachers by age.
+IMPLIED_ORDER = {"oldest": ("age", True), "youngest": ("age", False), "cheapest": ("price", False),
+                 "most expensive": ("price", True), "heaviest": ("weight", True), "lightest": ("weight", False),
+                 "tallest": ("height", True), "longest": ("length", True)}
 _VALUE = re.compile(r"^[+-]?\d+(?:[.,]\d+)?$|^\d{4}-\d{2}-\d{2}$")
 
 
@@ -56,6 +60,7 @@ def relax(pattern: PhraseGraphPattern) -> PhraseGraphPattern:
         triples.append(PhraseTriple(subject, relation, obj))
         comparisons.append(Comparison(variable, operator, value))
     ordering = pattern.ordering
+    triples, ordering = _implied_orderings(triples, ordering, pattern)
     kept: list[Comparison] = []
     for comparison in comparisons:
         word = comparison.value.strip().strip("\"'").lower()
@@ -66,6 +71,27 @@ def relax(pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     if triples == list(pattern.triples) and kept == list(pattern.comparisons) and ordering == pattern.ordering:
         return pattern
     return replace(pattern, triples=tuple(triples), comparisons=tuple(kept), ordering=ordering)
+
+
+def _implied_orderings(triples: list[PhraseTriple], ordering: Ordering | None,
+                       pattern: PhraseGraphPattern) -> tuple[list[PhraseTriple], Ordering | None]:
+    """`?u1 | oldest | ?u2` (with ?u2 used nowhere else) -> `?u1 | age | ?u2 :: order ?u2 desc 1`."""
+    degree: dict[str, int] = {}
+    for triple in triples:
+        for node in triple.nodes():
+            degree[node] = degree.get(node, 0) + 1
+    out = []
+    for triple in triples:
+        implied = IMPLIED_ORDER.get(triple.relation.strip().lower())
+        value = triple.object if is_unknown(triple.object) and triple.object != "?unknown1" else None
+        free = value is not None and degree.get(value) == 1 and value not in {c.node for c in pattern.comparisons}
+        if implied is None or not free or (ordering is not None and ordering.node != value):
+            out.append(triple)
+            continue
+        attribute, descending = implied
+        out.append(PhraseTriple(triple.subject, attribute, triple.object))
+        ordering = Ordering(value, descending=descending, limit=ordering.limit if ordering else 1)
+    return out, ordering
 
 
 def _comparative(triple: PhraseTriple) -> tuple[str, str, str, str] | None:

@@ -29,3 +29,10 @@ def test_sound_patterns_are_left_alone() -> None:
 def test_a_named_node_read_as_a_class_becomes_a_typed_unknown() -> None:
     pattern = read_as_classes(PhraseGraphPattern.from_text("avg :: ?u1 | age | conductors"), ["conductors"])
     assert pattern.to_text() == "avg :: ?u1 | age | ?u2 ; ?u2 | is a | conductors"
+
+
+def test_a_superlative_adjective_names_its_attribute_and_direction() -> None:
+    oldest = relax(PhraseGraphPattern.from_text("list :: ?u1 | is a | teachers ; ?u1 | oldest | ?u2"))
+    assert oldest.to_text() == "list :: ?u1 | is a | teachers ; ?u1 | age | ?u2 :: order ?u2 desc 1"
+    sorted_all = relax(PhraseGraphPattern.from_text("list :: ?u1 | youngest | ?u2 :: order ?u2 desc"))
+    assert sorted_all.ordering == Ordering("?unknown2", descending=False, limit=None)  # the word decides the way
