@@ -682,7 +682,7 @@ def load_pattern_model(weights_dir: Path = WEIGHTS_DIR) -> PatternModel:
         raise FileNotFoundError(f"{weights_file} is missing")
     from safetensors.torch import load_file
 
-    from understanding.resources import sentence_encoder
+    from understanding.resources import minilm
 
     meta = json.loads(config_file.read_text())
     if meta.get("vocab") != VOCAB:
@@ -690,5 +690,5 @@ def load_pattern_model(weights_dir: Path = WEIGHTS_DIR) -> PatternModel:
     net = PatternNet(ModelConfig(**meta["config"]))
     state = {k: v.float() for k, v in load_file(str(weights_file)).items()}
     net.load_state_dict(state)
-    encoder = sentence_encoder()
-    return PatternModel(net, encoder[0].auto_model, encoder.tokenizer)
+    encoder = minilm()  # plain-torch MiniLM: the same hidden states, without sentence-transformers' imports
+    return PatternModel(net, encoder.model, encoder.tokenizer)
