@@ -69,6 +69,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--weights", type=Path, default=None,
                         help="a weights folder other than understanding/weights (for comparing training runs)")
     parser.add_argument("--report", type=Path, default=None, help="where to write the JSON report")
+    parser.add_argument("--threads", type=int, default=None,
+                        help="torch threads for the model (default: what understanding.resources sets, 2 here)")
     args = parser.parse_args(argv)
     if not args.data.exists():
         derive_main(["--out", str(args.data.parent)])
@@ -85,6 +87,10 @@ def main(argv: list[str] | None = None) -> int:
     load_started = time.perf_counter()
     question_parser.load()
     load_seconds = time.perf_counter() - load_started
+    if args.threads is not None:
+        import torch
+
+        torch.set_num_threads(args.threads)
     questions = list(dict.fromkeys(r["question"] for r in dev))
 
     started = time.perf_counter()
@@ -126,7 +132,8 @@ def main(argv: list[str] | None = None) -> int:
         },
         "load_seconds": round(load_seconds, 1),
         "load_average_1min": round(os.getloadavg()[0], 1),
-        "command": "python -m benchmarks.understanding" + (" --fallback" if args.fallback else ""),
+        "command": " ".join(["python -m benchmarks.understanding", *(argv if argv is not None else sys.argv[1:])]),
+        "torch_threads": args.threads,
         "data": str(args.data),
         "weights": str(args.weights) if args.weights else "understanding/weights",
     }
