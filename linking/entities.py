@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import pyoxigraph as ox
 
@@ -30,6 +30,7 @@ _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _QUOTES = "\"'“”‘’«»"
 MAX_CLASSES = 2000
 MAX_LITERAL_FORMS = 24
+MAX_TWINS = 20
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,7 @@ class LinkedEntity:
     predicates: tuple[str, ...] = ()  # literals: the predicates that carry the value in the graph
     subject_classes: tuple[tuple[str, str], ...] = ()  # literals: (predicate, class of a subject carrying it)
     subclasses: tuple[str, ...] = ()  # classes: the subclasses whose instances are members too
+    twins: tuple[str, ...] = ()  # vertices: other IRIs with the very same label (one reading for all of them)
 
     @property
     def is_literal(self) -> bool:
@@ -53,7 +55,14 @@ class LinkedEntity:
                                   "label": self.label, "score": round(self.score, 4)}
         if self.kind != "vertex":
             out["kind"] = self.kind
+        if self.twins:
+            out["same_label"] = list(self.twins)
         return out
+
+    @property
+    def iris(self) -> tuple[str, ...]:
+        """The vertex and its twins."""
+        return (self.term.value, *self.twins)
 
 
 @dataclass
@@ -124,7 +133,8 @@ class EntityLinker:
         """Vertices whose label matches `phrase` (one text-search request), the best `top_k` by affinity.
 
         Vertices whose label scores exactly as the k-th are kept too (up to 5): affinity cannot tell
-        equal labels apart, the graph (relation linking, execution) can.
+        equal labels apart, the graph (relation linking, execution) can. Vertices with the very same
+        label ("Network Driver" x 3) are one reading: the question names them all (`twins`).
         """
         hits = await endpoint.search(phrase, limit=max_vertices)
         if not hits:
@@ -140,6 +150,12 @@ class EntityLinker:
         ranked = sorted(zip(items, scores, strict=True), key=lambda pair: -float(pair[1]))
         kept: list[LinkedEntity] = []
         for (term, label), score in ranked:
+            same = next((i for i, k in enumerate(kept) if k.label.casefold() == label.casefold()
+                         and abs(k.score - float(score)) < 1e-6), None)
+            if same is not None:
+                if len(kept[same].twins) < MAX_TWINS:
+                    kept[same] = replace(kept[same], twins=(*kept[same].twins, term.value))
+                continue
             if len(kept) >= top_k and (float(score) < kept[-1].score - 1e-6 or len(kept) >= top_k + 4):
                 break
             kept.append(LinkedEntity(term, label, float(score)))

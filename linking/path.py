@@ -41,6 +41,7 @@ from linking.relations import (
     PredicateSet,
     RelationLinker,
     literal_predicates,
+    union,
 )
 from linking.relaxation import read_as_classes, relax
 from understanding.pgp import (
@@ -320,6 +321,7 @@ class KgqanPath:
         if not triples:
             return [], []
         vertices = [c for candidates in nodes.values() for c in candidates if not c.is_literal]
+        vertices += [LinkedEntity(ox.NamedNode(iri), c.label, c.score) for c in vertices for iri in c.twins]
         held = {n for t in triples for n, other in ((t.subject, t.object), (t.object, t.subject))
                 if not is_unknown(n) and is_unknown(other)}
         literals = [c for phrase in held for c in nodes.get(phrase, []) if c.is_literal]
@@ -336,7 +338,7 @@ class KgqanPath:
                 sets = {}
                 for candidate in nodes.get(anchor, []):
                     sets[candidate.term.value] = (literal_predicates(candidate) if candidate.is_literal
-                                                  else around.get(candidate.term.value, PredicateSet(frozenset())))
+                                                  else union(around.get(iri) for iri in candidate.iris))
                 plans.append((triple, anchor, sets))
             else:
                 anchor_node, anchor_pattern = _unknown_anchor(triple, pattern, nodes, classes)

@@ -132,8 +132,12 @@ class QueryBuilder:
             if options is None:
                 continue
             node_scores = [c.score for c in assignment]
+            twins = " ".join(f"VALUES {twins_variable(n, chosen)} {{ {' '.join(f'<{i}>' for i in c.iris)} }}"
+                             for n, c in chosen.items() if c.twins)
             for combination in _best_products(options, max_queries * 4):
                 body = " . ".join(choice.triple for choice in combination if choice.triple)
+                if body and twins:
+                    body = f"{twins} {body}"
                 if not body or body in seen:
                     continue
                 seen.add(body)
@@ -203,6 +207,8 @@ class QueryBuilder:
     def _node_term(node: str, chosen: dict[str, LinkedEntity]) -> str:
         if is_unknown(node):
             return _var(node)
+        if chosen[node].twins:
+            return twins_variable(node, chosen)
         return term_to_sparql(chosen[node].term)
 
     def _render(self, pattern: PhraseGraphPattern, body: str, score: float, max_answers: int,
@@ -238,6 +244,11 @@ class QueryBuilder:
         else:
             typed = sparql
         return CandidateQuery(sparql, where, answer, score, form, typed, answer[1:], modifiers)
+
+
+def twins_variable(node: str, chosen: dict[str, LinkedEntity]) -> str:
+    """The variable standing for a named node that is several vertices of the same label."""
+    return f"?kgqaSame{list(chosen).index(node)}"
 
 
 def membership(subject: str, candidate: LinkedEntity, index: int) -> str:

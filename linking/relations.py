@@ -16,7 +16,7 @@ predicate scores the better of its own words and (slightly discounted) its other
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 import pyoxigraph as ox
@@ -283,3 +283,18 @@ def literal_predicates(literal: LinkedEntity) -> PredicateSet:
 
 def sparql_term(entity: LinkedEntity) -> str:
     return term_to_sparql(entity.term)
+
+
+def union(sets: Iterable[PredicateSet | None]) -> PredicateSet:
+    """The predicates around several vertices read as one (vertices with the same label)."""
+    pairs: set[tuple[str, str]] = set()
+    ends: dict[tuple[str, str], set[str]] = {}
+    literal: set[tuple[str, str]] = set()
+    for found in sets:
+        if found is None:
+            continue
+        pairs |= found.pairs
+        literal |= found.literal
+        for key, classes in found.ends.items():
+            ends.setdefault(key, set()).update(classes)
+    return PredicateSet(frozenset(pairs), {k: frozenset(v) for k, v in ends.items()}, frozenset(literal))

@@ -178,6 +178,15 @@ async def test_ordering_by_a_thing_goes_on_to_its_numeric_value(path: KgqanPath,
     assert result.sparql_requests < 30
 
 
+async def test_things_with_the_same_label_are_answered_together(path: KgqanPath, ck25: Endpoint) -> None:
+    # ck25 has several products named "Network Driver": the question names all of them
+    result = await path.answer_understood(
+        understood("list :: ?u1 | weight | Network Driver", AnswerType(AnswerKind.NUMBER)), ck25, KGQAN_ONLY)
+    truth = await ck25.sparql.select(f'SELECT DISTINCT ?w WHERE {{ ?h <{PV}name> "Network Driver" ; <{PV}weight_g> ?w }}')
+    assert len(truth.rows) > 1 and {a.value for a in result.answers} == {t.value for t in truth.column("w")}
+    assert result.to_dict()["evidence"]["entities"][0]["candidates"][0]["same_label"]
+
+
 async def test_generate_ranks_queries_for_the_proxy(path: KgqanPath, ck25: Endpoint) -> None:
     generated = await path.generate("Who is the product manager of Franz Kornhaeusel?", ck25, KGQAN_ONLY)
     assert generated and all(a.score >= b.score for a, b in zip(generated, generated[1:], strict=False))
