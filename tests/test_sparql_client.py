@@ -250,3 +250,21 @@ def test_unknown_endpoint_name() -> None:
     with pytest.raises(UnknownEndpoint) as raised:
         EndpointRegistry().resolve("no-such-endpoint")
     assert "no-such-endpoint" in str(raised.value)
+
+
+async def test_virtuoso_keeps_connections_when_asked_and_uncompressed(ck25: HttpSparqlClient) -> None:
+    """Local endpoints: `Connection: keep-alive` and identity encoding, so Virtuoso reuses the connection
+    instead of a TCP handshake per query (it closes after every compressed, chunked answer)."""
+    for _ in range(3):
+        await ck25.select("SELECT ?s WHERE { ?s ?p ?o } LIMIT 3")
+    connector = ck25._client().connector
+    assert connector is not None and sum(len(idle) for idle in connector._conns.values()) == 1
+
+
+def test_remote_endpoints_are_asked_for_compressed_answers() -> None:
+    from gateway.sparql import session_headers
+
+    assert session_headers("https://dbpedia.org/sparql").get("Accept-Encoding") is None  # aiohttp's gzip default
+    for local in ("http://127.0.0.1:8890/sparql", "http://localhost:3030/ds", "http://10.1.2.3/sparql", "http://[::1]:80/q"):
+        assert session_headers(local)["Accept-Encoding"] == "identity"
+    assert session_headers("http://example.org/sparql")["Connection"] == "keep-alive"
