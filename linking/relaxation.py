@@ -13,6 +13,7 @@ import re
 from dataclasses import replace
 
 from understanding.pgp import (
+    ANSWER,
     TYPE_RELATION,
     Comparison,
     Ordering,
@@ -75,23 +76,35 @@ def relax(pattern: PhraseGraphPattern) -> PhraseGraphPattern:
 
 def _implied_orderings(triples: list[PhraseTriple], ordering: Ordering | None,
                        pattern: PhraseGraphPattern) -> tuple[list[PhraseTriple], Ordering | None]:
-    """`?u1 | oldest | ?u2` (with ?u2 used nowhere else) -> `?u1 | age | ?u2 :: order ?u2 desc 1`."""
+    """`?u1 | oldest | ?u2` (with ?u2 used nowhere else) -> `?u1 | age | ?u2 :: order ?u2 desc 1`.
+    When instead the answer hangs off a thing by the superlative alone (`?u1 | oldest | ?u2 ;
+    ?u2 | is a | conductor`), the thing is what is asked for: `?u1 | age | ?u3 ; ?u1 | is a |
+    conductor :: order ?u3 desc 1`."""
     degree: dict[str, int] = {}
     for triple in triples:
         for node in triple.nodes():
             degree[node] = degree.get(node, 0) + 1
-    out = []
-    for triple in triples:
+    compared = {c.node for c in pattern.comparisons}
+    for index, triple in enumerate(triples):
         implied = IMPLIED_ORDER.get(triple.relation.strip().lower())
-        value = triple.object if is_unknown(triple.object) and triple.object != "?unknown1" else None
-        free = value is not None and degree.get(value) == 1 and value not in {c.node for c in pattern.comparisons}
-        if implied is None or not free or (ordering is not None and ordering.node != value):
-            out.append(triple)
+        if implied is None or not (is_unknown(triple.subject) and is_unknown(triple.object)):
             continue
         attribute, descending = implied
-        out.append(PhraseTriple(triple.subject, attribute, triple.object))
-        ordering = Ordering(value, descending=descending, limit=ordering.limit if ordering else 1)
-    return out, ordering
+        ends = (triple.subject, triple.object)
+        value = triple.object if triple.object != ANSWER else None
+        if value is not None and degree.get(value) == 1 and value not in compared and \
+                (ordering is None or ordering.node == value):
+            triples = [*triples[:index], PhraseTriple(triple.subject, attribute, value), *triples[index + 1:]]
+            return triples, Ordering(value, descending=descending, limit=ordering.limit if ordering else 1)
+        thing = ends[1] if ends[0] == ANSWER else ends[0] if ends[1] == ANSWER else None
+        if thing is None or degree.get(ANSWER) != 1 or ANSWER in compared or pattern.projection != (ANSWER,):
+            continue
+        value = f"?unknown{1 + max(int(n[len('?unknown'):]) for n in degree if is_unknown(n))}"
+        renamed = [PhraseTriple(*(ANSWER if n == thing else n for n in (t.subject, t.relation, t.object)))
+                   for t in triples[:index] + triples[index + 1:]]
+        limit = ordering.limit if ordering is not None and ordering.node in ends else 1
+        return [PhraseTriple(ANSWER, attribute, value), *renamed], Ordering(value, descending=descending, limit=limit)
+    return triples, ordering
 
 
 def _comparative(triple: PhraseTriple) -> tuple[str, str, str, str] | None:

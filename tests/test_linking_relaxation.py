@@ -36,3 +36,8 @@ def test_a_superlative_adjective_names_its_attribute_and_direction() -> None:
     assert oldest.to_text() == "list :: ?u1 | is a | teachers ; ?u1 | age | ?u2 :: order ?u2 desc 1"
     sorted_all = relax(PhraseGraphPattern.from_text("list :: ?u1 | youngest | ?u2 :: order ?u2 desc"))
     assert sorted_all.ordering == Ordering("?unknown2", descending=False, limit=None)  # the word decides the way
+
+
+def test_the_thing_a_superlative_answer_hangs_off_becomes_the_answer() -> None:
+    pattern = relax(PhraseGraphPattern.from_text("list :: ?u1 | oldest | ?u2 ; ?u2 | is a | conductor"))
+    assert pattern.to_text() == "list :: ?u1 | age | ?u3 ; ?u1 | is a | conductor :: order ?u3 desc 1"
