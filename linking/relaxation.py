@@ -38,7 +38,7 @@ SUPERLATIVES = {"highest": True, "largest": True, "biggest": True, "most": True,
                 "youngest": False, "earliest": False, "shortest": False, "lightest": False}
 # Superlative adjectives that name their attribute: "the oldest teacher" orders teachers by age.
 IMPLIED_ORDER = {"oldest": ("age", True), "youngest": ("age", False), "cheapest": ("price", False),
-                 "most expensive": ("price", True), "heaviest": ("weight", True), "lightest": ("weight", False),
+                 "most expensive": ("price", True), "expensive": ("price", True), "heaviest": ("weight", True), "lightest": ("weight", False),
                  "tallest": ("height", True), "longest": ("length", True)}
 _VALUE = re.compile(r"^[+-]?\d+(?:[.,]\d+)?$|^\d{4}-\d{2}-\d{2}$")
 
