@@ -4,8 +4,15 @@ pattern (`PhraseGraphPattern`) and an expected answer type (`AnswerType`).
 Entry point: `get_parser()` -> `QuestionParser`; `await parser.parse([...])` or `parser.parse_sync([...])`.
 """
 
-from understanding.parser import InvalidQuestion, QuestionParser, get_parser
-from understanding.pgp import (
+import os
+
+# Before anything imports torch: OpenMP threads that wait by sleeping, not spinning. The gateway shares
+# the machine with SPARQL engines (often on the same cores); spinning threads then cost a single
+# question 3-10x its latency (benchmarks in README, `understanding` section).
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+from understanding.parser import InvalidQuestion, QuestionParser, get_parser  # noqa: E402
+from understanding.pgp import (  # noqa: E402
     AnswerKind,
     AnswerType,
     Comparison,
