@@ -21,7 +21,7 @@ from gateway.models import Answer, AnswerStatus, PathResult
 from gateway.qa import AskOptions
 from gateway.sparql import Term, counting_requests, term_to_sparql
 from linking.affinity import AffinityScorer, default_scorer, singular
-from linking.entities import EntityLinker, LinkedEntity, NodeLinks, is_value_phrase
+from linking.entities import RDF_TYPE, EntityLinker, LinkedEntity, NodeLinks, is_value_phrase, local_name
 from linking.execution import ExecutedQuery, QueryExecutor, select_answer
 from linking.filtering import AnswerTypeFilter, FilterOutcome
 from linking.naming import EntityNamer, Naming
@@ -54,6 +54,7 @@ from understanding.pgp import (
 )
 
 NAME = "kgqan"
+CONTAINER_CLASSES = ("list", "seq", "bag", "alt", "collection", "container")
 MERGE_MIN_SCORE = 0.7  # a relation phrase must name a class this clearly to be read as one
 # Two-hop readings (through a value's holder or an intermediate node) are many: only those whose
 # predicate fits the relation phrase well, and a few per first hop, compete with the direct ones.
@@ -187,6 +188,7 @@ class KgqanPath:
             started = time.perf_counter()
             chosen = select_answer(executed)
             if chosen is not None:
+                await self._open_containers(chosen, endpoint, options)
                 await self._present_by_name(chosen, namings.get(id(chosen.raw_answers)), endpoint)
             answers = await self._answers(chosen, endpoint, options)
             timings["filtering"] = filter_ms + (time.perf_counter() - started) * 1000
@@ -217,6 +219,32 @@ class KgqanPath:
         if not iris or len(iris) < len(answers):
             return None
         return await self.namer.naming(iris, types, endpoint)
+
+    async def _open_containers(self, chosen: ExecutedQuery, endpoint: Endpoint, options: AskOptions) -> None:
+        """Answers that are containers (instances of a List, Seq, Bag or Collection class: "the authors"
+        of a paper as one `authors list` node) are replaced by their members, one request; the query
+        is rewritten to say so."""
+        query = chosen.query
+        iris = [a for a in chosen.answers if isinstance(a, ox.NamedNode)]
+        if chosen.boolean is not None or not iris or len(iris) < len(chosen.answers) or \
+                not query.sparql.startswith(f"SELECT DISTINCT {query.answer_var} WHERE"):
+            return
+        if not all(any(_is_container(c) for c in chosen.types.get(a.value, [])) for a in iris):
+            return
+        profile = await endpoint.profile()
+        skipped = ", ".join(f"<{p}>" for p in (RDF_TYPE, *profile.label_predicates))
+        member = "?kgqaMember"
+        pattern = f"{query.pattern} . {query.answer_var} ?kgqaMemberOf {member} FILTER(?kgqaMemberOf NOT IN ({skipped}))"
+        sparql = f"SELECT DISTINCT {member} WHERE {{ {pattern} }} LIMIT {options.max_answers}"
+        try:
+            result = await endpoint.sparql.select(sparql)
+        except GatewayError:
+            return
+        members = [t for t in result.column(member[1:]) if t is not None]
+        if members:
+            chosen.answers = list(dict.fromkeys(members))
+            chosen.query = replace(query, sparql=sparql, pattern=pattern, answer_var=member, execution_sparql=sparql,
+                                   result_var=member[1:], modifiers=f" LIMIT {options.max_answers}")
 
     async def _present_by_name(self, chosen: ExecutedQuery, naming: Naming | None, endpoint: Endpoint) -> None:
         """Resources without labels answer with their naming attribute; the query is rewritten to say so."""
@@ -419,6 +447,10 @@ class KgqanPath:
             out += [replace(p, score=PATH_FACTOR * (p.score + first_scores[first]) / 2, through=first,
                             through_out=True) for p in hops]
         return sorted(out, key=lambda p: -p.score)
+
+
+def _is_container(class_iri: str) -> bool:
+    return local_name(class_iri).lower() in CONTAINER_CLASSES
 
 
 def _looks_like_a_name(phrase: str) -> bool:

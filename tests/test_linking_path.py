@@ -125,6 +125,19 @@ async def test_a_vertex_leads_to_the_answer_through_an_intermediate_node(path: K
     finally:
         await orkg.close()
     assert [a.value for a in result.answers] == ["Architecture Design Method"]
+    config = virtuoso.endpoint("orkg-path-authors", "orkg")
+    orkg = Endpoint(config, open_sparql(config))
+    try:  # a paper's authors are one "authors list" node (an orkg List): its members are the answer
+        authors = await path.answer_understood(
+            understood("list :: ?u1 | authors | Aligning Architecture with Business Goals in the Automotive Domain",
+                       AnswerType(AnswerKind.RESOURCE)), orkg, KGQAN_ONLY)
+        truth = await orkg.sparql.select(
+            'SELECT ?a WHERE { ?p <http://www.w3.org/2000/01/rdf-schema#label> '
+            '"Aligning Architecture with Business Goals in the Automotive Domain" ; '
+            '<http://orkg.org/orkg/predicate/authors>/<http://orkg.org/orkg/predicate/hasListElement> ?a }')
+    finally:
+        await orkg.close()
+    assert truth.rows and {a.value for a in authors.answers} == {t.value for t in truth.column("a")}
     assert "predicate/contribution> ?kgqaVia0 . ?kgqaVia0 <http://orkg.org/orkg/predicate/researchObject>" in \
         result.evidence.sparql
     assert result.sparql_requests < 30
