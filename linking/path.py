@@ -2,8 +2,12 @@
 execution -> answers filtered by type, with the evidence of every step.
 
 Nothing is pre-computed per graph: each question costs a handful of SPARQL requests (one text search
-per entity phrase, one literal lookup, one predicate lookup for all vertices, the predicate and class
-descriptions, then the candidate queries in waves), all counted with `counting_requests()`.
+per entity phrase, one literal lookup, one predicate lookup for all vertices, one each for the
+two-hop readings (through a value's holder, through an intermediate node, to the numeric attribute
+of an ordered thing), the predicate and class descriptions, then the candidate queries in waves), all
+counted with `counting_requests()`. Imperfect patterns are repaired first (`linking.relaxation`) and
+read several ways (a class phrase as a class, a value or a name; a relation phrase as a class), each
+reading discounted so that Eq. 2 ranks the best-supported one first.
 """
 
 from __future__ import annotations
