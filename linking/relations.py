@@ -16,8 +16,9 @@ predicate scores the better of its own words and (slightly discounted) its other
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import pyoxigraph as ox
 
@@ -39,6 +40,7 @@ PATH_FACTOR = 0.85  # a predicate of a thing the linked vertex points to (vertex
 NEIGHBOUR_SAMPLE = 400
 UNANCHORED_SAMPLE = 2000
 HOP_TIMEOUT_S = 5.0  # two-hop lookups are optional: a slow one is given up, not waited for
+K = TypeVar("K")  # what a two-hop lookup groups its rows by
 
 
 @dataclass(frozen=True)
@@ -158,21 +160,18 @@ class RelationLinker:
         binding = f"VALUES (?kgqaValue ?kgqaCarrier) {{ {values} }} ?kgqaHolder ?kgqaCarrier ?kgqaValue ."
         query = (f"SELECT DISTINCT ?kgqaValue ?kgqaCarrier ?p ?dir ?t ?lit WHERE "
                  f"{{ {_around('?kgqaHolder', binding)} }} LIMIT {MAX_PREDICATE_ROWS}")
-        try:
-            result = await endpoint.sparql.select(query, timeout_s=HOP_TIMEOUT_S)
-        except SparqlError:
-            return {}
-        found: dict[tuple[str, str], _Collector] = {}
-        for row in result:
+
+        def key(row: dict) -> tuple[str, str] | None:  # type: ignore[type-arg]
             value, carrier = row.get("kgqaValue"), row.get("kgqaCarrier")
             predicate, direction = row.get("p"), row.get("dir")
             if value is None or not isinstance(carrier, ox.NamedNode):
-                continue
+                return None
             if isinstance(predicate, ox.NamedNode) and predicate.value == carrier.value and \
                     direction is not None and direction.value == OUT:
-                continue  # the value itself
-            found.setdefault((value.value, carrier.value), _Collector()).add(row)
-        return {key: collector.result() for key, collector in found.items()}
+                return None  # the value itself
+            return value.value, carrier.value
+
+        return await _grouped(endpoint, query, key)
 
     async def predicates_beyond(self, vertices: Sequence[LinkedEntity],
                                 endpoint: Endpoint) -> dict[tuple[str, str], PredicateSet]:
@@ -189,16 +188,14 @@ class RelationLinker:
         query = (f'SELECT DISTINCT ?v ?kgqaFirst ?p ?dir ?t ?lit WHERE {{ {sample} ?kgqaMid ?p ?kgqaOther '
                  f'BIND("{OUT}" AS ?dir) OPTIONAL {{ ?kgqaOther <{RDF_TYPE}> ?t }} BIND(isLiteral(?kgqaOther) AS ?lit) '
                  f"}} LIMIT {MAX_PREDICATE_ROWS}")
-        try:
-            result = await endpoint.sparql.select(query, timeout_s=HOP_TIMEOUT_S)
-        except SparqlError:
-            return {}
-        found: dict[tuple[str, str], _Collector] = {}
-        for row in result:
+
+        def key(row: dict) -> tuple[str, str] | None:  # type: ignore[type-arg]
             vertex, first = row.get("v"), row.get("kgqaFirst")
             if isinstance(vertex, ox.NamedNode) and isinstance(first, ox.NamedNode):
-                found.setdefault((vertex.value, first.value), _Collector()).add(row)
-        return {key: collector.result() for key, collector in found.items()}
+                return vertex.value, first.value
+            return None
+
+        return await _grouped(endpoint, query, key)
 
     async def predicates_beyond_bindings(self, anchor_pattern: str | None, variable: str, firsts: Sequence[str],
                                          endpoint: Endpoint) -> dict[str, PredicateSet]:
@@ -217,16 +214,12 @@ class RelationLinker:
         query = (f'SELECT DISTINCT ?kgqaFirst ?p ?dir ?lit WHERE {{ {sample} ?kgqaMid ?p ?kgqaOther '
                  f'FILTER(isLiteral(?kgqaOther)) BIND("{OUT}" AS ?dir) '
                  f"BIND((isNumeric(?kgqaOther) || {number}) AS ?lit) }} LIMIT {MAX_PREDICATE_ROWS}")
-        try:
-            result = await endpoint.sparql.select(query, timeout_s=HOP_TIMEOUT_S)
-        except SparqlError:
-            return {}
-        found: dict[str, _Collector] = {}
-        for row in result:
+
+        def key(row: dict) -> str | None:  # type: ignore[type-arg]
             first = row.get("kgqaFirst")
-            if isinstance(first, ox.NamedNode):
-                found.setdefault(first.value, _Collector()).add(row)
-        return {key: collector.result() for key, collector in found.items()}
+            return first.value if isinstance(first, ox.NamedNode) else None
+
+        return await _grouped(endpoint, query, key)
 
     async def all_predicates(self, endpoint: Endpoint) -> PredicateSet:
         """Every predicate of the graph (bounded; fetched once): the last resort for an unanchored edge."""
@@ -271,6 +264,21 @@ class RelationLinker:
                                           (iri, direction) in predicates.literal))
         linked.sort(key=lambda p: (-p.score, p.iri, p.direction))
         return linked[:top_k]
+
+
+async def _grouped(endpoint: Endpoint, query: str, key: Callable[[dict], K | None]) -> dict[K, PredicateSet]:  # type: ignore[type-arg]
+    """Runs an optional two-hop lookup (capped at `HOP_TIMEOUT_S`; a failure finds nothing) and
+    collects its (predicate, direction, class, literal) rows per `key(row)` (None: row skipped)."""
+    try:
+        result = await endpoint.sparql.select(query, timeout_s=HOP_TIMEOUT_S)
+    except SparqlError:
+        return {}
+    found: dict[K, _Collector] = {}
+    for row in result:
+        group = key(row)
+        if group is not None:
+            found.setdefault(group, _Collector()).add(row)
+    return {group: collector.result() for group, collector in found.items()}
 
 
 def literal_predicates(literal: LinkedEntity) -> PredicateSet:
