@@ -110,6 +110,8 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--concurrency", type=int, default=4, metavar="N", help="questions in flight (default 4)")
     evaluate.add_argument("--gold-from-file", action="store_true",
                           help="score against the answers stored in the question file instead of running the gold SPARQL")
+    evaluate.add_argument("--max-answers", type=int, default=1000, metavar="N",
+                          help="answers kept per question and path (default 1000: gold lists can be long; ask keeps 100)")
     evaluate.add_argument("--warmup-timeout", type=float, default=900.0, metavar="S",
                           help="first ask one untimed question per graph (model loading, HubLink index build) "
                           "for up to S seconds (default 900; 0 skips)")

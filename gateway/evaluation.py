@@ -288,6 +288,9 @@ class EvaluationSettings:
     # One untimed question per graph first, so model loading and HubLink's index build are not charged
     # to (or time out) the first benchmark questions. 0 skips it.
     warmup_timeout_s: float = 0.0
+    # Answers kept per question and path: an evaluation compares whole answer lists, so the cut is far
+    # above the interactive default of 100.
+    max_answers: int = 1000
 
 
 WARMUP_QUESTION = "Which things are there?"
@@ -340,7 +343,7 @@ async def evaluate_question(index: int, question: BenchmarkQuestion, targets: Ev
                           prefer_stored=settings.gold_from_file)
     if gold.error:
         return QuestionOutcome(index, question, config.name, gold, {})
-    options = AskOptions(paths=settings.paths, timeout_s=settings.timeout_s)
+    options = AskOptions(paths=settings.paths, timeout_s=settings.timeout_s, max_answers=settings.max_answers)
     started = time.perf_counter()
     try:
         # Each path has its own timeout inside `ask`; this guards the question as a whole.
@@ -693,7 +696,8 @@ def main(args: argparse.Namespace) -> int:
     settings = EvaluationSettings(paths=tuple(args.path or PATH_NAMES), timeout_s=args.timeout,
                                   concurrency=getattr(args, "concurrency", 4),
                                   gold_from_file=getattr(args, "gold_from_file", False), progress=True,
-                                  warmup_timeout_s=getattr(args, "warmup_timeout", 0.0))
+                                  warmup_timeout_s=getattr(args, "warmup_timeout", 0.0),
+                                  max_answers=getattr(args, "max_answers", 1000))
     metadata: dict[str, Any] = {"questions_file": str(questions_file), "format": questions[0].source_format,
                                 "kg_name": args.kg_name}
     registry = EndpointRegistry.from_file(args.endpoints_file)

@@ -505,6 +505,33 @@ async def test_warm_up_asks_once_per_graph_before_the_timed_run() -> None:
     assert "warm-up on singer" in text and "warm-up on poker_player" in text
 
 
+class _OptionsPath(_SilentPath):
+    def __init__(self) -> None:
+        super().__init__()
+        self.max_answers: list[int] = []
+
+    async def answer(self, question: str, endpoint: Endpoint, options: AskOptions) -> PathResult:
+        self.max_answers.append(options.max_answers)
+        return PathResult(self.name, timings_ms={"total": 1.0})
+
+
+async def test_evaluation_keeps_whole_answer_lists_not_the_interactive_cut() -> None:
+    """`ask` keeps 100 answers; an evaluation compares whole lists, so it asks for 1000 (or --max-answers)."""
+    pytest.importorskip("gateway.embedded")
+    from gateway.evaluation import embedded_targets
+
+    questions = [q for q in load_questions(SPIDER_QUESTIONS) if q.kg_name == "singer"][:3]
+    plan = plan_graphs(graph_files([SPIDER / "singer.ttl"], SPIDER_QUESTIONS), questions)
+    assert AskOptions().max_answers == 100
+    for settings, expected in ((EvaluationSettings(), 1000), (EvaluationSettings(max_answers=7), 7)):
+        seen = _OptionsPath()
+        gateway = Gateway(EndpointRegistry())
+        gateway._paths.update(kgqan=_OraclePath(questions), hublink=seen)  # type: ignore[arg-type]
+        await evaluate(questions, embedded_targets(plan), settings, gateway=gateway)
+        assert seen.max_answers == [expected] * len(questions)
+        await gateway.close()
+
+
 async def test_embedded_engine_targets() -> None:
     pytest.importorskip("gateway.embedded")
     from gateway.evaluation import embedded_targets
