@@ -96,15 +96,16 @@ def analyse(text: str) -> tuple[RequestKind, str]:
     """`classify` and `normalise` in one pass over the tokens (the proxy needs both per request)."""
     form = None
     parts: list[str] = []
-    for token in tokenize(text):
-        kind = token.kind
-        if kind in ("ws", "comment"):
+    for match in _TOKEN.finditer(text):  # no Token objects: this runs on every proxied request
+        kind = match.lastgroup
+        if kind == "ws" or kind == "comment":
             if parts and parts[-1] != " ":
                 parts.append(" ")
             continue
-        parts.append(token.text)
+        token_text = match.group()
+        parts.append(token_text)
         if kind == "word":
-            upper = token.text.upper()
+            upper = token_text.upper()
             if upper in UPDATE_KEYWORDS:
                 return RequestKind(True, None, upper), ""
             if form is None and upper in QUERY_FORMS:
