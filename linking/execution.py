@@ -15,7 +15,7 @@ import asyncio
 import inspect
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import pyoxigraph as ox
 
@@ -162,6 +162,37 @@ def _is_zero_count(term: Term, form: QuestionForm) -> bool:
     return term.value.strip() == ""
 
 
+def union_of_ties(chosen: ExecutedQuery, executed: Sequence[ExecutedQuery]) -> ExecutedQuery:
+    """When other list queries answered with answers of the expected type and exactly the chosen one's
+    score, the question does not tell them apart ("languages of Switzerland": spoken, official and
+    regional official language all fit "languages"): the answer is the union of theirs, as one
+    SPARQL UNION query. Ordered or limited queries and those with another answer variable stay apart."""
+    def unitable(item: ExecutedQuery) -> bool:
+        query = item.query
+        return (item.status == MATCH and query.form is QuestionForm.LIST and query.answer_var == chosen.query.answer_var
+                and query.modifiers.startswith(" LIMIT") and query.sparql.startswith(f"SELECT DISTINCT {query.answer_var} WHERE"))
+
+    if not unitable(chosen):
+        return chosen
+    ties = [e for e in executed if e is not chosen and unitable(e)
+            and abs(e.effective_score - chosen.effective_score) < 1e-9]
+    if not ties:
+        return chosen
+    group = [chosen, *ties]
+    answers: dict[str, Term] = {}
+    types: dict[str, list[str]] = {}
+    for item in group:
+        for term in item.answers:
+            answers.setdefault(str(term), term)
+        for iri, classes in item.types.items():
+            types.setdefault(iri, list(classes))
+    pattern = " UNION ".join(f"{{ {e.query.pattern} }}" for e in group)
+    sparql = f"SELECT DISTINCT {chosen.query.answer_var} WHERE {{ {pattern} }}{chosen.query.modifiers}"
+    merged = replace(chosen.query, sparql=sparql, pattern=pattern, execution_sparql=sparql)
+    return replace(chosen, query=merged, answers=list(answers.values()), types=types,
+                   truncated=any(e.truncated for e in group))
+
+
 def select_answer(executed: Sequence[ExecutedQuery]) -> ExecutedQuery | None:
     """The answered query with the best effective score (Eq. 2 score less its type mismatch
     penalty; the better rank on ties); for yes/no questions, `false` from the best query if none
@@ -169,7 +200,7 @@ def select_answer(executed: Sequence[ExecutedQuery]) -> ExecutedQuery | None:
     ran = [e for e in executed if e.status != SKIPPED]
     answered = [e for e in ran if e.status in (MATCH, MISMATCH)]
     if answered:
-        return max(answered, key=lambda e: (round(e.effective_score, 9), -e.rank))
+        return union_of_ties(max(answered, key=lambda e: (round(e.effective_score, 9), -e.rank)), answered)
     if ran and ran[0].query.form is QuestionForm.BOOLEAN:
         for item in ran:
             if item.status == EMPTY:

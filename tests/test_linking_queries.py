@@ -208,3 +208,21 @@ def test_a_literal_answer_type_adds_variants_answering_with_the_attribute() -> N
                                        answer_kind=AnswerKind.STRING)
     assert "?unknown3" not in {q.answer_var for q in typed_songs}  # "the song with the highest sales" is a song
     assert typed[1].sparql.startswith("SELECT DISTINCT ?unknown2 WHERE") and typed[1].result_var == "unknown2"
+
+
+async def test_tied_best_list_queries_answer_with_their_union(concert: Endpoint) -> None:
+    """Two predicates the relation phrase cannot tell apart (same score): both readings' answers, as one
+    UNION query that gives exactly them; a lower-scored reading is not added."""
+    edges = {"about": ("?unknown1", {"": [pred("singer#name", 0.9), pred("singer#country", 0.9),
+                                          pred("singer#song_name", 0.5)]})}
+    queries = QueryBuilder().build(linked("list :: ?u1 | is a | singers ; ?u1 | about | ?u2 :: select ?u2",
+                                          classes={"singers": [SINGER]}, edges=edges))
+    executed = await QueryExecutor(concurrency=8, max_requests=8).run(queries, concert, accept_all)
+    chosen = select_answer(executed)
+    assert chosen is not None and " UNION " in chosen.query.sparql
+    values = {a.value for a in chosen.answers}
+    assert "France" in values and any(v not in ("France", "Netherlands", "United States") for v in values)
+    result = await concert.sparql.select(chosen.query.sparql)
+    assert {row[chosen.query.answer_var[1:]].value for row in result} == values
+    song = pred("singer#song_name", 0.5)
+    assert not any(song.iri in part for part in chosen.query.pattern.split(" UNION "))
