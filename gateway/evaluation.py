@@ -31,7 +31,7 @@ from gateway.aio import run as run_async
 from gateway.config import EMBEDDED_URL, EndpointConfig, EndpointRegistry
 from gateway.errors import ConfigurationError, GatewayError
 from gateway.models import Answer, AnswerStatus, PathResult
-from gateway.qa import PATH_NAMES, AskOptions, Gateway
+from gateway.qa import PATH_NAMES, WHOLE_LIST_ANSWERS, AskOptions, Gateway
 from gateway.questions import (
     XSD,
     AnswerValue,
@@ -288,9 +288,7 @@ class EvaluationSettings:
     # One untimed question per graph first, so model loading and HubLink's index build are not charged
     # to (or time out) the first benchmark questions. 0 skips it.
     warmup_timeout_s: float = 0.0
-    # Answers kept per question and path: an evaluation compares whole answer lists, so the cut is far
-    # above the interactive default of 100.
-    max_answers: int = 1000
+    max_answers: int = WHOLE_LIST_ANSWERS
 
 
 WARMUP_QUESTION = "Which things are there?"
@@ -697,7 +695,7 @@ def main(args: argparse.Namespace) -> int:
                                   concurrency=getattr(args, "concurrency", 4),
                                   gold_from_file=getattr(args, "gold_from_file", False), progress=True,
                                   warmup_timeout_s=getattr(args, "warmup_timeout", 0.0),
-                                  max_answers=getattr(args, "max_answers", 1000))
+                                  max_answers=getattr(args, "max_answers", WHOLE_LIST_ANSWERS))
     metadata: dict[str, Any] = {"questions_file": str(questions_file), "format": questions[0].source_format,
                                 "kg_name": args.kg_name}
     registry = EndpointRegistry.from_file(args.endpoints_file)

@@ -26,6 +26,11 @@ PATH_NAMES = ("kgqan", "hublink")
 PATH_FACTORIES = {"kgqan": "linking:KgqanPath", "hublink": "hublink:HubLinkPath"}
 
 
+# Answers kept where whole answer lists are compared (`kgqa eval`, TEXT2SPARQL) rather than shown to a
+# person (`AskOptions.max_answers`, 100).
+WHOLE_LIST_ANSWERS = 1000
+
+
 @dataclass(frozen=True)
 class AskOptions:
     """Per-request options. KGQAN's defaults are the paper's (SIGMOD 2023, section 7)."""

@@ -36,7 +36,8 @@ from gateway.config import EMBEDDED_URL, EndpointConfig, EndpointRegistry
 from gateway.errors import ConfigurationError, GatewayError, UnknownEndpoint
 from gateway.metrics import GatewayMetrics
 from gateway.proxy import ResponseCache, SparqlProxy, error_status
-from gateway.qa import PATH_FACTORIES, AskOptions, Gateway
+from gateway.qa import PATH_FACTORIES, WHOLE_LIST_ANSWERS, AskOptions, Gateway
+from gateway.sparql import is_local_address
 
 log = logging.getLogger(__name__)
 access_log = logging.getLogger("kgqa.access")
@@ -80,7 +81,7 @@ class BadRequest(GatewayError):
 def _is_internal(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
     if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
         address = address.ipv4_mapped
-    return (address in METADATA_ADDRESSES or address.is_loopback or address.is_private or address.is_link_local
+    return (address in METADATA_ADDRESSES or is_local_address(address)
             or address.is_multicast or address.is_unspecified or address.is_reserved)
 
 
@@ -316,7 +317,7 @@ async def handle_text2sparql(request: web.Request) -> web.Response:
         known = ", ".join(settings.datasets) or "none configured"
         return web.json_response({"detail": f"Unknown dataset {dataset!r}; known datasets: {known}"}, status=404)
     # The challenge runs the returned query and compares whole answer lists: no interactive cut of 100.
-    options = AskOptions(paths=("kgqan",), timeout_s=settings.text2sparql_timeout_s, max_answers=1000)
+    options = AskOptions(paths=("kgqan",), timeout_s=settings.text2sparql_timeout_s, max_answers=WHOLE_LIST_ANSWERS)
     result = await gateway.ask(question, gateway.registry.resolve(name), options)
     kgqan = result.paths.get("kgqan")
     evidence = kgqan.evidence.to_dict() if kgqan is not None and kgqan.evidence is not None else {}

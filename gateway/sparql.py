@@ -225,6 +225,11 @@ def session_headers(url: str) -> dict[str, str]:
     return headers
 
 
+def is_local_address(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    """On this machine or the local network (the server's internal-address policy builds on this)."""
+    return address.is_loopback or address.is_private or address.is_link_local
+
+
 def _is_local_host(host: str) -> bool:
     if host == "localhost" or host.endswith(".localhost"):
         return True
@@ -232,7 +237,7 @@ def _is_local_host(host: str) -> bool:
         address = ipaddress.ip_address(host.strip("[]"))
     except ValueError:
         return False
-    return address.is_loopback or address.is_private or address.is_link_local
+    return is_local_address(address)
 
 
 class HttpSparqlClient:

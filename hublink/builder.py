@@ -91,7 +91,6 @@ class IndexBuilder:
         self.settings = settings
         self.progress = progress or (lambda phase, done, total: None)
         self.partial = PartialEmbeddings(endpoint_dir(endpoint.config), embedding.MODEL_NAME)
-        self.resumed = 0
 
     async def build(self, previous: HubIndex | None = None) -> tuple[HubIndex, RefreshReport]:
         started = time.perf_counter()
@@ -108,17 +107,18 @@ class IndexBuilder:
         timings["paths_s"] = time.perf_counter() - mark
         hubs.sort(key=lambda h: h.iri)
         mark = time.perf_counter()
-        index, report, embedded = await self._assemble(discovery, hubs, previous)
+        index, report, embedded, resumed = await self._assemble(discovery, hubs, previous)
         timings["embedding_s"] = time.perf_counter() - mark
         timings["total_s"] = time.perf_counter() - started
         index.manifest.build = {**{k: round(v, 3) for k, v in timings.items()}, "texts_embedded": embedded,
-                                "texts_resumed": self.resumed,
+                                "texts_resumed": resumed,
                                 "refresh": report.to_dict(),
                                 "truncated_hubs": sum(1 for h in hubs if h.truncated)}
         return index, report
 
     async def _assemble(self, discovery: HubDiscovery, hubs: list[Hub], previous: HubIndex | None
-                        ) -> tuple[HubIndex, RefreshReport, int]:
+                        ) -> tuple[HubIndex, RefreshReport, int, int]:
+        """The index, what the refresh did, and how many texts were embedded and how many resumed."""
         report = RefreshReport()
         old = {h.iri: h for h in previous.hubs} if previous is not None else {}
         per_hub: list[_HubRows] = []
@@ -150,7 +150,6 @@ class IndexBuilder:
         pending = list(dict.fromkeys([t for rows in per_hub if rows.vectors is None for t in rows.texts]
                                      + [t for t in descriptions if t not in known]))
         saved = await asyncio.to_thread(self.partial.load, pending)
-        self.resumed = len(saved)
         missing = [t for t in pending if t not in saved]
         self.progress("embedding", len(saved), len(pending))
         fresh = await embedding.encode_many(
@@ -204,4 +203,4 @@ class IndexBuilder:
                          np.ascontiguousarray(matrix, dtype=np.float32),
                          [[number_of[d] for d in p.descriptions] for p in all_paths], descriptions,
                          description_vectors)
-        return index, report, len(missing)
+        return index, report, len(missing), len(saved)

@@ -10,6 +10,10 @@ import os
 # the machine with SPARQL engines (often on the same cores); spinning threads then cost a single
 # question 3-10x its latency (benchmarks in README, `understanding` section).
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+# Models load from the packages that ship them, never from the network.
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 from understanding.parser import InvalidQuestion, QuestionParser, get_parser  # noqa: E402
 from understanding.pgp import (  # noqa: E402

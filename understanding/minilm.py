@@ -10,6 +10,7 @@ lines. Training still uses the `transformers` model; inference and HubLink's emb
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -162,22 +163,34 @@ class WordPieces:
     """The model's tokenizer (`tokenizers`), called like a Hugging Face tokenizer for the arguments used here."""
 
     def __init__(self, path: Path, max_length: int) -> None:
-        from tokenizers import Tokenizer
-
-        self._tokenizer = Tokenizer.from_file(str(path))
-        self._tokenizer.no_padding()
+        self._definition = path.read_text()
+        self._by_limit: dict[int | None, Any] = {}
+        self._lock = threading.Lock()
         self.max_length = max_length
         self.pad_token_id = 0
+
+    def _tokenizer(self, limit: int | None) -> Any:
+        """One tokenizer per truncation limit, configured once: a shared one whose truncation each call
+        set would race between threads (questions and HubLink texts are tokenized concurrently)."""
+        with self._lock:
+            tokenizer = self._by_limit.get(limit)
+            if tokenizer is None:
+                from tokenizers import Tokenizer
+
+                tokenizer = Tokenizer.from_str(self._definition)
+                tokenizer.no_padding()
+                if limit is None:
+                    tokenizer.no_truncation()
+                else:
+                    tokenizer.enable_truncation(limit)
+                self._by_limit[limit] = tokenizer
+            return tokenizer
 
     def __call__(self, texts: Sequence[str], *, return_offsets_mapping: bool = False, truncation: bool = True,
                  max_length: int | None = None, padding: bool = False, return_tensors: str | None = None,
                  **_: Any) -> dict[str, Any]:
-        limit = max_length or self.max_length
-        if truncation:
-            self._tokenizer.enable_truncation(limit)
-        else:
-            self._tokenizer.no_truncation()
-        encoded = self._tokenizer.encode_batch(list(texts))
+        limit = (max_length or self.max_length) if truncation else None
+        encoded = self._tokenizer(limit).encode_batch(list(texts))
         ids = [e.ids for e in encoded]
         masks = [e.attention_mask for e in encoded]
         result: dict[str, Any] = {"input_ids": ids, "attention_mask": masks}

@@ -13,9 +13,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+# Environment defaults (offline models, passive OpenMP threads) are set by `understanding/__init__.py`,
+# which runs before this module and before anything imports torch.
 
 _lock = threading.RLock()
 
