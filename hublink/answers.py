@@ -12,6 +12,7 @@ question already names the end (for "which papers were published at ICSA?" the p
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -19,6 +20,7 @@ import pyoxigraph as ox
 
 from gateway.models import Answer
 from hublink.evidence import HubEvidence, PathEvidence, RetrievedTriple
+from hublink.paths import PathTriple
 from hublink.retrieval import ScoredHub, ScoredPath
 from hublink.settings import HubLinkSettings
 from hublink.store import HubIndex
@@ -129,6 +131,17 @@ def rank_triples(index: HubIndex, selected: list[SelectedPath], settings: HubLin
     return ranked
 
 
+def answer_triple(triples: Sequence[PathTriple], question_words: set[str]) -> PathTriple:
+    """The triple whose object answers: the one whose predicate the question names best, the later on
+    ties ("currency" in Japan -> currency -> Japanese Yen -> currency code -> JPY), else the last."""
+    best, best_ratio = triples[-1], 0.0
+    for triple in triples:
+        ratio = mention_ratio(triple.predicate_label, question_words)
+        if ratio > 0 and ratio >= best_ratio:
+            best, best_ratio = triple, ratio
+    return best
+
+
 def extractive_answers(question: str, index: HubIndex, selected: list[SelectedPath], hubs: list[HubEvidence],
                        settings: HubLinkSettings) -> list[Answer]:
     """The ends of the most relevant selected paths, or their hubs when the question already names the end."""
@@ -139,7 +152,7 @@ def extractive_answers(question: str, index: HubIndex, selected: list[SelectedPa
         if len(answers) >= settings.max_answers or item.relevance < top - settings.answer_margin:
             break
         hub = hubs[item.hub]
-        last = index.paths[item.path.number].triples[-1]
+        last = answer_triple(index.paths[item.path.number].triples, question_words)
         names_end = mention_ratio(last.object_label, question_words) > mention_ratio(hub.label, question_words) + 0.3
         if names_end:
             term: ox.NamedNode | ox.Literal = ox.NamedNode(hub.hub)

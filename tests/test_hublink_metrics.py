@@ -66,3 +66,14 @@ def test_summary_f1_comes_from_mean_precision_and_recall() -> None:
     summary = summarize_retrieval(rows)
     assert summary["triple_recall"] == 0.5 and summary["triple_precision"] == pytest.approx(0.1)
     assert summary["triple_f1"] == pytest.approx(2 * 0.5 * 0.1 / 0.6)
+
+
+def test_the_answer_is_the_object_of_the_predicate_the_question_names() -> None:
+    from hublink.answers import _content_words, answer_triple
+    from hublink.paths import PathTriple
+
+    path = [PathTriple("x:Japan", "x:currency", "x:Yen", "Japan", "currency", "Japanese Yen"),
+            PathTriple("x:Yen", "x:code", "JPY", "Japanese Yen", "currency code", "JPY", True)]
+    assert answer_triple(path, _content_words("Which currency is used in Japan?")).object == "x:Yen"
+    assert answer_triple(path, _content_words("What is the code of the currency of Japan?")).object == "JPY"
+    assert answer_triple(path, _content_words("What does Japan pay with?")).object == "JPY"
