@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from understanding.grading import COMPARATIVE_PHRASES, IMPLIED_ORDER, SUPERLATIVE_DESCENDING
 from understanding.pgp import (
     ANSWER,
     TYPE_RELATION,
@@ -22,24 +23,6 @@ from understanding.pgp import (
     is_unknown,
 )
 
-# Comparative words at the end of a relation phrase -> the operator they put between thing and value.
-COMPARATIVES: tuple[tuple[str, str], ...] = (
-    ("at least", ">="), ("at most", "<="), ("no more than", "<="), ("no less than", ">="),
-    ("more than", ">"), ("greater than", ">"), ("larger than", ">"), ("bigger than", ">"), ("higher than", ">"),
-    ("older than", ">"), ("later than", ">"), ("longer than", ">"), ("heavier than", ">"), ("over", ">"),
-    ("above", ">"), ("after", ">"), ("since", ">="), ("exceeding", ">"),
-    ("less than", "<"), ("fewer than", "<"), ("smaller than", "<"), ("lower than", "<"), ("younger than", "<"),
-    ("earlier than", "<"), ("shorter than", "<"), ("lighter than", "<"), ("under", "<"), ("below", "<"),
-    ("before", "<"),
-)
-SUPERLATIVES = {"highest": True, "largest": True, "biggest": True, "most": True, "maximum": True, "max": True,
-                "greatest": True, "oldest": True, "latest": True, "longest": True, "heaviest": True,
-                "lowest": False, "smallest": False, "least": False, "fewest": False, "minimum": False, "min": False,
-                "youngest": False, "earliest": False, "shortest": False, "lightest": False}
-# Superlative adjectives that name their attribute: "the oldest teacher" orders teachers by age.
-IMPLIED_ORDER = {"oldest": ("age", True), "youngest": ("age", False), "cheapest": ("price", False),
-                 "most expensive": ("price", True), "expensive": ("price", True), "heaviest": ("weight", True), "lightest": ("weight", False),
-                 "tallest": ("height", True), "longest": ("length", True)}
 _VALUE = re.compile(r"^[+-]?\d+(?:[.,]\d+)?$|^\d{4}-\d{2}-\d{2}$")
 
 
@@ -65,9 +48,9 @@ def relax(pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     kept: list[Comparison] = []
     for comparison in comparisons:
         word = comparison.value.strip().strip("\"'").lower()
-        if word in SUPERLATIVES and ordering is None:
-            ordering = Ordering(comparison.node, descending=SUPERLATIVES[word], limit=1)
-        elif word not in SUPERLATIVES:
+        if word in SUPERLATIVE_DESCENDING and ordering is None:
+            ordering = Ordering(comparison.node, descending=SUPERLATIVE_DESCENDING[word], limit=1)
+        elif word not in SUPERLATIVE_DESCENDING:
             kept.append(comparison)
     if triples == list(pattern.triples) and kept == list(pattern.comparisons) and ordering == pattern.ordering:
         return pattern
@@ -80,6 +63,8 @@ def _implied_orderings(triples: list[PhraseTriple], ordering: Ordering | None,
     When instead the answer hangs off a thing by the superlative alone (`?u1 | oldest | ?u2 ;
     ?u2 | is a | conductor`), the thing is what is asked for: `?u1 | age | ?u3 ; ?u1 | is a |
     conductor :: order ?u3 desc 1`."""
+    if pattern.grouped:
+        return triples, ordering
     degree: dict[str, int] = {}
     for triple in triples:
         for node in triple.nodes():
@@ -114,7 +99,7 @@ def _comparative(triple: PhraseTriple) -> tuple[str, str, str, str] | None:
         if not is_unknown(thing) or is_unknown(value) or not _VALUE.match(value.strip().replace(",", "")):
             continue
         words = triple.relation.lower().split()
-        for phrase, operator in COMPARATIVES:
+        for phrase, operator in COMPARATIVE_PHRASES:
             tail = phrase.split()
             if words[-len(tail):] == tail:
                 rest = " ".join(triple.relation.split()[: -len(tail)]).strip()

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from understanding.answer_types import build_answer_type, rule_kind, wordset
+from understanding.grading import ASCENDING, ATTRIBUTE_OF, COMPARATIVE_OPERATOR
 from understanding.pgp import (
     ANSWER,
     TYPE_RELATION,
@@ -42,20 +43,6 @@ NUMBER_WORDS = {
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
     "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "hundred": 100, "thousand": 1000,
 }
-# Comparatives/superlatives that name an attribute without saying it.
-GRADED_ATTRIBUTES = {
-    "old": "age", "young": "age", "tall": "height", "high": "height", "short": "height", "long": "length",
-    "heavy": "weight", "light": "weight", "large": "size", "big": "size", "small": "size", "wide": "width",
-    "deep": "depth", "expensive": "price", "cheap": "price", "rich": "wealth", "early": "date",
-    "late": "date", "recent": "date", "new": "date", "populous": "population", "fast": "speed",
-    "slow": "speed", "far": "distance", "close": "distance", "near": "distance",
-}
-ASCENDING = wordset(
-    "least lowest smallest fewest shortest youngest earliest minimum cheapest oldest_first first lightest "
-    "slowest nearest closest narrowest shallowest"
-)
-_GREATER = wordset("more greater higher larger bigger older taller longer heavier above over exceeding later after since")
-_LESS = wordset("less fewer lower smaller younger shorter lighter below under earlier before cheaper")
 _COUNT = re.compile(r"^\s*(how many|count)\b|\b(number|count) of\b", re.I)
 _AVG = re.compile(r"\b(average|mean)\b", re.I)
 _SUM = re.compile(r"\b(sum of|in total|total amount|combined)\b", re.I)
@@ -187,13 +174,11 @@ class FallbackParser:
             if word in ("more", "less", "fewer", "greater") or token.tag_ in ("JJR", "RBR"):
                 if i + 2 < len(doc) + 1 and i + 1 < len(doc) and doc[i + 1].lower_ == "than":
                     value_at = i + 2
-                    op = ">" if (word in _GREATER or word.endswith("er") and word not in _LESS) else "<"
-                    if word in _LESS:
-                        op = "<"
+                    op = COMPARATIVE_OPERATOR.get(word, ">" if word.endswith("er") else "<")
             elif word == "at" and i + 2 < len(doc) and doc[i + 1].lower_ in ("least", "most"):
                 value_at, op = i + 2, (">=" if doc[i + 1].lower_ == "least" else "<=")
             elif word in ("over", "above", "exceeding", "under", "below", "after", "before", "since"):
-                value_at, op = i + 1, ("<" if word in _LESS else (">=" if word == "since" else ">"))
+                value_at, op = i + 1, COMPARATIVE_OPERATOR[word]
             if value_at is None or value_at >= len(doc) or not analysis.free(i, value_at + 1):
                 continue
             value = _number(doc[value_at].text)
@@ -220,8 +205,8 @@ class FallbackParser:
             analysis.take(end, stop)
             return doc[end:stop].text
         lemma = doc[at].lemma_.lower()
-        if lemma in GRADED_ATTRIBUTES:
-            return GRADED_ATTRIBUTES[lemma]
+        if lemma in ATTRIBUTE_OF:
+            return ATTRIBUTE_OF[lemma]
         if doc[at].lower_ not in ("more", "less", "fewer", "greater", "over", "under", "above", "below", "at"):
             return lemma
         for j in range(at - 1, -1, -1):
@@ -271,7 +256,7 @@ class FallbackParser:
                 analysis.take(noun_at, noun_at + 1)
             else:
                 lemma = doc[at].lemma_.lower()
-                attribute = GRADED_ATTRIBUTES.get(lemma, lemma)
+                attribute = ATTRIBUTE_OF.get(lemma, lemma)
             descending = word not in ASCENDING and doc[at].lower_ not in ASCENDING
             analysis.ordering = (attribute, descending, limit, i)
             analysis.take(i, at + 1)

@@ -1,0 +1,54 @@
+"""The English words that grade, in one place: comparatives and the operator they mean, superlatives
+and the end they pick, and the attribute an adjective names without saying it ("older" -> age).
+
+Used by the rule parser (`understanding/fallback.py`), the training-data derivation
+(`understanding/derive.py`) and the repairs of imperfect patterns before linking
+(`linking/relaxation.py`), so the three read "cheaper", "at least" or "the youngest" alike.
+"""
+
+from __future__ import annotations
+
+# Adjective lemma -> the attribute it grades ("the oldest singer" orders singers by age).
+ATTRIBUTE_OF = {
+    "old": "age", "young": "age", "tall": "height", "high": "height", "short": "height", "long": "length",
+    "heavy": "weight", "light": "weight", "large": "size", "big": "size", "small": "size", "wide": "width",
+    "deep": "depth", "expensive": "price", "cheap": "price", "rich": "wealth", "early": "date",
+    "late": "date", "recent": "date", "new": "date", "populous": "population", "fast": "speed",
+    "slow": "speed", "far": "distance", "close": "distance", "near": "distance",
+}
+
+# Single comparative words and prepositions -> the operator between the thing and the value.
+COMPARATIVE_OPERATOR = {
+    **dict.fromkeys(["more", "greater", "higher", "larger", "bigger", "older", "taller", "longer", "heavier", "later"], ">"),
+    **dict.fromkeys(["less", "fewer", "lower", "smaller", "younger", "shorter", "lighter", "earlier", "cheaper"], "<"),
+    **dict.fromkeys(["above", "over", "exceeding", "after"], ">"),
+    **dict.fromkeys(["below", "under", "before"], "<"),
+    "since": ">=",
+}
+PREPOSITIONS = frozenset(["above", "over", "exceeding", "after", "below", "under", "before", "since"])
+BOUNDS = (("at least", ">="), ("at most", "<="), ("no more than", "<="), ("no less than", ">="))
+
+# Comparative phrases as they end a relation phrase ("founded after", "more than"), longest first.
+COMPARATIVE_PHRASES: tuple[tuple[str, str], ...] = (
+    *BOUNDS,
+    *((f"{word} than", op) for word, op in COMPARATIVE_OPERATOR.items() if word not in PREPOSITIONS),
+    *((word, op) for word, op in COMPARATIVE_OPERATOR.items() if word in PREPOSITIONS),
+)
+
+# Superlatives -> descending (True: the largest value first).
+SUPERLATIVE_DESCENDING = {
+    **dict.fromkeys(["highest", "largest", "biggest", "most", "maximum", "max", "greatest", "oldest", "latest", "longest", "heaviest"], True),
+    **dict.fromkeys(["lowest", "smallest", "least", "fewest", "minimum", "min", "youngest", "earliest", "shortest", "lightest", "cheapest", "first", "slowest", "nearest", "closest", "narrowest", "shallowest"], False),
+}
+ASCENDING = frozenset(word for word, descending in SUPERLATIVE_DESCENDING.items() if not descending)
+
+# Superlatives that name their attribute reliably enough to rewrite `?u1 | oldest | ?u2` as an ordering
+# by that attribute. "highest", "largest" or "latest" say which end, not which attribute ("the highest
+# sales"), so they are left out although `ATTRIBUTE_OF` has a guess for the rule parser.
+_SUPERLATIVE_OF = {"oldest": "old", "youngest": "young", "cheapest": "cheap", "most expensive": "expensive",
+                   "expensive": "expensive", "heaviest": "heavy", "lightest": "light", "tallest": "tall",
+                   "longest": "long"}
+IMPLIED_ORDER = {
+    word: (ATTRIBUTE_OF[adjective], word not in ASCENDING)
+    for word, adjective in _SUPERLATIVE_OF.items()
+}
