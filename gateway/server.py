@@ -325,7 +325,8 @@ async def handle_text2sparql(request: web.Request) -> web.Response:
                                            None)
     out: dict[str, Any] = {"dataset": dataset, "question": question, "query": query or NO_QUERY, "endpoint": name}
     if not query:
-        why = result.error or (kgqan.error if kgqan is not None else None) or "no query was generated"
+        why = (result.error or (kgqan.error if kgqan is not None else None)
+               or (kgqan.notes[0] if kgqan is not None and kgqan.notes else None) or "no query was generated")
         out["note"] = f"no SPARQL generated ({why}); the query returns nothing"
     if kgqan is not None:
         request.app[METRICS_KEY].questions.inc("kgqan", kgqan.status.value)

@@ -149,6 +149,8 @@ class KgqanPath:
     async def generate(self, question: str, endpoint: Endpoint, options: AskOptions) -> list[CandidateQuery]:
         """Ranked SPARQL for a question, without running it (SPARQL proxy, TEXT2SPARQL)."""
         understood = await self.understand(question)
+        if understood.unsupported:
+            return []
         linking = await self.link(understood.pattern, endpoint, options)
         return self.builder.build(linking.linked, max_queries=options.max_queries, max_answers=options.max_answers,
                                   answer_kind=understood.answer_type.kind)
@@ -158,6 +160,9 @@ class KgqanPath:
         """Answers an already understood question (also used with hand-written patterns)."""
         evidence = KgqanEvidence(pattern=understood.pattern.to_text(), answer_type=str(understood.answer_type),
                                  source=understood.source)
+        if understood.unsupported:
+            return PathResult(NAME, answers=[], evidence=evidence, status=AnswerStatus.OK,
+                              notes=[f"not answered: {understood.unsupported}"])
         timings: dict[str, float] = {}
         with counting_requests() as counter:
             started = time.perf_counter()

@@ -15,11 +15,12 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from gateway.errors import GatewayError
 from understanding.answer_types import build_answer_type
+from understanding.coverage import unsupported_reason
 from understanding.pgp import AnswerKind, PGPParseError, PhraseGraphPattern, UnderstoodQuestion
 
 log = logging.getLogger(__name__)
@@ -179,7 +180,7 @@ class QuestionParser:
                 results[i] = UnderstoodQuestion(
                     texts[i], pattern, answer_type, f"fallback: {reasons.get(i, 'no model output')}", raw, per_question
                 )
-        return [r for r in results if r is not None]
+        return [replace(r, unsupported=unsupported_reason(r.question, r.pattern)) for r in results if r is not None]
 
     def _ensure_model(self) -> PatternModel | None:
         if self._model_loaded or not self._use_model:
@@ -206,7 +207,7 @@ class QuestionParser:
 
 
 def _with_question(result: UnderstoodQuestion, question: str) -> UnderstoodQuestion:
-    return UnderstoodQuestion(question, result.pattern, result.answer_type, result.source, result.raw_output, result.elapsed_ms)
+    return replace(result, question=question)
 
 
 _parser: QuestionParser | None = None
