@@ -114,6 +114,8 @@ def main(argv: list[str] | None = None) -> int:
         "parser": "fallback" if args.fallback else question_parser.model_status,
         "dev_full": score(full, predictions),
         "dev_full_and_partial": score(dev, predictions),
+        "dev_full_per_group_counts": score([r for r in full if PhraseGraphPattern.from_text(r["pattern"]).grouped],
+                                           predictions),
         "by_source_full": {
             source: score([r for r in full if r["source"] == source], predictions)
             for source in sorted({r["source"] for r in full})

@@ -93,7 +93,8 @@ class CandidateQuery:
         """The same query answering with the naming attribute of its (resource) answer."""
         name = f"{self.answer_var}Name"
         pattern = f"{self.pattern} . {self.answer_var} <{predicate}> {name}"
-        sparql = f"SELECT DISTINCT {name} WHERE {{ {pattern} }}{self.modifiers}"
+        modifiers = self.modifiers.replace(f" GROUP BY {self.answer_var} ", f" GROUP BY {self.answer_var} {name} ")
+        sparql = f"SELECT DISTINCT {name} WHERE {{ {pattern} }}{modifiers}"
         return replace(self, sparql=sparql, pattern=pattern, answer_var=name, execution_sparql=sparql,
                        result_var=name[1:])
 
@@ -213,12 +214,16 @@ class QueryBuilder:
 
     def _render(self, pattern: PhraseGraphPattern, body: str, score: float, max_answers: int,
                 answer: str | None = None) -> CandidateQuery:
-        filters = "".join(f" FILTER({comparison_expression(c)})" for c in pattern.comparisons)
+        filters = "".join(f" FILTER({comparison_expression(c)})" for c in pattern.comparisons if not c.by_count)
         where = body + filters
         form = pattern.form
         if form is QuestionForm.BOOLEAN:
             sparql = f"ASK WHERE {{ {where} }}"
             return CandidateQuery(sparql, where, ANSWER, score, form, sparql, "")
+        if form is QuestionForm.COUNT and pattern.grouped:  # "How many countries have at least two singers?"
+            inner = f"SELECT {ANSWER} WHERE {{ {where} }}{group_modifiers(pattern, (ANSWER,))}"
+            sparql = f"SELECT (COUNT(*) AS ?count) WHERE {{ {{ {inner} }} }}"
+            return CandidateQuery(sparql, where, ANSWER, score, form, sparql, "count")
         if form is QuestionForm.COUNT:
             sparql = count_query(ANSWER, where)
             return CandidateQuery(sparql, where, ANSWER, score, form, sparql, "count")
@@ -229,21 +234,34 @@ class QueryBuilder:
         projected = (answer,) if answer else (pattern.projection or (ANSWER,))
         answer = ANSWER if ANSWER in projected else projected[0]
         projection = " ".join(projected)
-        modifiers = ""
+        modifiers = group_modifiers(pattern, projected)
         if pattern.ordering is not None:
-            key = f"COALESCE({XSD_DOUBLE}(str({pattern.ordering.node})), {pattern.ordering.node})"
-            modifiers = f" ORDER BY {'DESC' if pattern.ordering.descending else 'ASC'}({key})"
+            node = pattern.ordering.node
+            key = (f"COUNT(DISTINCT {node})" if pattern.ordering.by_count
+                   else f"COALESCE({XSD_DOUBLE}(str({node})), {node})")
+            modifiers += f" ORDER BY {'DESC' if pattern.ordering.descending else 'ASC'}({key})"
             limit = pattern.ordering.limit or max_answers
         else:
             limit = max_answers
         modifiers += f" LIMIT {limit}"
         sparql = f"SELECT DISTINCT {projection} WHERE {{ {where} }}{modifiers}"
-        if pattern.ordering is None:
+        if pattern.ordering is None and not pattern.grouped:
             typed = (f"SELECT DISTINCT {projection} {TYPE_VAR} WHERE {{ {where} "
                      f"OPTIONAL {{ {answer} <{RDF_TYPE}> {TYPE_VAR} }} }} LIMIT {max(limit * 5, 500)}")
         else:
             typed = sparql
         return CandidateQuery(sparql, where, answer, score, form, typed, answer[1:], modifiers)
+
+
+def group_modifiers(pattern: PhraseGraphPattern, projected: Sequence[str]) -> str:
+    """GROUP BY the projected unknowns and HAVING the count comparisons, for patterns that order or
+    filter by how many of another unknown each answer has; empty otherwise."""
+    if not pattern.grouped:
+        return ""
+    conditions = [f"COUNT(DISTINCT {c.node}) {c.operator} {c.value}" for c in pattern.comparisons
+                  if c.by_count and _NUMBER.match(c.value.strip())]
+    having = f" HAVING({' && '.join(conditions)})" if conditions else ""
+    return f" GROUP BY {' '.join(projected)}{having}"
 
 
 def twins_variable(node: str, chosen: dict[str, LinkedEntity]) -> str:
@@ -301,13 +319,13 @@ def attribute_leaves(pattern: PhraseGraphPattern) -> list[str]:
     """Unknowns hanging off ?unknown1 by one attribute edge, those used for ORDER/FILTER last and only
     when ?unknown1 has no class: the value compared or ordered by is the condition, not the answer,
     of "the song with the highest sales" (a typed thing), but may be the answer of "the largest bonus"."""
-    if pattern.form is not QuestionForm.LIST or pattern.projection != (ANSWER,):
+    if pattern.form is not QuestionForm.LIST or pattern.projection != (ANSWER,) or pattern.grouped:
         return []
     degree: dict[str, int] = {}
     for triple in pattern.triples:
         for node in triple.nodes():
             degree[node] = degree.get(node, 0) + 1
-    modified = {c.node for c in pattern.comparisons} | ({pattern.ordering.node} if pattern.ordering else set())
+    modified = pattern.modified_nodes()
     leaves = [other for t in pattern.triples if not t.is_type and ANSWER in t.nodes()
               for other in t.nodes() if other != ANSWER and is_unknown(other) and degree.get(other) == 1]
     leaves = list(dict.fromkeys(leaves))
@@ -317,9 +335,7 @@ def attribute_leaves(pattern: PhraseGraphPattern) -> list[str]:
 
 def valued_nodes(pattern: PhraseGraphPattern) -> set[str]:
     """Unknowns whose values are ordered, compared or aggregated: they must be literal values."""
-    nodes = {c.node for c in pattern.comparisons}
-    if pattern.ordering is not None:
-        nodes.add(pattern.ordering.node)
+    nodes = pattern.valued_nodes()
     if pattern.form.is_aggregate and pattern.form is not QuestionForm.COUNT:
         nodes.add(aggregate_target(pattern))
     return {n for n in nodes if is_unknown(n)}
@@ -332,9 +348,7 @@ def dangling_unknowns(pattern: PhraseGraphPattern) -> set[str]:
     for triple in pattern.triples:
         for node in triple.nodes():
             degree[node] = degree.get(node, 0) + 1
-    used = {ANSWER, *pattern.projection, *(c.node for c in pattern.comparisons)}
-    if pattern.ordering is not None:
-        used.add(pattern.ordering.node)
+    used = {ANSWER, *pattern.projection, *pattern.modified_nodes()}
     if pattern.form.is_aggregate and pattern.form is not QuestionForm.COUNT:
         used.add(aggregate_target(pattern))
     return {n for n, d in degree.items() if d == 1 and is_unknown(n) and n not in used}

@@ -237,3 +237,26 @@ async def test_gateway_ask_on_virtuoso(virtuoso) -> None:  # noqa: ANN001
         await endpoint.close()
     assert [a["value"] for a in kgqan["answers"]] == [str(truth)]
     assert "COUNT" in kgqan["evidence"]["sparql"]
+
+
+async def test_per_group_count_patterns_link_and_answer(path: KgqanPath, ck25: Endpoint) -> None:
+    """`order count` end to end on Virtuoso: the department with the most members (own question)."""
+    result = await path.answer_understood(
+        understood("list :: ?u1 | is a | department ; ?u2 | member of | ?u1 :: order count ?u2 desc 1",
+                   AnswerType(AnswerKind.RESOURCE, "department")), ck25, KGQAN_ONLY)
+    assert [a.value for a in result.answers] == ["http://ld.company.org/prod-instances/dept-22183"], result.notes
+    assert "GROUP BY ?unknown1" in result.to_dict()["evidence"]["sparql"]
+
+
+async def test_negated_questions_are_not_answered(path: KgqanPath, ck25: Endpoint) -> None:
+    from dataclasses import replace
+
+    from understanding.coverage import unsupported_reason
+
+    question = "Which departments are not managed by Franz Kornhaeusel?"
+    pattern = PhraseGraphPattern.from_text("list :: ?u1 | is a | departments ; ?u1 | managed by | Franz Kornhaeusel")
+    negated = replace(understood(pattern.to_text(), AnswerType(AnswerKind.RESOURCE, "departments")),
+                      question=question, unsupported=unsupported_reason(question, pattern))
+    result = await path.answer_understood(negated, ck25, KGQAN_ONLY)
+    assert result.answers == [] and result.sparql_requests == 0
+    assert result.notes[0].startswith("not answered: negation ('not')")

@@ -163,6 +163,29 @@ async def test_each_form_runs_on_a_real_engine(concert: Endpoint) -> None:
     assert chosen.boolean is True and ask[0].form is QuestionForm.BOOLEAN
 
 
+async def test_per_group_counts_order_and_filter_on_a_real_engine(concert: Endpoint) -> None:
+    """`order count` / `filter count` group the answers and count another unknown per answer."""
+    builder = QueryBuilder()
+    executor = QueryExecutor()
+    country = {"country": ("?unknown2", {"": [pred("singer#country", 1.0)]})}
+    cases = {
+        "list :: ?u1 | country | ?u2 ; ?u2 | is a | singers :: order count ?u2 desc 1": ["France"],
+        "list :: ?u1 | country | ?u2 ; ?u2 | is a | singers :: filter count ?u2 >= 2": ["France"],
+        "list :: ?u1 | country | ?u2 ; ?u2 | is a | singers :: filter count ?u2 < 2": ["Netherlands", "United States"],
+        "count :: ?u1 | country | ?u2 ; ?u2 | is a | singers :: filter count ?u2 < 2": ["2"],
+    }
+    for text, expected in cases.items():
+        queries = builder.build(linked(text, classes={"singers": [SINGER]}, edges=country))
+        assert "GROUP BY ?unknown1" in queries[0].sparql, queries[0].sparql
+        chosen = select_answer(await executor.run(queries, concert, accept_all))
+        assert chosen is not None, text
+        assert sorted(str(a.value) for a in chosen.answers) == expected, (text, queries[0].sparql)
+    named = builder.build(linked(
+        "list :: ?u1 | country | ?u2 ; ?u2 | is a | singers :: order count ?u2 desc 1",
+        classes={"singers": [SINGER]}, edges=country))[0].named_by(V + "name")
+    assert "GROUP BY ?unknown1 ?unknown1Name " in named.sparql
+
+
 async def test_execution_stops_after_the_first_wave_that_answers(concert: Endpoint) -> None:
     # 12 candidate predicates for "age": the 5th is the only one that answers with an age
     wrong = [pred(f"singer#missing_{i}", 0.9 - i * 0.01) for i in range(4)]

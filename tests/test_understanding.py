@@ -29,6 +29,8 @@ ROUND_TRIP = [
     "boolean :: Michelle Obama | wife | Barack Obama",
     "avg :: ?u2 | is a | singers ; ?u2 | age | ?u1",
     "list :: ?u1 | capital | ?u2 ; ?u2 | flows into | Danish Straits :: order ?u1 asc",
+    "list :: ?u1 | is a | department ; ?u2 | works in | ?u1 :: order count ?u2 desc 1",
+    "count :: ?u1 | country | ?u2 ; ?u2 | is a | singers :: filter count ?u2 >= 2",
 ]
 
 MALFORMED = [
@@ -44,6 +46,8 @@ MALFORMED = [
     ("list :: ?u1 | is a | city :: order ?u3 desc", "appears in no triple"),
     ("list :: ?u1 | is a | city :: limit 3", "unknown section"),
     ("list :: ?u1 | is a | city :: select Paris", "must be an unknown"),
+    ("list :: ?u1 | is a | city :: order count desc 1", "order must be"),
+    ("list :: ?u1 | is a | city :: filter count ?u1 >", "filter must be"),
     ("list ::  ", "at least one triple"),
 ]
 
@@ -265,6 +269,36 @@ def test_derive_aligns_entities_predicates_classes_and_form(aligner) -> None:  #
     assert spider.answer_kind == "string"
 
 
+def test_derive_per_group_counts_become_count_orderings_and_filters(aligner) -> None:  # noqa: ANN001
+    """GROUP BY the answer with ORDER BY or HAVING a COUNT: the rows counted are the variable farthest
+    from the grouped one (the events of a stadium, not the stadium of its name)."""
+    most = _derive(
+        aligner,
+        "What is the name of the stadium which held the most events?",
+        "SELECT ?name WHERE { ?s :stadium\\#name ?name . ?e :event\\#held_in ?s . } GROUP BY ?name "
+        "ORDER BY DESC (COUNT(*)) LIMIT 1",
+        source="spider",
+    )
+    assert most.pattern is not None and most.pattern.endswith(":: order count ?u3 desc 1"), most
+    pattern = PhraseGraphPattern.from_text(most.pattern)
+    counted = pattern.ordering.node
+    assert any(counted in t.nodes() and t.relation == "held" for t in pattern.triples), most.pattern
+    having = _derive(
+        aligner,
+        "Which countries have more than 2 singers?",
+        "SELECT ?c (COUNT(*) AS ?n) WHERE { ?s :singer\\#country ?c . ?s a :singer } GROUP BY ?c HAVING (COUNT(*) > 2)",
+        source="spider",
+    )
+    assert having.pattern is not None and having.pattern.endswith(":: filter count ?u2 > 2"), having
+    per_group = _derive(
+        aligner,
+        "How many singers are from each country?",
+        "SELECT ?c (COUNT(*) AS ?n) WHERE { ?s :singer\\#country ?c } GROUP BY ?c",
+        source="spider",
+    )
+    assert per_group.alignment == "none" and "unrepresentable: aggregate per group" in per_group.problems
+
+
 def test_derive_reports_what_did_not_align(aligner) -> None:  # noqa: ANN001
     missing = _derive(
         aligner,
@@ -468,3 +502,20 @@ def test_trained_model_answers_training_style_questions() -> None:
     assert [(c.operator[0], c.value) for c in singers.pattern.comparisons] == [(">", "40")]
     for result in results:
         assert result.raw_output == result.pattern.to_text()
+
+
+@pytest.mark.parametrize(("question", "pattern", "negated"), [
+    ("Which singers are not from France?", "list :: ?u1 | is a | singers ; ?u1 | from | France", True),
+    ("How many papers don't use a dataset?", "count :: ?u1 | is a | papers ; ?u1 | use | ?u2", True),
+    ("Which products were sold without a discount?", "list :: ?u1 | is a | products ; ?u1 | sold | ?u2", True),
+    ("Which singers are from France?", "list :: ?u1 | is a | singers ; ?u1 | from | France", False),
+    ("Who wrote 'It is not the end'?", "list :: ?u1 | wrote | It is not the end", False),
+    ("Was the paper X not published in 2005?", "boolean :: X | published in | 2005", False),
+])
+def test_negation_is_reported_as_unsupported(question: str, pattern: str, negated: bool) -> None:
+    from understanding.coverage import unsupported_reason
+
+    reason = unsupported_reason(question, PhraseGraphPattern.from_text(pattern))
+    assert (reason is not None) == negated
+    if negated:
+        assert "negation" in reason

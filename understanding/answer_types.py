@@ -91,7 +91,7 @@ def owner_class(pattern: PhraseGraphPattern) -> str | None:
 
 def answer_relations(pattern: PhraseGraphPattern) -> list[str]:
     """Relations of the answer itself, not those leading to an ORDER BY or FILTER value."""
-    modifiers = {c.node for c in pattern.comparisons} | ({pattern.ordering.node} if pattern.ordering else set())
+    modifiers = pattern.modified_nodes()
     return [
         t.relation for t in pattern.triples
         if not t.is_type and ANSWER in t.nodes() and not (set(t.nodes()) & modifiers)

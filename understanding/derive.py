@@ -31,8 +31,12 @@ The target keeps only what aligned; what did not is listed per question. The heu
    aligned is contracted (Spider join tables, SciQA's contribution nodes).
 6. The answer (`?u1`) is the first projected variable (a label variable stands for its resource);
    aggregates set the form (COUNT(*) counts the main variable); further projected variables become
-   `select`; ORDER BY var [LIMIT n] becomes the ordering. UNION, MINUS, HAVING, set operations
-   (FILTER IN), ORDER BY an aggregate, BIND and OFFSET are not representable: not aligned.
+   `select`; ORDER BY var [LIMIT n] becomes the ordering. Per-group counts of the answer become
+   `order count ?uN` (ORDER BY COUNT) and `filter count ?uN op n` (HAVING COUNT): ?uN is the counted
+   variable, or for COUNT(*) the variable farthest from the grouped one (the rows); the counted
+   variable must keep a triple. UNION, MINUS, other HAVING conditions, other per-group aggregates,
+   set operations (FILTER IN), ORDER BY another aggregate, BIND and OFFSET are not representable:
+   not aligned.
 7. Triples are ordered by where their words stand in the question, unknowns numbered in that
    order, and each triple written unknown-first, so equal questions get equal targets.
 8. Canonical span boundaries, so that one wording always gets one target: a relation or class span
@@ -64,8 +68,9 @@ from pathlib import Path
 from typing import Any
 
 from understanding.answer_types import kind_of_attribute, words, wordset
-from understanding.fallback import GRADED_ATTRIBUTES, IMPERATIVES, clean_phrase
+from understanding.fallback import IMPERATIVES, clean_phrase
 from understanding.gold_sparql import RDF_TYPE, GoldQuery, GoldQueryError, Term, parse_gold_query
+from understanding.grading import ATTRIBUTE_OF
 from understanding.pgp import (
     TYPE_RELATION,
     AnswerKind,
@@ -257,8 +262,8 @@ class _Graph:
     form: QuestionForm = QuestionForm.LIST
     answer: str | None = None
     select: list[str] = field(default_factory=list)
-    comparisons: list[tuple[str, str, str]] = field(default_factory=list)  # var id, op, value
-    ordering: tuple[str, bool, int | None] | None = None
+    comparisons: list[tuple[str, str, str, bool]] = field(default_factory=list)  # var id, op, value, by count
+    ordering: tuple[str, bool, int | None, bool] | None = None  # var id, descending, limit, by count
     answer_kind: AnswerKind | None = None
     problems: list[str] = field(default_factory=list)
 
@@ -289,7 +294,7 @@ def graph_of(query: GoldQuery, answer_type_hint: str | None = None) -> _Graph:
     for gold_filter in query.filters:
         var, op, value = gold_filter.var, gold_filter.op, gold_filter.value
         if op.startswith("=") and len(op) > 1:  # =max / =min from a subquery
-            graph.ordering = (f"?{var}", op == "=max", 1)
+            graph.ordering = (f"?{var}", op == "=max", 1, False)
             continue
         if value.is_var:
             if op != "!=":
@@ -312,7 +317,7 @@ def graph_of(query: GoldQuery, answer_type_hint: str | None = None) -> _Graph:
             if op == "!=":
                 graph.problems.append("unrepresentable: FILTER != literal")
                 continue
-            graph.comparisons.append((f"?{var}", op, value.value))
+            graph.comparisons.append((f"?{var}", op, value.value, False))
     for triple in triples:
         if triple.predicate.value in LABEL_PREDICATES and triple.subject.is_var and triple.object.is_var:
             label_of.setdefault(triple.object.value, triple.subject.value)
@@ -347,7 +352,7 @@ def graph_of(query: GoldQuery, answer_type_hint: str | None = None) -> _Graph:
             node = getattr(edge, end)
             if node.startswith("?") and node[1:] in substitutions:
                 setattr(edge, end, graph.node_id(substitutions[node[1:]]))
-    graph.comparisons = [(f"?{label_of.get(v[1:], v[1:])}", op, val) for v, op, val in graph.comparisons]
+    graph.comparisons = [(f"?{label_of.get(v[1:], v[1:])}", op, val, count) for v, op, val, count in graph.comparisons]
 
     # heuristic 6: answer, form, projection, ordering
     if query.form == "ask":
@@ -357,6 +362,10 @@ def graph_of(query: GoldQuery, answer_type_hint: str | None = None) -> _Graph:
         projected: list[str] = []
         aggregates = [p for p in query.projections if p.aggregate]
         plain = [p for p in query.projections if not p.aggregate]
+        counted_order = bool(query.order) and query.order[0][1] == "count"
+        if plain and query.group_by and (counted_order or query.having) and all(
+                p.aggregate == "count" for p in aggregates):
+            aggregates = []  # per-group counts shown beside a grouped answer that they order or filter
         if aggregates:
             aggregate = aggregates[0]
             if aggregate.aggregate not in ("count", "min", "max", "avg", "sum"):
@@ -385,11 +394,26 @@ def graph_of(query: GoldQuery, answer_type_hint: str | None = None) -> _Graph:
             graph.select = projected[1:]
         else:
             graph.problems.append("no answer variable")
+        # GROUP BY a thing whose attribute is projected ("the name of the stadium with the most events",
+        # grouped by the stadium) is read as grouping by the answer: the same unless two share a name.
+        grouped = {f"?{_resolve_var(v, label_of)}" for v in query.group_by}
+        for projection, op, value in query.having:
+            counted = _counted_var(graph, projection.var, label_of, grouped) if grouped else None
+            if counted is None:
+                graph.problems.append("unrepresentable: HAVING")
+            else:
+                graph.comparisons.append((counted, op, value, True))
         for var, aggregate, descending in query.order[:1]:
-            if aggregate:
+            if aggregate == "count" and grouped:
+                counted = _counted_var(graph, var, label_of, grouped)
+                if counted is None:
+                    graph.problems.append("unrepresentable: ORDER BY a count of no single variable")
+                else:
+                    graph.ordering = (counted, descending, query.limit, True)
+            elif aggregate:
                 graph.problems.append("unrepresentable: ORDER BY an aggregate")
             elif var:
-                graph.ordering = (f"?{_resolve_var(var, label_of)}", descending, query.limit)
+                graph.ordering = (f"?{_resolve_var(var, label_of)}", descending, query.limit, False)
         graph.answer_kind = _gold_kind(graph, answer_type_hint, label_of)
     return graph
 
@@ -407,6 +431,27 @@ def _resolve_var(var: str, label_of: dict[str, str]) -> str:
         seen.add(var)
         var = label_of[var]
     return var
+
+
+def _counted_var(graph: _Graph, var: str | None, label_of: dict[str, str], grouped: set[str]) -> str | None:
+    """The variable a per-group COUNT counts: the named one, or for COUNT(*) the one unknown next to
+    the grouped answer (the rows of "the country with the most singers" are the singers)."""
+    if var:
+        node = f"?{_resolve_var(var, label_of)}"
+        return None if node in grouped else node
+    # COUNT(*) counts the joined rows: the variable farthest from the grouped ones stands for them
+    # ("the stadium with the most events": ?event -> ?stadium -> ?name, so ?event)
+    distance = dict.fromkeys(grouped, 0)
+    frontier = set(grouped)
+    while frontier:
+        reached = {end for edge in graph.edges for end in (edge.subject, edge.object)
+                   if {edge.subject, edge.object} & frontier and end.startswith("?") and end not in distance}
+        for node in reached:
+            distance[node] = max(distance[n] for n in frontier) + 1
+        frontier = reached
+    farthest = max(distance.values(), default=0)
+    candidates = [n for n, d in distance.items() if d == farthest and d > 0]
+    return candidates[0] if len(candidates) == 1 else None
 
 
 def _main_var(graph: _Graph) -> str | None:
@@ -521,14 +566,14 @@ class Aligner:
                 else:
                     problems.append(f"entity not in question: {term.value}")
         # comparisons: the value must stand in the question
-        comparisons: list[tuple[str, str, _Span]] = []
-        for var, op, value in graph.comparisons:
+        comparisons: list[tuple[str, str, _Span, bool]] = []
+        for var, op, value, by_count in graph.comparisons:
             span = self._find_value(doc, value, used)
             if span is None:
                 problems.append(f"comparison value not in question: {value}")
                 continue
             used.update(range(span.start, span.end))
-            comparisons.append((var, op, span))
+            comparisons.append((var, op, span, by_count))
         used |= imperative
         # classes
         class_spans: dict[str, _Span] = {}
@@ -600,6 +645,10 @@ class Aligner:
                 used.update(range(named.start, named.end))
         if not kept and not class_spans.get(answer or ""):
             return None, problems + ["no triple left"]
+        counted = {c[0] for c in comparisons if c[3]} | ({graph.ordering[0]} if graph.ordering and graph.ordering[3] else set())
+        in_use = {n for s, _, o in kept for n in (s, o)}
+        if counted and (answer in counted or not counted <= in_use):
+            return None, problems + ["unrepresentable: the counted variable has no triple left"]
         return self._target(doc, graph, answer, select, kept, spans, class_spans, comparisons), problems
 
     def _target(
@@ -611,7 +660,7 @@ class Aligner:
         kept: list[tuple[str, _Span, str]],
         spans: dict[str, _Span],
         class_spans: dict[str, _Span],
-        comparisons: list[tuple[str, str, _Span]],
+        comparisons: list[tuple[str, str, _Span, bool]],
     ) -> dict[str, Any]:
         """Heuristic 7: triples in question order, unknowns numbered in that order, unknown first."""
         nodes_in_use = {n for s, _, o in kept for n in (s, o)}
@@ -649,11 +698,12 @@ class Aligner:
             triples.append([left, "is a" if relation == TYPE_RELATION else _char_span(doc, relation), right])
         target: dict[str, Any] = {"form": graph.form.value, "triples": triples}
         if graph.ordering and graph.ordering[0] in numbering:
-            node, descending, limit = graph.ordering
-            target["ordering"] = {"u": numbering[node], "desc": descending, "limit": limit}
+            node, descending, limit, by_count = graph.ordering
+            target["ordering"] = {"u": numbering[node], "desc": descending, "limit": limit,
+                                  **({"count": True} if by_count else {})}
         target["comparisons"] = [
-            {"u": numbering[var], "op": op, "value": _char_span(doc, span)}
-            for var, op, span in comparisons if var in numbering
+            {"u": numbering[var], "op": op, "value": _char_span(doc, span), **({"count": True} if by_count else {})}
+            for var, op, span, by_count in comparisons if var in numbering
         ]
         target["select"] = list(dict.fromkeys(numbering[v] for v in select if v in numbering and numbering[v] != 1))
         if target["select"]:
@@ -895,7 +945,7 @@ def _word_match(token: Any, word: str) -> bool:
     lemma, lower = token.lemma_.lower(), token.lower_
     if word in (lemma, lower) or lower == word + "s" or lower == word + "es":
         return True
-    if GRADED_ATTRIBUTES.get(lemma) == word or GRADED_ATTRIBUTES.get(lower.rstrip("er").rstrip("est")) == word:
+    if ATTRIBUTE_OF.get(lemma) == word or ATTRIBUTE_OF.get(lower.rstrip("er").rstrip("est")) == word:
         return True
     if len(word) >= 6 and len(lower) >= 6 and lower[:4] == word[:4]:
         return True
@@ -1022,9 +1072,10 @@ def target_pattern(question: str, target: dict[str, Any]) -> PhraseGraphPattern:
     ordering = None
     if target.get("ordering"):
         o = target["ordering"]
-        ordering = Ordering(f"?unknown{o['u']}", o["desc"], o["limit"])
+        ordering = Ordering(f"?unknown{o['u']}", o["desc"], o["limit"], o.get("count", False))
     comparisons = tuple(
-        Comparison(f"?unknown{c['u']}", c["op"], node(c["value"])) for c in target.get("comparisons", [])
+        Comparison(f"?unknown{c['u']}", c["op"], node(c["value"]), c.get("count", False))
+        for c in target.get("comparisons", [])
     )
     projection = tuple(f"?unknown{u}" for u in target.get("select") or [1])
     return PhraseGraphPattern(triples, QuestionForm(target["form"]), ordering, comparisons, projection)

@@ -105,6 +105,7 @@ class GoldQuery:
     order: list[tuple[str | None, str | None, bool]] = field(default_factory=list)  # var, aggregate, desc
     limit: int | None = None
     group_by: list[str] = field(default_factory=list)
+    having: list[tuple[Projection, str, str]] = field(default_factory=list)  # COUNT(?x) >= 2
     aggregate_aliases: dict[str, Projection] = field(default_factory=dict)  # alias -> aggregate (any depth)
     unsupported: list[str] = field(default_factory=list)
     optional_vars: set[str] = field(default_factory=set)
@@ -277,6 +278,23 @@ def _aggregate_of(tokens: list[tuple[str, str]]) -> Projection:
             body = tokens[:j]
     inner = [v[1:] for k, v in body if k == "var"]
     return Projection(inner[0] if inner else None, aggregate, alias)
+
+
+def _count_condition(tokens: list[tuple[str, str]]) -> tuple[Projection, str, str] | None:
+    """`COUNT(?x) > 2` (or `COUNT(*)`, flipped when the number comes first); anything else is None."""
+    ops = [j for j, (kind, value) in enumerate(tokens) if kind == "op" and value in ("<", ">", "<=", ">=", "=", "!=")]
+    if len(ops) != 1:
+        return None
+    left, op, right = tokens[: ops[0]], tokens[ops[0]][1], tokens[ops[0] + 1:]
+    if len(left) == 1 and left[0][0] == "num":
+        left, right = right, left
+        op = {"<": ">", ">": "<", "<=": ">=", ">=": "<="}.get(op, op)
+    if len(right) != 1 or right[0][0] != "num":
+        return None
+    projection = _aggregate_of(left)
+    if projection.aggregate != "count":
+        return None
+    return projection, op, right[0][1]
 
 
 def _group(reader: _Reader, query: GoldQuery, optional: bool = False) -> None:
@@ -481,8 +499,11 @@ def _modifiers(reader: _Reader, query: GoldQuery, top: bool = True) -> None:
             while reader.peek()[0] == "var":
                 query.group_by.append(reader.next()[1][1:])
         elif lower == "having":
-            reader.balanced()
-            target.unsupported.append("HAVING")
+            condition = _count_condition(reader.balanced())
+            if condition is None or isinstance(query, _SubQuery):
+                target.unsupported.append("HAVING")
+            else:
+                target.having.append(condition)
         elif lower == "order":
             reader.next()
             while True:

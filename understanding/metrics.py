@@ -32,7 +32,7 @@ def pattern_key(pattern: PhraseGraphPattern) -> tuple[Any, ...]:
         pattern.form,
         frozenset(triple_key(t) for t in pattern.triples),
         pattern.ordering,
-        frozenset((c.node, c.operator, normalise(c.value)) for c in pattern.comparisons),
+        frozenset((c.node, c.operator, normalise(c.value), c.by_count) for c in pattern.comparisons),
         pattern.projection,
     )
 

@@ -13,6 +13,12 @@ The model emits a compact text form, parsed strictly by `PhraseGraphPattern.from
     list :: ?u1 | is a | singers ; ?u1 | age | ?u2 :: order ?u2 desc 3
     boolean :: ?u1 | member of | Sales ; ?u1 | name | Karen Brant
     list :: ?u1 | is a | heads ; ?u1 | age | ?u2 :: filter ?u2 > 56 :: select ?u1 ?u2
+    list :: ?u1 | is a | department ; ?u2 | works in | ?u1 :: order count ?u2 desc 1
+    list :: ?u1 | is a | countries ; ?u1 | country | ?u2 :: filter count ?u2 >= 2
+
+`order count ?u2` and `filter count ?u2` group by the projected unknowns and order or compare by how
+many distinct ?u2 each has ("the department with the most employees", "countries with at least two
+singers").
 """
 
 from __future__ import annotations
@@ -78,20 +84,32 @@ class PhraseTriple:
 
 @dataclass(frozen=True)
 class Ordering:
-    """ORDER BY the value of `node` (an unknown), descending or not, optionally LIMIT."""
+    """ORDER BY the value of `node` (an unknown), or by how many `node`s each answer has
+    (`by_count`), descending or not, optionally LIMIT."""
 
     node: str
     descending: bool = False
     limit: int | None = None
+    by_count: bool = False
+
+    def to_text(self) -> str:
+        count = "count " if self.by_count else ""
+        text = f"order {count}{_short(self.node)} {'desc' if self.descending else 'asc'}"
+        return text if self.limit is None else f"{text} {self.limit}"
 
 
 @dataclass(frozen=True)
 class Comparison:
-    """FILTER(node operator value); value is a number or an ISO date as written."""
+    """FILTER(node operator value), or with `by_count` HAVING(COUNT(node) operator value); value is
+    a number or an ISO date as written."""
 
     node: str
     operator: str
     value: str
+    by_count: bool = False
+
+    def to_text(self) -> str:
+        return f"filter {'count ' if self.by_count else ''}{_short(self.node)} {self.operator} {self.value}"
 
     def __post_init__(self) -> None:
         if self.operator not in OPERATORS:
@@ -122,6 +140,25 @@ class PhraseGraphPattern:
         classes = {t.object for t in self.triples if t.is_type}
         return [n for n in self.nodes() if not is_unknown(n) and n not in classes]
 
+    @property
+    def grouped(self) -> bool:
+        """Whether answers are grouped and ordered or filtered by a count of another unknown."""
+        return bool(self.ordering and self.ordering.by_count) or any(c.by_count for c in self.comparisons)
+
+    def valued_nodes(self) -> set[str]:
+        """Unknowns whose own values are ordered or compared (not counted)."""
+        nodes = {c.node for c in self.comparisons if not c.by_count}
+        if self.ordering is not None and not self.ordering.by_count:
+            nodes.add(self.ordering.node)
+        return nodes
+
+    def modified_nodes(self) -> set[str]:
+        """Unknowns an ordering or a comparison refers to, by value or by count."""
+        nodes = {c.node for c in self.comparisons}
+        if self.ordering is not None:
+            nodes.add(self.ordering.node)
+        return nodes
+
     def class_phrases(self) -> list[str]:
         return [t.object for t in self.triples if t.is_type and not is_unknown(t.object)]
 
@@ -132,12 +169,8 @@ class PhraseGraphPattern:
         triples = " ; ".join(f"{_short(t.subject)} | {t.relation} | {_short(t.object)}" for t in self.triples)
         parts = [self.form.value, triples]
         if self.ordering is not None:
-            order = f"order {_short(self.ordering.node)} {'desc' if self.ordering.descending else 'asc'}"
-            if self.ordering.limit is not None:
-                order += f" {self.ordering.limit}"
-            parts.append(order)
-        for comparison in self.comparisons:
-            parts.append(f"filter {_short(comparison.node)} {comparison.operator} {comparison.value}")
+            parts.append(self.ordering.to_text())
+        parts.extend(comparison.to_text() for comparison in self.comparisons)
         if self.projection != (ANSWER,):
             parts.append("select " + " ".join(_short(n) for n in self.projection))
         return " :: ".join(parts)
@@ -180,9 +213,12 @@ class PhraseGraphPattern:
             if not words:
                 continue
             keyword = words[0].lower()
+            by_count = len(words) > 1 and words[1].lower() == "count" and keyword in ("order", "filter")
+            if by_count:
+                words = [words[0], *words[2:]]
             if keyword == "order":
                 if len(words) not in (3, 4) or words[2].lower() not in ("asc", "desc"):
-                    raise PGPParseError(f"order must be 'order ?uN asc|desc [limit]', got {section!r}")
+                    raise PGPParseError(f"order must be 'order [count] ?uN asc|desc [limit]', got {section!r}")
                 if ordering is not None:
                     raise PGPParseError("at most one order section")
                 limit = None
@@ -190,11 +226,12 @@ class PhraseGraphPattern:
                     if not words[3].isdigit() or int(words[3]) < 1:
                         raise PGPParseError(f"order limit must be a positive integer, got {words[3]!r}")
                     limit = int(words[3])
-                ordering = Ordering(_unknown_arg(words[1], section), words[2].lower() == "desc", limit)
+                ordering = Ordering(_unknown_arg(words[1], section), words[2].lower() == "desc", limit, by_count)
             elif keyword == "filter":
                 if len(words) < 4:
-                    raise PGPParseError(f"filter must be 'filter ?uN op value', got {section!r}")
-                comparisons.append(Comparison(_unknown_arg(words[1], section), words[2], " ".join(words[3:])))
+                    raise PGPParseError(f"filter must be 'filter [count] ?uN op value', got {section!r}")
+                comparisons.append(
+                    Comparison(_unknown_arg(words[1], section), words[2], " ".join(words[3:]), by_count))
             elif keyword == "select":
                 projection = tuple(_unknown_arg(w, section) for w in words[1:])
                 if not projection:
@@ -245,3 +282,4 @@ class UnderstoodQuestion:
     source: str  # "model" or "fallback" (and why), so outputs say which was used
     raw_output: str = ""
     elapsed_ms: float = 0.0
+    unsupported: str | None = None  # why the pattern cannot stand for the question (negation, ...)

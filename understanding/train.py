@@ -36,6 +36,7 @@ from understanding.metrics import TripleScore
 from understanding.model import (
     ASC,
     BOS,
+    BY_COUNT,
     DESC,
     EOS,
     FILTER,
@@ -116,13 +117,15 @@ def target_outputs(source: Source, target: dict[str, Any]) -> list[int] | None:
         if ordering["u"] > len(UNKNOWN_IDS):
             return None
         limit = ordering.get("limit")
-        out += [ORDER, UNKNOWN_IDS[ordering["u"] - 1], DESC if ordering["desc"] else ASC]
+        out += [ORDER, *([BY_COUNT] if ordering.get("count") else []), UNKNOWN_IDS[ordering["u"] - 1],
+                DESC if ordering["desc"] else ASC]
         out.append(NOLIMIT if not limit else LIMIT_IDS[min(limit, MAX_LIMIT) - 1])
     for comparison in target.get("comparisons", []):
         value = span(comparison["value"])
         if value is None or comparison["u"] > len(UNKNOWN_IDS):
             return None
-        out += [FILTER, UNKNOWN_IDS[comparison["u"] - 1], OP_IDS[OPERATORS.index(comparison["op"])], *value]
+        out += [FILTER, *([BY_COUNT] if comparison.get("count") else []), UNKNOWN_IDS[comparison["u"] - 1],
+                OP_IDS[OPERATORS.index(comparison["op"])], *value]
     if target.get("select"):
         out.append(SELECT)
         out += [UNKNOWN_IDS[u - 1] for u in target["select"] if u <= len(UNKNOWN_IDS)]
@@ -299,17 +302,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, default=OUT_DIR / "derived.jsonl")
     parser.add_argument("--out", type=Path, default=WEIGHTS_DIR, help="weights folder to write")
     parser.add_argument("--epochs", type=int, default=40)
-    parser.add_argument("--max-minutes", type=float, default=30.0, help="stop training after this long")
+    parser.add_argument("--max-minutes", type=float, default=36.0, help="stop training after this long")
     parser.add_argument("--batch-size", type=int, default=32)
     parser.add_argument("--lr", type=float, default=1e-3)
-    parser.add_argument("--tuned-layers", type=int, default=0, help="top MiniLM layers fine-tuned with the model")
+    parser.add_argument("--tuned-layers", type=int, default=2, help="top MiniLM layers fine-tuned with the model")
     parser.add_argument("--tuned-lr", type=float, default=1e-4, help="learning rate of the tuned MiniLM layers")
     parser.add_argument("--ema", type=float, default=0.999, help="weight averaging decay per step (0: off)")
     parser.add_argument("--alignments", default="full,partial", help="which derived examples to train on")
     parser.add_argument("--augment", type=float, default=0.5,
                         help="fraction of training questions that also get an entity-substituted copy")
-    parser.add_argument("--threads", type=int, default=1,
-                        help="torch threads; on the shared 2-core machine 1 measured faster than 2 under load")
+    parser.add_argument("--threads", type=int, default=2,
+                        help="torch threads; 2 on an idle 2-core machine, 1 when other jobs share the cores")
     parser.add_argument("--no-save", action="store_true")
     args = parser.parse_args(argv)
     started = time.perf_counter()
@@ -356,10 +359,15 @@ def main(argv: list[str] | None = None) -> int:
     best: tuple[tuple[float, float], dict[str, torch.Tensor], int, Validation] | None = None
     history = []
     train_started = time.perf_counter()
+    deadline = train_started + args.max_minutes * 60  # a hard stop: shared CPUs can slow one epoch 3x
+    out_of_time = False
     for epoch in range(1, args.epochs + 1):
         net.train()
         total = 0.0
         for chunk in batches(train, args.batch_size, rng):
+            if time.perf_counter() > deadline:
+                out_of_time = True
+                break
             loss, _, _ = batch_loss(net, make_batch(chunk))
             optimizer.zero_grad()
             loss.backward()
@@ -386,6 +394,9 @@ def main(argv: list[str] | None = None) -> int:
         # the learning rate over those
         fit = min(args.epochs, max(epoch + 1, int(args.max_minutes / max(minutes / epoch, 1e-3))))
         schedule["total"] = steps_per_epoch * fit
+        if out_of_time:
+            print(f"stopping: {args.max_minutes} minutes ran out during epoch {epoch}", flush=True)
+            break
         if minutes * (epoch + 1) / epoch > args.max_minutes:
             print(f"stopping: the next epoch would pass {args.max_minutes} minutes", flush=True)
             break
