@@ -24,6 +24,7 @@ from urllib.parse import quote, urlencode, urlsplit
 
 import aiohttp
 import pyoxigraph as ox
+from yarl import URL
 
 from gateway.config import EndpointConfig
 from gateway.errors import (
@@ -270,6 +271,7 @@ class HttpSparqlClient:
         self._own_session = session is None
         self._semaphore: asyncio.Semaphore | None = None
         self._headers = config.resolved_headers()
+        self._encoded_url = str(URL(config.url))  # percent-encoded once
 
     @property
     def url(self) -> str:
@@ -315,8 +317,7 @@ class HttpSparqlClient:
         """
         timeout = timeout_s if timeout_s is not None else self.config.timeout_s
         deadline = time.monotonic() + timeout
-        params = self._params(query)
-        encoded = urlencode(params)
+        encoded = urlencode(self._params(query))
         use_get = len(self.url) + 1 + len(encoded) <= GET_URL_LIMIT
         headers = {"Accept": accept, **self._headers}
         attempt = 0
@@ -327,8 +328,9 @@ class HttpSparqlClient:
                     raise EndpointTimeout(f"no answer within {timeout:g} s", endpoint=self.config.name)
                 client_timeout = aiohttp.ClientTimeout(total=None, sock_connect=min(remaining, 10.0), sock_read=remaining)
                 try:
-                    if use_get:
-                        request = self._client().get(self.url, params=params, headers=headers, timeout=client_timeout)
+                    if use_get:  # the query string is encoded once, here (yarl would encode it again)
+                        url = URL(f"{self._encoded_url}{'&' if '?' in self._encoded_url else '?'}{encoded}", encoded=True)
+                        request = self._client().get(url, headers=headers, timeout=client_timeout)
                     else:
                         request = self._client().post(
                             self.url,
