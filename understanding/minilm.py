@@ -147,13 +147,15 @@ class BertEncoder(nn.Module):
         self.encoder = _Layers(config)
 
     def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor | None = None,
-                output_hidden_states: bool = False, **_: Any) -> EncoderOutput:
+                output_hidden_states: bool = False, max_layers: int | None = None, **_: Any) -> EncoderOutput:
+        """`max_layers` stops early when only lower layers are read (the pattern model's tuned copies
+        replace the top ones)."""
         if attention_mask is None:
             attention_mask = torch.ones_like(input_ids)
         bias = attention_bias(attention_mask)
         hidden = self.embeddings(input_ids)
         states = [hidden]
-        for layer in self.encoder.layer:
+        for layer in self.encoder.layer[:max_layers]:
             hidden = layer(hidden, bias)
             states.append(hidden)
         return EncoderOutput(hidden, tuple(states) if output_hidden_states else None)

@@ -30,6 +30,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from understanding.fallback import clean_phrase
+from understanding.minilm import BertEncoder
 from understanding.parser import ModelOutput
 from understanding.pgp import OPERATORS, AnswerKind, QuestionForm
 
@@ -157,8 +158,10 @@ def encoder_features(bert: Any, sources: list[Source], layers: tuple[int, ...]) 
     for row, source in enumerate(sources):
         ids[row, : len(source.input_ids)] = torch.tensor(source.input_ids)
         mask[row, : len(source.input_ids)] = 1
+    # the plain-torch encoder (inference) can stop at the highest layer read; Hugging Face's runs all
+    stop = {"max_layers": max(layers)} if isinstance(bert, BertEncoder) else {}
     with torch.inference_mode():
-        out = bert(input_ids=ids, attention_mask=mask, output_hidden_states=True)
+        out = bert(input_ids=ids, attention_mask=mask, output_hidden_states=True, **stop)
     stacked = torch.cat([out.hidden_states[i] for i in layers], dim=-1)
     return [stacked[row, : len(s.input_ids)].clone() for row, s in enumerate(sources)]
 
