@@ -434,8 +434,8 @@ def _resolve_var(var: str, label_of: dict[str, str]) -> str:
 
 
 def _counted_var(graph: _Graph, var: str | None, label_of: dict[str, str], grouped: set[str]) -> str | None:
-    """The variable a per-group COUNT counts: the named one, or for COUNT(*) the one unknown next to
-    the grouped answer (the rows of "the country with the most singers" are the singers)."""
+    """The variable a per-group COUNT counts: the named one (never a grouped one), or for COUNT(*) the
+    one farthest from the grouped variables (None when several tie)."""
     if var:
         node = f"?{_resolve_var(var, label_of)}"
         return None if node in grouped else node
