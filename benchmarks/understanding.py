@@ -70,7 +70,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="a weights folder other than understanding/weights (for comparing training runs)")
     parser.add_argument("--report", type=Path, default=None, help="where to write the JSON report")
     parser.add_argument("--threads", type=int, default=None,
-                        help="torch threads for the model (default: what understanding.resources sets, 2 here)")
+                        help="torch threads for every call (default: 2 for batches as understanding.resources sets, "
+                             "1 for fewer than 8 questions as the model does)")
     args = parser.parse_args(argv)
     if not args.data.exists():
         derive_main(["--out", str(args.data.parent)])
@@ -87,10 +88,12 @@ def main(argv: list[str] | None = None) -> int:
     load_started = time.perf_counter()
     question_parser.load()
     load_seconds = time.perf_counter() - load_started
-    if args.threads is not None:
+    if args.threads is not None:  # exactly this many threads, also for single questions
         import torch
 
         torch.set_num_threads(args.threads)
+        if question_parser.model is not None:
+            question_parser.model.single_thread_for_few = False
     questions = list(dict.fromkeys(r["question"] for r in dev))
 
     started = time.perf_counter()

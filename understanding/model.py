@@ -33,6 +33,7 @@ from understanding.fallback import clean_phrase
 from understanding.minilm import BertEncoder
 from understanding.parser import ModelOutput
 from understanding.pgp import OPERATORS, AnswerKind, QuestionForm
+from understanding.resources import torch_threads
 
 WEIGHTS_DIR = Path(__file__).parent / "weights"
 WEIGHTS_FILE = WEIGHTS_DIR / "pattern_model.safetensors"
@@ -71,6 +72,7 @@ SHAPE_FEATURES = 7
 # model tends to stop after "?u1 | is a | countries" in "Which countries use the Euro?". Chosen on our
 # own KGQAN dev questions and the derived dev split (MODEL_CARD.md), never on evaluation questions.
 EOS_PENALTY = 4.0
+SMALL_BATCH = 8  # fewer questions than this run on one torch thread
 
 
 @dataclass(frozen=True)
@@ -681,22 +683,29 @@ class PatternModel:
                  eos_penalty: float = EOS_PENALTY) -> None:
         self.net = net.eval()
         self.eos_penalty = eos_penalty
+        self.single_thread_for_few = True  # see `understanding.resources.torch_threads`
         self.bert = bert
         self.tokenizer = tokenizer
         self.batch_size = batch_size
         self._lock = threading.Lock()
 
     def predict(self, questions: list[str]) -> list[ModelOutput]:
-        out: list[ModelOutput] = []
         with self._lock:
-            for begin in range(0, len(questions), self.batch_size):
-                chunk = questions[begin: begin + self.batch_size]
-                sources = tokenize(self.tokenizer, chunk)
-                features = encoder_features(self.bert, sources, self.net.config.feature_layers)
-                decoded, kind_probs = greedy_decode(self.net, sources, features, self.eos_penalty)
-                for source, outputs, probs in zip(sources, decoded, kind_probs, strict=True):
-                    best = int(probs.argmax())
-                    out.append(ModelOutput(render(source, outputs), AnswerKind(KINDS[best]), round(float(probs[best]), 3)))
+            if len(questions) < SMALL_BATCH and self.single_thread_for_few:
+                with torch_threads(1):
+                    return self._predict(questions)
+            return self._predict(questions)
+
+    def _predict(self, questions: list[str]) -> list[ModelOutput]:
+        out: list[ModelOutput] = []
+        for begin in range(0, len(questions), self.batch_size):
+            chunk = questions[begin: begin + self.batch_size]
+            sources = tokenize(self.tokenizer, chunk)
+            features = encoder_features(self.bert, sources, self.net.config.feature_layers)
+            decoded, kind_probs = greedy_decode(self.net, sources, features, self.eos_penalty)
+            for source, outputs, probs in zip(sources, decoded, kind_probs, strict=True):
+                best = int(probs.argmax())
+                out.append(ModelOutput(render(source, outputs), AnswerKind(KINDS[best]), round(float(probs[best]), 3)))
         return out
 
 

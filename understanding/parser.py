@@ -107,6 +107,11 @@ class QuestionParser:
             self._ensure_fallback()
 
     @property
+    def model(self) -> PatternModel | None:
+        """The loaded pattern model, if any (after `load()` or the first question)."""
+        return self._model
+
+    @property
     def model_status(self) -> str:
         """"model" when the trained model is in use, else why not."""
         if self._model_loaded and self._model is not None:
