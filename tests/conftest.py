@@ -6,13 +6,15 @@ Engines are started once per test session and stopped at the end. Virtuoso comes
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 
-from gateway.engines import OxigraphEngine, VirtuosoEngine
+from gateway.endpoint import Endpoint, open_sparql
+from gateway.engines import LocalEngine, OxigraphEngine, VirtuosoEngine
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("KGQA_SHARED", ROOT.parent / "shared")).resolve()
@@ -25,6 +27,17 @@ SPIDER = KGS / "spider4sparql"
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+
+@contextlib.asynccontextmanager
+async def open_endpoint(engine: LocalEngine, name: str, graph: str) -> AsyncIterator[Endpoint]:
+    """An `Endpoint` on one graph a test engine has loaded, closed afterwards."""
+    config = engine.endpoint(name, graph)
+    endpoint = Endpoint(config, open_sparql(config))
+    try:
+        yield endpoint
+    finally:
+        await endpoint.close()
 
 
 def _need_data() -> None:

@@ -10,8 +10,9 @@ from collections.abc import AsyncIterator
 
 import pyoxigraph as ox
 import pytest
+from conftest import open_endpoint
 
-from gateway.endpoint import Endpoint, open_sparql
+from gateway.endpoint import Endpoint
 from gateway.sparql import counting_requests
 from linking.affinity import default_scorer
 from linking.entities import EntityLinker, is_value_phrase, literal_forms
@@ -22,31 +23,24 @@ FRANZ = "http://ld.company.org/prod-instances/empl-Franz.Kornhaeusel%40company.o
 V = "http://valuenet/ontop/"
 
 
-async def _endpoint(engine, name: str, graph: str) -> Endpoint:  # noqa: ANN001
-    config = engine.endpoint(name, graph)
-    return Endpoint(config, open_sparql(config))
-
-
 @pytest.fixture(scope="module")
 async def ck25(virtuoso) -> AsyncIterator[Endpoint]:  # noqa: ANN001
-    endpoint = await _endpoint(virtuoso, "ck25-linking", "ck25")
-    yield endpoint
-    await endpoint.close()
+    async with open_endpoint(virtuoso, "ck25-linking", "ck25") as endpoint:
+        yield endpoint
 
 
 @pytest.fixture(scope="module", params=["virtuoso", "oxigraph"])
 async def concert(request: pytest.FixtureRequest) -> AsyncIterator[Endpoint]:
     """concert_singer on each engine: Virtuoso (bif:contains) and Oxigraph (no text index)."""
-    endpoint = await _endpoint(request.getfixturevalue(request.param), f"concert-{request.param}", "concert_singer")
-    yield endpoint
-    await endpoint.close()
+    async with open_endpoint(request.getfixturevalue(request.param), f"concert-{request.param}",
+                             "concert_singer") as endpoint:
+        yield endpoint
 
 
 @pytest.fixture(scope="module")
 async def concert_oxigraph(oxigraph) -> AsyncIterator[Endpoint]:  # noqa: ANN001
-    endpoint = await _endpoint(oxigraph, "concert-linking-ox", "concert_singer")
-    yield endpoint
-    await endpoint.close()
+    async with open_endpoint(oxigraph, "concert-linking-ox", "concert_singer") as endpoint:
+        yield endpoint
 
 
 def test_value_phrases_and_literal_forms() -> None:

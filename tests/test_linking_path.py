@@ -7,9 +7,10 @@ from collections.abc import AsyncIterator
 
 import pyoxigraph as ox
 import pytest
+from conftest import open_endpoint
 
 from gateway.config import EndpointConfig, EndpointRegistry
-from gateway.endpoint import Endpoint, open_sparql
+from gateway.endpoint import Endpoint
 from gateway.qa import AskOptions, Gateway
 from linking import KgqanPath
 from linking.affinity import default_scorer
@@ -27,10 +28,8 @@ def understood(text: str, answer_type: AnswerType) -> UnderstoodQuestion:
 
 @pytest.fixture(scope="module")
 async def ck25(virtuoso) -> AsyncIterator[Endpoint]:  # noqa: ANN001
-    config = virtuoso.endpoint("ck25-path", "ck25")
-    endpoint = Endpoint(config, open_sparql(config))
-    yield endpoint
-    await endpoint.close()
+    async with open_endpoint(virtuoso, "ck25-path", "ck25") as endpoint:
+        yield endpoint
 
 
 @pytest.fixture(scope="module")
@@ -97,10 +96,8 @@ async def test_unknown_names_give_no_answer_rather_than_a_wrong_one(path: KgqanP
 
 @pytest.fixture(scope="module")
 async def concert(virtuoso) -> AsyncIterator[Endpoint]:  # noqa: ANN001
-    config = virtuoso.endpoint("concert-path", "concert_singer")
-    endpoint = Endpoint(config, open_sparql(config))
-    yield endpoint
-    await endpoint.close()
+    async with open_endpoint(virtuoso, "concert-path", "concert_singer") as endpoint:
+        yield endpoint
 
 
 async def test_a_value_leads_to_the_answer_through_the_thing_that_holds_it(path: KgqanPath,
@@ -116,18 +113,13 @@ async def test_a_value_leads_to_the_answer_through_the_thing_that_holds_it(path:
 
 async def test_a_vertex_leads_to_the_answer_through_an_intermediate_node(path: KgqanPath, virtuoso) -> None:  # noqa: ANN001
     # ORKG hangs a paper's facts off its contribution node: paper -contribution-> ?c -researchObject-> answer
-    config = virtuoso.endpoint("orkg-path", "orkg")
-    orkg = Endpoint(config, open_sparql(config))
-    try:
+    async with open_endpoint(virtuoso, "orkg-path", "orkg") as orkg:
         result = await path.answer_understood(
             understood("list :: ?u1 | research object | Aligning Architecture with Business Goals in the Automotive Domain",
                        AnswerType(AnswerKind.STRING)), orkg, KGQAN_ONLY)
-    finally:
-        await orkg.close()
     assert [a.value for a in result.answers] == ["Architecture Design Method"]
-    config = virtuoso.endpoint("orkg-path-authors", "orkg")
-    orkg = Endpoint(config, open_sparql(config))
-    try:  # a paper's authors are one "authors list" node (an orkg List): its members are the answer
+    # a paper's authors are one "authors list" node (an orkg List): its members are the answer
+    async with open_endpoint(virtuoso, "orkg-path-authors", "orkg") as orkg:
         authors = await path.answer_understood(
             understood("list :: ?u1 | authors | Aligning Architecture with Business Goals in the Automotive Domain",
                        AnswerType(AnswerKind.RESOURCE)), orkg, KGQAN_ONLY)
@@ -135,8 +127,6 @@ async def test_a_vertex_leads_to_the_answer_through_an_intermediate_node(path: K
             'SELECT ?a WHERE { ?p <http://www.w3.org/2000/01/rdf-schema#label> '
             '"Aligning Architecture with Business Goals in the Automotive Domain" ; '
             '<http://orkg.org/orkg/predicate/authors>/<http://orkg.org/orkg/predicate/hasListElement> ?a }')
-    finally:
-        await orkg.close()
     assert truth.rows and {a.value for a in authors.answers} == {t.value for t in truth.column("a")}
     assert "predicate/contribution> ?kgqaVia0 . ?kgqaVia0 <http://orkg.org/orkg/predicate/researchObject>" in \
         result.evidence.sparql
@@ -228,13 +218,9 @@ async def test_gateway_ask_on_virtuoso(virtuoso) -> None:  # noqa: ANN001
     kgqan = result.to_dict()["kgqan"]
     assert kgqan["status"] == "ok", kgqan.get("error")
     truth = 0
-    config = virtuoso.endpoint("ck25-truth", "ck25")
-    endpoint = Endpoint(config, open_sparql(config))
-    try:
+    async with open_endpoint(virtuoso, "ck25-truth", "ck25") as endpoint:
         rows = await endpoint.sparql.select(f"SELECT (COUNT(DISTINCT ?m) AS ?n) WHERE {{ ?m a <{PV}Manager> }}")
         truth = int(rows.rows[0]["n"].value)
-    finally:
-        await endpoint.close()
     assert [a["value"] for a in kgqan["answers"]] == [str(truth)]
     assert "COUNT" in kgqan["evidence"]["sparql"]
 

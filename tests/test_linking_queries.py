@@ -11,8 +11,9 @@ from collections.abc import AsyncIterator
 
 import pyoxigraph as ox
 import pytest
+from conftest import open_endpoint
 
-from gateway.endpoint import Endpoint, open_sparql
+from gateway.endpoint import Endpoint
 from gateway.sparql import counting_requests
 from linking.entities import LinkedEntity
 from linking.execution import EMPTY, MATCH, SKIPPED, QueryExecutor, select_answer
@@ -46,10 +47,8 @@ def linked(text: str, *, classes: dict[str, list[LinkedEntity]] | None = None,
 
 @pytest.fixture(scope="module")
 async def concert(oxigraph) -> AsyncIterator[Endpoint]:  # noqa: ANN001
-    config = oxigraph.endpoint("concert-oxigraph", "concert_singer")
-    endpoint = Endpoint(config, open_sparql(config))
-    yield endpoint
-    await endpoint.close()
+    async with open_endpoint(oxigraph, "concert-oxigraph", "concert_singer") as endpoint:
+        yield endpoint
 
 
 def accept_all(answers: list, types: dict) -> FilterOutcome:  # noqa: ANN001
