@@ -23,6 +23,7 @@ from understanding.pgp import (
     PhraseTriple,
     QuestionForm,
     is_unknown,
+    node_degrees,
 )
 
 TYPE_VAR = "?type"
@@ -158,6 +159,7 @@ class QueryBuilder:
         options: list[list[_Choice]] = []
         by_triple = {edge.triple: edge for edge in linked.edges}
         dangling = dangling_unknowns(linked.pattern)
+        valued = valued_nodes(linked.pattern)
         for index, triple in enumerate(linked.pattern.triples):
             if triple.is_type:
                 subject = self._node_term(triple.subject, chosen)
@@ -172,15 +174,15 @@ class QueryBuilder:
             anchor_key = chosen[edge.anchor].term.value if edge.anchor in chosen else ""
             predicates = edge.by_anchor.get(anchor_key, [])
             merged = merge_choices(triple, linked.relation_classes.get(triple.relation, []), dangling, index,
-                                   valued_nodes(linked.pattern))
+                                   valued)
             if not predicates and not merged:
                 return None
             anchor = self._node_term(edge.anchor, chosen)
             other = self._node_term(edge.other, chosen)
             edge_choices = []
-            valued = edge.other in valued_nodes(linked.pattern) and is_unknown(edge.other)
+            to_value = edge.other in valued and is_unknown(edge.other)
             for predicate in predicates:
-                if valued and not predicate.literal:
+                if to_value and not predicate.literal:
                     predicate = replace(predicate, score=predicate.score * THING_VALUE_FACTOR)
                 if predicate.through:
                     if not is_unknown(edge.other):
@@ -321,16 +323,21 @@ def attribute_leaves(pattern: PhraseGraphPattern) -> list[str]:
     of "the song with the highest sales" (a typed thing), but may be the answer of "the largest bonus"."""
     if pattern.form is not QuestionForm.LIST or pattern.projection != (ANSWER,) or pattern.grouped:
         return []
-    degree: dict[str, int] = {}
-    for triple in pattern.triples:
-        for node in triple.nodes():
-            degree[node] = degree.get(node, 0) + 1
     modified = pattern.modified_nodes()
-    leaves = [other for t in pattern.triples if not t.is_type and ANSWER in t.nodes()
-              for other in t.nodes() if other != ANSWER and is_unknown(other) and degree.get(other) == 1]
-    leaves = list(dict.fromkeys(leaves))
-    typed = any(t.is_type and t.subject == ANSWER for t in pattern.triples)
+    leaves = _answer_leaves(pattern)
+    typed = _answer_is_typed(pattern)
     return [n for n in leaves if n not in modified] + ([] if typed else [n for n in leaves if n in modified])
+
+
+def _answer_leaves(pattern: PhraseGraphPattern) -> list[str]:
+    """Unknowns in one triple only, an attribute edge of ?unknown1, in pattern order."""
+    degree = node_degrees(pattern.triples)
+    return list(dict.fromkeys(other for t in pattern.triples if not t.is_type and ANSWER in t.nodes()
+                              for other in t.nodes() if other != ANSWER and is_unknown(other) and degree[other] == 1))
+
+
+def _answer_is_typed(pattern: PhraseGraphPattern) -> bool:
+    return any(t.is_type and t.subject == ANSWER for t in pattern.triples)
 
 
 def valued_nodes(pattern: PhraseGraphPattern) -> set[str]:
@@ -344,10 +351,7 @@ def valued_nodes(pattern: PhraseGraphPattern) -> set[str]:
 def dangling_unknowns(pattern: PhraseGraphPattern) -> set[str]:
     """Unknowns that only hang off one edge and are used nowhere else ("?u1 | use | ?u3"): such an
     edge constrains little, so a query may drop it when no predicate fits it (score `DROP_SCORE`)."""
-    degree: dict[str, int] = {}
-    for triple in pattern.triples:
-        for node in triple.nodes():
-            degree[node] = degree.get(node, 0) + 1
+    degree = node_degrees(pattern.triples)
     used = {ANSWER, *pattern.projection, *pattern.modified_nodes()}
     if pattern.form.is_aggregate and pattern.form is not QuestionForm.COUNT:
         used.add(aggregate_target(pattern))
@@ -357,15 +361,9 @@ def dangling_unknowns(pattern: PhraseGraphPattern) -> set[str]:
 def aggregate_target(pattern: PhraseGraphPattern) -> str:
     """The unknown an AVG/SUM/MIN/MAX applies to: the answer, unless the answer is a typed thing
     ("?u1 is a singer") with one attribute leaf ("?u1 | age | ?u2"): then the attribute."""
-    typed = any(t.is_type and t.subject == ANSWER for t in pattern.triples)
-    if not typed:
+    if not _answer_is_typed(pattern):
         return ANSWER
-    degree: dict[str, int] = {}
-    for triple in pattern.triples:
-        for node in triple.nodes():
-            degree[node] = degree.get(node, 0) + 1
-    leaves = [other for t in pattern.triples if not t.is_type and ANSWER in t.nodes()
-              for other in t.nodes() if other != ANSWER and is_unknown(other) and degree.get(other) == 1]
+    leaves = _answer_leaves(pattern)
     return leaves[0] if len(leaves) == 1 else ANSWER
 
 

@@ -21,6 +21,7 @@ from understanding.pgp import (
     PhraseGraphPattern,
     PhraseTriple,
     is_unknown,
+    node_degrees,
 )
 
 _VALUE = re.compile(r"^[+-]?\d+(?:[.,]\d+)?$|^\d{4}-\d{2}-\d{2}$")
@@ -65,10 +66,7 @@ def _implied_orderings(triples: list[PhraseTriple], ordering: Ordering | None,
     conductor :: order ?u3 desc 1`."""
     if pattern.grouped:
         return triples, ordering
-    degree: dict[str, int] = {}
-    for triple in triples:
-        for node in triple.nodes():
-            degree[node] = degree.get(node, 0) + 1
+    degree = node_degrees(triples)
     compared = {c.node for c in pattern.comparisons}
     for index, triple in enumerate(triples):
         implied = IMPLIED_ORDER.get(triple.relation.strip().lower())

@@ -24,6 +24,7 @@ singers").
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -80,6 +81,15 @@ class PhraseTriple:
     @property
     def is_type(self) -> bool:
         return self.relation == TYPE_RELATION
+
+
+def node_degrees(triples: Iterable[PhraseTriple]) -> dict[str, int]:
+    """How many of the triples each node is in (a leaf is in one)."""
+    degree: dict[str, int] = {}
+    for triple in triples:
+        for node in triple.nodes():
+            degree[node] = degree.get(node, 0) + 1
+    return degree
 
 
 @dataclass(frozen=True)
