@@ -125,6 +125,17 @@ def render(results: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def set_eos_penalty(penalty: float) -> None:
+    """Loads the process-wide parser's model now and sets its end-of-pattern penalty (for comparisons)."""
+    from understanding import get_parser
+
+    question_parser = get_parser()
+    question_parser.load()
+    if question_parser.model is None:
+        raise SystemExit(f"--eos-penalty: no pattern model ({question_parser.model_status})")
+    question_parser.model.eos_penalty = penalty
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--engine", choices=sorted(ENGINES), default="virtuoso")
@@ -135,6 +146,8 @@ def main() -> int:
     parser.add_argument("--concurrency", type=int, default=4)
     parser.add_argument("--timeout", type=float, default=60.0)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--eos-penalty", type=float, default=None,
+                        help="the pattern model's end-of-pattern penalty (default: the shipped EOS_PENALTY)")
     args = parser.parse_args()
     if args.stop:
         stop_kept(args.stop)
@@ -143,6 +156,8 @@ def main() -> int:
     graphs = sorted({name for f in files for name in [json.loads(f.read_text())["dataset"]["id"]]})
     if args.keep:
         graphs = sorted(set(graphs) | {json.loads(f.read_text())["dataset"]["id"] for f in DEV.glob("*.json")})
+    if args.eos_penalty is not None:
+        set_eos_penalty(args.eos_penalty)
     started = time.perf_counter()
     configs, engine = engine_configs(args.engine, graphs, args.keep)
     try:

@@ -72,6 +72,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=None,
                         help="torch threads for every call (default: 2 for batches as understanding.resources sets, "
                              "1 for fewer than 8 questions as the model does)")
+    parser.add_argument("--eos-penalty", type=float, default=None,
+                        help="the model's end-of-pattern penalty (default: the shipped EOS_PENALTY)")
     args = parser.parse_args(argv)
     if not args.data.exists():
         derive_main(["--out", str(args.data.parent)])
@@ -88,6 +90,8 @@ def main(argv: list[str] | None = None) -> int:
     load_started = time.perf_counter()
     question_parser.load()
     load_seconds = time.perf_counter() - load_started
+    if args.eos_penalty is not None and question_parser.model is not None:
+        question_parser.model.eos_penalty = args.eos_penalty
     if args.threads is not None:  # exactly this many threads, also for single questions
         import torch
 
