@@ -1103,15 +1103,19 @@ def statistics(derived: list[Derived]) -> dict[str, Any]:
     stats: dict[str, Any] = {"questions": len(derived), "by_source": {}, "splits": {}, "problems": {}}
     by_source: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
     problems: collections.Counter[str] = collections.Counter()
+    per_group: collections.Counter[str] = collections.Counter()  # targets with `order count` / `filter count`
     for d in derived:
         by_source[d.source][d.alignment] += 1
         by_source["all"][d.alignment] += 1
         stats["splits"].setdefault(d.split, collections.Counter())[d.alignment] += 1
+        if d.pattern and PhraseGraphPattern.from_text(d.pattern).grouped:
+            per_group[f"{d.split}:{d.alignment}"] += 1
         for problem in d.problems:
             problems[re.sub(r":.*", "", problem)] += 1
     stats["by_source"] = {k: dict(v) for k, v in sorted(by_source.items())}
     stats["splits"] = {k: dict(v) for k, v in stats["splits"].items()}
     stats["problems"] = dict(problems.most_common())
+    stats["per_group_counts"] = dict(sorted(per_group.items()))
     return stats
 
 
@@ -1132,7 +1136,8 @@ def main(argv: list[str] | None = None) -> int:
     stats = statistics(derived)
     stats["seconds"] = round(time.perf_counter() - started, 1)
     (args.out / "stats.json").write_text(json.dumps(stats, indent=2))
-    json.dump({k: stats[k] for k in ("questions", "by_source", "splits", "seconds")}, sys.stdout, indent=2)
+    json.dump({k: stats[k] for k in ("questions", "by_source", "splits", "per_group_counts", "seconds")}, sys.stdout,
+              indent=2)
     print()
     return 0
 
