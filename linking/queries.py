@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from gateway.sparql import term_to_sparql
 from linking.entities import RDF_TYPE, LinkedEntity
 from linking.relations import OUT, LinkedPredicate
+from understanding.grading import number_value
 from understanding.pgp import (
     ANSWER,
     AnswerKind,
@@ -260,8 +261,8 @@ def group_modifiers(pattern: PhraseGraphPattern, projected: Sequence[str]) -> st
     filter by how many of another unknown each answer has; empty otherwise."""
     if not pattern.grouped:
         return ""
-    conditions = [f"COUNT(DISTINCT {c.node}) {c.operator} {c.value}" for c in pattern.comparisons
-                  if c.by_count and _NUMBER.match(c.value.strip())]
+    conditions = [f"COUNT(DISTINCT {c.node}) {c.operator} {_written_number(c.value)}" for c in pattern.comparisons
+                  if c.by_count and _written_number(c.value)]
     having = f" HAVING({' && '.join(conditions)})" if conditions else ""
     return f" GROUP BY {' '.join(projected)}{having}"
 
@@ -384,6 +385,7 @@ def numeric(variable: str) -> str:
 def comparison_expression(comparison: Comparison) -> str:
     """FILTER expression of a comparison that works for typed numbers, numeric strings, dates and years."""
     node, operator, value = comparison.node, comparison.operator, comparison.value.strip().strip("\"'")
+    value = _written_number(value) or value
     if _ISO_DATE.match(value):
         return f'SUBSTR(str({node}), 1, 10) {operator} "{value[:10]}"'
     if _YEAR.match(value):
@@ -393,6 +395,12 @@ def comparison_expression(comparison: Comparison) -> str:
         return f"{XSD_DOUBLE}(str({node})) {operator} {value}"
     escaped = value.replace("\\", "\\\\").replace('"', '\\"')
     return f'LCASE(str({node})) {operator} "{escaped.lower()}"'
+
+
+def _written_number(value: str) -> str:
+    """A compared value as a SPARQL number ("two" -> 2, "2,000" -> 2000), or "" if it is no number."""
+    number = number_value(value) if not _ISO_DATE.match(value.strip()) else None
+    return "" if number is None else str(number)
 
 
 def _best_products(options: Sequence[Sequence[_Choice]], limit: int) -> list[tuple[_Choice, ...]]:

@@ -171,6 +171,7 @@ async def test_per_group_counts_order_and_filter_on_a_real_engine(concert: Endpo
         "list :: ?u1 | country | ?u2 ; ?u2 | is a | singers :: order count ?u2 desc 1": ["France"],
         "list :: ?u1 | country | ?u2 ; ?u2 | is a | singers :: filter count ?u2 >= 2": ["France"],
         "list :: ?u1 | country | ?u2 ; ?u2 | is a | singers :: filter count ?u2 < 2": ["Netherlands", "United States"],
+        "list :: ?u1 | country | ?u2 ; ?u2 | is a | singers :: filter count ?u2 < two": ["Netherlands", "United States"],
         "count :: ?u1 | country | ?u2 ; ?u2 | is a | singers :: filter count ?u2 < 2": ["2"],
     }
     for text, expected in cases.items():

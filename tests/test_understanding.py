@@ -290,6 +290,13 @@ def test_derive_per_group_counts_become_count_orderings_and_filters(aligner) -> 
         source="spider",
     )
     assert having.pattern is not None and having.pattern.endswith(":: filter count ?u2 > 2"), having
+    in_words = _derive(
+        aligner,
+        "Which countries have more than two singers?",
+        "SELECT ?c (COUNT(*) AS ?n) WHERE { ?s :singer\\#country ?c . ?s a :singer } GROUP BY ?c HAVING (COUNT(*) > 2)",
+        source="spider",
+    )
+    assert in_words.alignment == "full" and in_words.pattern.endswith(":: filter count ?u2 > two"), in_words
     per_group = _derive(
         aligner,
         "How many singers are from each country?",

@@ -70,7 +70,7 @@ from typing import Any
 from understanding.answer_types import kind_of_attribute, words, wordset
 from understanding.fallback import IMPERATIVES, clean_phrase
 from understanding.gold_sparql import RDF_TYPE, GoldQuery, GoldQueryError, Term, parse_gold_query
-from understanding.grading import ATTRIBUTE_OF
+from understanding.grading import ATTRIBUTE_OF, number_value
 from understanding.pgp import (
     TYPE_RELATION,
     AnswerKind,
@@ -776,11 +776,12 @@ class Aligner:
     @staticmethod
     def _find_value(doc: Any, value: str, used: set[int]) -> _Span | None:
         wanted = value.strip("'\"").replace(",", "")
+        number = number_value(wanted) if re.fullmatch(r"-?\d+(\.\d+)?", wanted) else None
         for i, token in enumerate(doc):
             if i in used:
                 continue
             text = token.text.replace(",", "")
-            if text == wanted or (re.fullmatch(r"-?\d+(\.\d+)?", wanted) and _same_number(text, wanted)):
+            if text == wanted or (number is not None and number_value(text) == number):
                 return _Span(i, i + 1)
         return None
 
@@ -932,13 +933,6 @@ def _noun_compound(doc: Any, span: _Span, used: set[int], adjectives: bool, head
            and doc[end].pos_ in ("NOUN", "PROPN") and doc[end].lower_ not in _NOT_MODIFIERS):
         end += 1
     return _Span(start, end)
-
-
-def _same_number(text: str, wanted: str) -> bool:
-    try:
-        return float(text) == float(wanted)
-    except ValueError:
-        return False
 
 
 def _word_match(token: Any, word: str) -> bool:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from understanding.answer_types import build_answer_type, rule_kind, wordset
-from understanding.grading import ASCENDING, ATTRIBUTE_OF, COMPARATIVE_OPERATOR
+from understanding.grading import ASCENDING, ATTRIBUTE_OF, COMPARATIVE_OPERATOR, number_value
 from understanding.pgp import (
     ANSWER,
     TYPE_RELATION,
@@ -39,10 +39,6 @@ FILLERS = wordset(
     "me us all the a an some any each every also please different distinct there many much "
     "that this these those it its their his her them they"
 )
-NUMBER_WORDS = {
-    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-    "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "hundred": 100, "thousand": 1000,
-}
 _COUNT = re.compile(r"^\s*(how many|count)\b|\b(number|count) of\b", re.I)
 _AVG = re.compile(r"\b(average|mean)\b", re.I)
 _SUM = re.compile(r"\b(sum of|in total|total amount|combined)\b", re.I)
@@ -78,17 +74,6 @@ class _Analysis:
 
     def take(self, start: int, end: int) -> None:
         self.used.update(range(start, end))
-
-
-def _number(text: str) -> int | float | None:
-    cleaned = text.replace(",", "").lower()
-    if cleaned in NUMBER_WORDS:
-        return NUMBER_WORDS[cleaned]
-    try:
-        value = float(cleaned)
-    except ValueError:
-        return None
-    return int(value) if value.is_integer() else value
 
 
 def _span_text(doc: Any, start: int, end: int) -> str:
@@ -181,7 +166,7 @@ class FallbackParser:
                 value_at, op = i + 1, COMPARATIVE_OPERATOR[word]
             if value_at is None or value_at >= len(doc) or not analysis.free(i, value_at + 1):
                 continue
-            value = _number(doc[value_at].text)
+            value = number_value(doc[value_at].text)
             if value is None:
                 continue
             end = value_at + 1
@@ -242,7 +227,7 @@ class FallbackParser:
                 at = i + 1
             limit = 1
             for j in range(max(0, i - 3), i):
-                value = _number(doc[j].text)
+                value = number_value(doc[j].text)
                 if value is not None and isinstance(value, int) and doc[j].pos_ == "NUM":
                     limit = value
                     analysis.take(j, j + 1)

@@ -3,7 +3,8 @@ and the end they pick, and the attribute an adjective names without saying it ("
 
 Used by the rule parser (`understanding/fallback.py`), the training-data derivation
 (`understanding/derive.py`) and the repairs of imperfect patterns before linking
-(`linking/relaxation.py`), so the three read "cheaper", "at least" or "the youngest" alike.
+(`linking/relaxation.py`), so the three read "cheaper", "at least" or "the youngest" alike. Number
+words live here too, so "more than two" means 2 in training targets, rule parses and FILTERs alike.
 """
 
 from __future__ import annotations
@@ -52,3 +53,25 @@ IMPLIED_ORDER = {
     word: (ATTRIBUTE_OF[adjective], word not in ASCENDING)
     for word, adjective in _SUPERLATIVE_OF.items()
 }
+
+# Cardinal words a question may use for a compared value ("more than two employees").
+NUMBER_WORDS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+    "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30,
+    "forty": 40, "fifty": 50, "hundred": 100, "thousand": 1000, "million": 1000000,
+}
+
+
+def number_value(text: str) -> int | float | None:
+    """The number a written value stands for ("2", "2,000", "2.5", "two"), else None."""
+    cleaned = text.strip().strip("\"'").replace(",", "").lower()
+    if cleaned in NUMBER_WORDS:
+        return NUMBER_WORDS[cleaned]
+    try:
+        value = float(cleaned)
+    except ValueError:
+        return None
+    if value != value or value in (float("inf"), float("-inf")):
+        return None
+    return int(value) if value.is_integer() else value
