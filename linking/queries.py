@@ -161,6 +161,7 @@ class QueryBuilder:
         by_triple = {edge.triple: edge for edge in linked.edges}
         dangling = dangling_unknowns(linked.pattern)
         valued = valued_nodes(linked.pattern)
+        unmergeable = valued | linked.pattern.modified_nodes()  # a counted unknown is many things, not the answer
         for index, triple in enumerate(linked.pattern.triples):
             if triple.is_type:
                 subject = self._node_term(triple.subject, chosen)
@@ -175,7 +176,7 @@ class QueryBuilder:
             anchor_key = chosen[edge.anchor].term.value if edge.anchor in chosen else ""
             predicates = edge.by_anchor.get(anchor_key, [])
             merged = merge_choices(triple, linked.relation_classes.get(triple.relation, []), dangling, index,
-                                   valued)
+                                   unmergeable)
             if not predicates and not merged:
                 return None
             anchor = self._node_term(edge.anchor, chosen)
@@ -282,12 +283,13 @@ def membership(subject: str, candidate: LinkedEntity, index: int) -> str:
 
 
 def merge_choices(triple: PhraseTriple, classes: Sequence[LinkedEntity], dangling: set[str],
-                  index: int, valued: set[str]) -> list[_Choice]:
+                  index: int, unmergeable: set[str]) -> list[_Choice]:
     """An edge between two unknowns whose relation phrase names a class ("?u1 | suppliers | ?u2 ;
     ?u2 | located in | Switzerland") read as one thing of that class: both unknowns are the same
     (or the other one is dropped when nothing else uses it). Not when either is an ordered,
-    compared or aggregated value: a value is no thing of a class."""
-    if not (is_unknown(triple.subject) and is_unknown(triple.object)) or set(triple.nodes()) & valued:
+    compared, counted or aggregated unknown: a value is no thing of a class, and the things counted
+    per answer are not the answer."""
+    if not (is_unknown(triple.subject) and is_unknown(triple.object)) or set(triple.nodes()) & unmergeable:
         return []
     target, other = (triple.object, triple.subject) if triple.object == ANSWER else (triple.subject, triple.object)
     same = "" if other in dangling else f" FILTER({target} = {other})"

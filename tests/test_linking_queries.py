@@ -15,7 +15,7 @@ from conftest import open_endpoint
 
 from gateway.endpoint import Endpoint
 from gateway.sparql import counting_requests
-from linking.entities import LinkedEntity
+from linking.entities import RDF_TYPE, LinkedEntity
 from linking.execution import EMPTY, MATCH, SKIPPED, QueryExecutor, select_answer
 from linking.filtering import FilterOutcome
 from linking.queries import EdgeLinks, LinkedPattern, QueryBuilder, _best_products, _Choice, aggregate_target
@@ -184,6 +184,22 @@ async def test_per_group_counts_order_and_filter_on_a_real_engine(concert: Endpo
         "list :: ?u1 | country | ?u2 ; ?u2 | is a | singers :: order count ?u2 desc 1",
         classes={"singers": [SINGER]}, edges=country))[0].named_by(V + "name")
     assert "GROUP BY ?unknown1 ?unknown1Name " in named.sparql
+
+
+def test_a_counted_unknown_is_never_merged_into_the_answer() -> None:
+    """"Which country has the most singers?": the singers counted per country are not the country, even
+    when the relation phrase could name a class of things."""
+    country = {"singers": ("?unknown2", {"": [pred("singer#country", 1.0)]})}
+    for text in ("list :: ?u1 | singers | ?u2 :: order count ?u2 desc 1",
+                 "list :: ?u1 | singers | ?u2 :: filter count ?u2 > 1"):
+        pattern = linked(text, edges=country)
+        pattern.relation_classes["singers"] = [SINGER]
+        queries = QueryBuilder().build(pattern)
+        assert queries and all("FILTER(?unknown1 = ?unknown2)" not in q.sparql for q in queries), text
+        assert all("?unknown2" in q.pattern for q in queries), text
+    listed = linked("list :: ?u1 | singers | ?u2", edges=country)
+    listed.relation_classes["singers"] = [SINGER]
+    assert any(f"?unknown1 <{RDF_TYPE}> <{SINGER.term.value}>" in q.pattern for q in QueryBuilder().build(listed))
 
 
 async def test_execution_stops_after_the_first_wave_that_answers(concert: Endpoint) -> None:
