@@ -15,6 +15,7 @@ KGQAN path generated for the question before the query goes upstream.
 from __future__ import annotations
 
 import asyncio
+import functools
 import inspect
 import logging
 import time
@@ -79,8 +80,10 @@ EMPTY_PATTERN = "FILTER(false)"
 MATCH_CHECKS = 5  # generated patterns checked with ASK for a match, best-ranked first
 
 
-def parse_accept(header: str | None) -> list[tuple[str, float]]:
-    """Media ranges of an Accept header, best first (q=0 dropped)."""
+@functools.lru_cache(maxsize=256)
+def parse_accept(header: str | None) -> tuple[tuple[str, float], ...]:
+    """Media ranges of an Accept header, best first (q=0 dropped); each client sends the same few
+    headers again and again, so they are parsed once."""
     ranges: list[tuple[str, float, int]] = []
     for position, part in enumerate((header or "").split(",")):
         fields = [f.strip() for f in part.split(";")]
@@ -98,7 +101,7 @@ def parse_accept(header: str | None) -> list[tuple[str, float]]:
         if quality > 0:
             ranges.append((mime, quality, position))
     ranges.sort(key=lambda r: (-r[1], r[2]))
-    return [(mime, quality) for mime, quality, _ in ranges]
+    return tuple((mime, quality) for mime, quality, _ in ranges)
 
 
 def _matches(mime: str, media_range: str) -> bool:
@@ -123,6 +126,7 @@ def preferred_type(accepted: Sequence[tuple[str, float]], returns_graph: bool) -
     return DEFAULT_GRAPH_TYPE if returns_graph else DEFAULT_RESULTS_TYPE
 
 
+@functools.lru_cache(maxsize=256)
 def upstream_accept(client_accept: str | None, returns_graph: bool) -> str:
     """What to ask the upstream for: the client's types that fit the query form (graph syntaxes for
     CONSTRUCT/DESCRIBE, result syntaxes otherwise), or the default type if it named none of them.
@@ -453,7 +457,7 @@ class SparqlProxy:
                 self.cache.put(key, b"".join(kept), content_type, passed)
             return response
 
-    async def _ask(self, query: str, accepted: list[tuple[str, float]], endpoint: Endpoint,
+    async def _ask(self, query: str, accepted: Sequence[tuple[str, float]], endpoint: Endpoint,
                    key: tuple[str, str, str], extra_headers: dict[str, str]) -> web.Response:
         """ASK through the client's `ask`, which reads every engine's dialect of a boolean (Virtuoso
         answers ASK with a one-row `__ASK_RETVAL` table), written back as a standard boolean result."""
@@ -463,7 +467,7 @@ class SparqlProxy:
         self.cache.put(key, body, media_type)
         return web.Response(body=body, headers={"Content-Type": media_type, "X-Cache": "MISS", **extra_headers})
 
-    async def _forward_embedded(self, query: str, wanted: str, accepted: list[tuple[str, float]], returns_graph: bool,
+    async def _forward_embedded(self, query: str, wanted: str, accepted: Sequence[tuple[str, float]], returns_graph: bool,
                                 endpoint: Endpoint, key: tuple[str, str, str],
                                 extra_headers: dict[str, str]) -> web.Response:
         """The in-process store answers serialised bytes itself (`EmbeddedStore.run_serialized`)."""

@@ -2,7 +2,9 @@
 
 Everything that talks to an endpoint goes through `SparqlEndpoint` (this HTTP client, or the
 in-process `EmbeddedStore`), so timeouts, retries, concurrency limits, size caps, request counting
-and error classification live here once.
+and error classification live here once. The bytes travel by one of two transports: the lean
+HTTP/1.1 pool of `gateway/http1.py` for plain-http endpoints on this machine or the local network
+(kept, uncompressed connections; the proxy's CPU per request is mostly transport), aiohttp for the rest.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from gateway.errors import (
     SparqlError,
     SparqlSyntaxError,
 )
+from gateway.http1 import Http1Error, Http1Pool, Http1Response
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +49,8 @@ RDF_LANG_STRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
 SELECT_ACCEPT = "application/sparql-results+json"
 GRAPH_ACCEPT = "application/n-triples, text/turtle;q=0.9, application/rdf+xml;q=0.5"
 RETRY_STATUSES = frozenset({429, 502, 503, 504})
+REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
+UpstreamResponse = aiohttp.ClientResponse | Http1Response  # an open answer, from either transport
 GET_URL_LIMIT = 2000
 
 
@@ -272,6 +277,8 @@ class HttpSparqlClient:
         self._semaphore: asyncio.Semaphore | None = None
         self._headers = config.resolved_headers()
         self._encoded_url = str(URL(config.url))  # percent-encoded once
+        self._lean = self._lean_pool() if session is None else None
+        self._lean_headers = session_headers(config.url)  # aiohttp sets them on its session
 
     @property
     def url(self) -> str:
@@ -282,6 +289,14 @@ class HttpSparqlClient:
             self._semaphore = asyncio.Semaphore(max(1, self.config.max_concurrency))
         return self._semaphore
 
+    def _lean_pool(self) -> Http1Pool | None:
+        """Plain-http endpoints on this machine or the local network go through the lean transport
+        (`gateway/http1.py`); others, and any that redirects, through aiohttp."""
+        parts = URL(self._encoded_url)
+        if parts.scheme != "http" or not parts.host or not _is_local_host(parts.host):
+            return None
+        return Http1Pool(parts.host, parts.port or 80, max_idle=max(1, self.config.max_concurrency) * 2)
+
     def _client(self) -> aiohttp.ClientSession:
         if self._session is None or self._session.closed:
             connector = aiohttp.TCPConnector(limit=max(1, self.config.max_concurrency) * 2, ttl_dns_cache=300)
@@ -291,6 +306,8 @@ class HttpSparqlClient:
         return self._session
 
     async def close(self) -> None:
+        if self._lean is not None:
+            self._lean.close()
         if self._session is not None and self._own_session and not self._session.closed:
             await self._session.close()
         self._session = None
@@ -310,7 +327,7 @@ class HttpSparqlClient:
     @contextlib.asynccontextmanager
     async def open(
         self, query: str, *, accept: str, timeout_s: float | None = None
-    ) -> AsyncIterator[aiohttp.ClientResponse]:
+    ) -> AsyncIterator[UpstreamResponse]:
         """An open 2xx response for `query`, for callers that stream the body (the proxy).
 
         Non-2xx answers, timeouts and connection failures raise the classified `SparqlError`s.
@@ -326,44 +343,36 @@ class HttpSparqlClient:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     raise EndpointTimeout(f"no answer within {timeout:g} s", endpoint=self.config.name)
-                client_timeout = aiohttp.ClientTimeout(total=None, sock_connect=min(remaining, 10.0), sock_read=remaining)
                 try:
-                    if use_get:  # the query string is encoded once, here (yarl would encode it again)
-                        url = URL(f"{self._encoded_url}{'&' if '?' in self._encoded_url else '?'}{encoded}", encoded=True)
-                        request = self._client().get(url, headers=headers, timeout=client_timeout)
-                    else:
-                        request = self._client().post(
-                            self.url,
-                            data=encoded.encode(),
-                            headers={**headers, "Content-Type": "application/x-www-form-urlencoded"},
-                            timeout=client_timeout,
-                        )
-                    attempt_started = time.perf_counter()
-                    try:
-                        async with asyncio.timeout(remaining):
-                            response = await request
-                    finally:
-                        record_request(query, attempt_started)
-                    try:
-                        if response.status in RETRY_STATUSES and attempt < self.retries:
-                            wait = _retry_after_seconds(response.headers.get("Retry-After"))
-                            if wait is None:
-                                wait = min(self.max_backoff_s, self.backoff_s * 2**attempt) * (0.5 + random.random())
-                            if wait > min(self.max_backoff_s, deadline - time.monotonic()):
+                    async with asyncio.timeout(remaining):  # one deadline for the answer and the caller's reading
+                        attempt_started = time.perf_counter()
+                        try:
+                            response = await self._send(encoded, use_get, headers, remaining)
+                        finally:
+                            record_request(query, attempt_started)
+                        try:
+                            if isinstance(response, Http1Response) and response.status in REDIRECT_STATUSES:
+                                log.info("%s redirects; it is called through aiohttp from now on", self.config.name)
+                                self._lean = None
+                                continue
+                            if response.status in RETRY_STATUSES and attempt < self.retries:
+                                wait = _retry_after_seconds(response.headers.get("Retry-After"))
+                                if wait is None:
+                                    wait = min(self.max_backoff_s, self.backoff_s * 2**attempt) * (0.5 + random.random())
+                                if wait > min(self.max_backoff_s, deadline - time.monotonic()):
+                                    await self._raise_for_status(response, query)
+                                attempt += 1
+                                log.info("%s answered %s; retry %d in %.1f s", self.config.name, response.status,
+                                         attempt, wait)
+                                response.release()
+                                await asyncio.sleep(wait)
+                                continue
+                            if response.status >= 300:
                                 await self._raise_for_status(response, query)
-                            attempt += 1
-                            log.info("%s answered %s; retry %d in %.1f s", self.config.name, response.status, attempt, wait)
-                            response.release()
-                            await asyncio.sleep(wait)
-                            continue
-                        if response.status >= 300:
-                            await self._raise_for_status(response, query)
-                        remaining = deadline - time.monotonic()
-                        async with asyncio.timeout(max(remaining, 0.001)):
                             yield response
-                        break
-                    finally:
-                        response.release()
+                            break
+                        finally:
+                            response.release()
                 except SparqlError:
                     raise
                 except TimeoutError as exc:
@@ -376,8 +385,33 @@ class HttpSparqlClient:
                     raise EndpointUnreachable(f"connection broke while reading the answer: {exc}", endpoint=self.config.name) from exc
                 except aiohttp.ClientError as exc:
                     raise EndpointUnreachable(f"HTTP failure talking to {self.url}: {exc}", endpoint=self.config.name) from exc
+                except Http1Error as exc:
+                    raise EndpointUnreachable(f"cannot talk to {self.url}: {exc}", endpoint=self.config.name) from exc
 
-    async def _raise_for_status(self, response: aiohttp.ClientResponse, query: str) -> None:
+    async def _send(self, encoded: str, use_get: bool, headers: dict[str, str], remaining: float) -> UpstreamResponse:
+        """One attempt: GET with the query in the URL or a form POST, through the lean transport or aiohttp."""
+        url = f"{self._encoded_url}{'&' if '?' in self._encoded_url else '?'}{encoded}" if use_get else self._encoded_url
+        if self._lean is not None:
+            target = URL(url, encoded=True).raw_path_qs
+            try:
+                if use_get:
+                    return await self._lean.request("GET", target, {**self._lean_headers, **headers},
+                                                    connect_timeout_s=min(remaining, 10.0))
+                return await self._lean.request(
+                    "POST", target, {**self._lean_headers, **headers, "Content-Type": "application/x-www-form-urlencoded"},
+                    encoded.encode(), connect_timeout_s=min(remaining, 10.0))
+            except (Http1Error, TimeoutError):
+                raise
+            except OSError as exc:  # refused, reset: the endpoint's side (errors of our caller are not caught)
+                raise Http1Error(str(exc) or type(exc).__name__) from exc
+        client_timeout = aiohttp.ClientTimeout(total=None, sock_connect=min(remaining, 10.0), sock_read=remaining)
+        if use_get:  # the query string is encoded once, here (yarl would encode it again)
+            return await self._client().get(URL(url, encoded=True), headers=headers, timeout=client_timeout)
+        return await self._client().post(
+            self.url, data=encoded.encode(),
+            headers={**headers, "Content-Type": "application/x-www-form-urlencoded"}, timeout=client_timeout)
+
+    async def _raise_for_status(self, response: UpstreamResponse, query: str) -> None:
         body = await response.content.read(64 * 1024)
         message = _endpoint_message(body) or response.reason or "no message"
         name = self.config.name
@@ -387,7 +421,7 @@ class HttpSparqlClient:
             raise EndpointTimeout(f"endpoint gave up: {message}", endpoint=name)
         raise EndpointHTTPError(f"HTTP {response.status}: {message}", status=response.status, endpoint=name)
 
-    async def read_capped(self, response: aiohttp.ClientResponse) -> bytes:
+    async def read_capped(self, response: UpstreamResponse) -> bytes:
         """The whole body of an open response, or `ResultTooLarge` past the byte cap."""
         declared = response.content_length
         if declared is not None and declared > self.max_result_bytes:

@@ -255,10 +255,14 @@ def test_unknown_endpoint_name() -> None:
 async def test_virtuoso_keeps_connections_when_asked_and_uncompressed(ck25: HttpSparqlClient) -> None:
     """Local endpoints: `Connection: keep-alive` and identity encoding, so Virtuoso reuses the connection
     instead of a TCP handshake per query (it closes after every compressed, chunked answer)."""
+    pool = ck25._lean
+    assert pool is not None  # a local plain-http endpoint goes through the lean transport
+    kept = []
     for _ in range(3):
         await ck25.select("SELECT ?s WHERE { ?s ?p ?o } LIMIT 3")
-    connector = ck25._client().connector
-    assert connector is not None and sum(len(idle) for idle in connector._conns.values()) == 1
+        assert len(pool._idle) == 1
+        kept.append(pool._idle[0])
+    assert kept[0] is kept[1] is kept[2]  # one TCP connection for the three queries
 
 
 def test_remote_endpoints_are_asked_for_compressed_answers() -> None:
