@@ -118,6 +118,8 @@ class Http1Response:
         if not self._chunked and self._remaining is None and not self._done:
             self._keep_alive = False  # the body ends when the connection does
         self.content = self  # aiohttp's spelling: `response.content.iter_chunked(n)`, `.content.read(n)`
+        if self._done:  # no body to wait for: the connection can serve the next request at once
+            self._finish(reusable=keep_alive)
 
     @property
     def content_length(self) -> int | None:

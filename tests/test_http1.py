@@ -114,6 +114,11 @@ async def raw() -> AsyncIterator[RawPeer]:
         await writer.drain()
         return False
 
+    async def empty(head: bytes, writer: asyncio.StreamWriter) -> bool:
+        writer.write(b"HTTP/1.1 204 No Content\r\n\r\n")
+        await writer.drain()
+        return True
+
     async def moved(head: bytes, writer: asyncio.StreamWriter) -> bool:
         writer.write(answer(b"", f"Location: http://127.0.0.1:{peer.port}/kept".encode(),
                             status=b"307 Temporary Redirect"))
@@ -121,7 +126,7 @@ async def raw() -> AsyncIterator[RawPeer]:
         return True
 
     peer.handlers = {b"/kept": kept, b"/chunked": chunked_big, b"/gzip": gzipped, b"/idle-close": idle_close,
-                     b"/until-close": until_close, b"/cut": cut, b"/garbage": garbage, b"/moved": moved}
+                     b"/until-close": until_close, b"/cut": cut, b"/garbage": garbage, b"/moved": moved, b"/empty": empty}
     peer.server = await asyncio.start_server(peer._serve, "127.0.0.1", peer.port)
     yield peer
     peer.server.close()
@@ -140,6 +145,19 @@ async def test_kept_connection_serves_many_queries(raw: RawPeer) -> None:
     head = raw.requests[-1].decode()
     assert head.startswith("GET /kept?query=SELECT") and "Accept-Encoding: identity" in head
     assert f"Host: 127.0.0.1:{raw.port}" in head
+
+
+async def test_an_answer_without_body_keeps_its_connection(raw: RawPeer) -> None:
+    pool = Http1Pool("127.0.0.1", raw.port)
+    before = raw.connections
+    try:
+        for _ in range(3):
+            response = await pool.request("GET", "/empty", {})
+            assert response.status == 204 and await response.read() == b""
+            response.release()
+    finally:
+        pool.close()
+    assert raw.connections - before == 1
 
 
 @pytest.mark.parametrize("path", ["/chunked", "/gzip"])
