@@ -29,6 +29,10 @@ class Http1Error(ConnectionError):
     """The endpoint broke the HTTP/1.1 protocol or the connection (the SPARQL client reports it as unreachable)."""
 
 
+class Http1ConnectError(Http1Error):
+    """No connection could be made (refused, unreachable host)."""
+
+
 class _StaleConnection(Http1Error):
     """A kept connection was closed by the server before it answered: safe to send again."""
 
@@ -295,8 +299,13 @@ class Http1Pool:
 
     async def _connect(self, timeout_s: float) -> _Connection:
         loop = asyncio.get_running_loop()
-        async with asyncio.timeout(timeout_s):
-            _, protocol = await loop.create_connection(_Connection, self.host, self.port)
+        try:
+            async with asyncio.timeout(timeout_s):
+                _, protocol = await loop.create_connection(_Connection, self.host, self.port)
+        except TimeoutError:
+            raise
+        except OSError as exc:
+            raise Http1ConnectError(str(exc) or type(exc).__name__) from exc
         return protocol
 
     async def _read_head(self, connection: _Connection, method: str) -> Http1Response:

@@ -38,7 +38,7 @@ from gateway.errors import (
     SparqlError,
     SparqlSyntaxError,
 )
-from gateway.http1 import Http1Error, Http1Pool, Http1Response
+from gateway.http1 import Http1ConnectError, Http1Error, Http1Pool, Http1Response
 
 log = logging.getLogger(__name__)
 
@@ -385,6 +385,8 @@ class HttpSparqlClient:
                     raise EndpointUnreachable(f"connection broke while reading the answer: {exc}", endpoint=self.config.name) from exc
                 except aiohttp.ClientError as exc:
                     raise EndpointUnreachable(f"HTTP failure talking to {self.url}: {exc}", endpoint=self.config.name) from exc
+                except Http1ConnectError as exc:
+                    raise EndpointUnreachable(f"cannot connect to {self.url}: {exc}", endpoint=self.config.name) from exc
                 except Http1Error as exc:
                     raise EndpointUnreachable(f"cannot talk to {self.url}: {exc}", endpoint=self.config.name) from exc
 

@@ -55,7 +55,7 @@ async def test_slow_and_dead_endpoints_never_hold_back_the_others(virtuoso: Virt
     assert sorted(f.item.index for f, _ in seen) == list(range(24))
     fast = [t for f, t in seen if f.item.endpoint.name in ("ck25", "orkg")]
     slow = [f for f, _ in seen if f.item.endpoint.name == "slow"]
-    assert all(f.status == "ok" for f, _ in seen if f.item.endpoint.name in ("ck25", "orkg"))
+    assert all(f.status == "ok" for f, _ in seen if f.item.endpoint.name in ("ck25", "orkg")), [(f.item.endpoint.name, f.status, f.error) for f, _ in seen]
     assert all(f.status == "error" and f.error_kind == "timeout" for f in slow)
     assert all(f.status == "error" and f.error_kind == "unreachable" for f, _ in seen if f.item.endpoint.name == "down")
     assert max(fast) < 1.0 * 3  # 6 slow items at 2 in flight take 3 s of item timeouts; the fast ones never wait

@@ -219,7 +219,7 @@ async def test_refused_connection_is_unreachable() -> None:
     client = HttpSparqlClient(EndpointConfig(name="gone", url=f"http://127.0.0.1:{free_port()}/sparql", timeout_s=3),
                               retries=0)
     try:
-        with pytest.raises(EndpointUnreachable, match="cannot talk to"):
+        with pytest.raises(EndpointUnreachable, match="cannot connect to"):
             await client.select("SELECT * WHERE { ?s ?p ?o }")
     finally:
         await client.close()
