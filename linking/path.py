@@ -13,6 +13,7 @@ reading discounted so that Eq. 2 ranks the best-supported one first.
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -47,7 +48,7 @@ from linking.relations import (
     literal_predicates,
     union,
 )
-from linking.relaxation import read_as_classes, relax
+from linking.relaxation import counted_as_attribute, is_count_attribute, read_as_classes, relax
 from understanding.pgp import (
     AnswerType,
     PhraseGraphPattern,
@@ -151,9 +152,8 @@ class KgqanPath:
         understood = await self.understand(question)
         if understood.unsupported:
             return []
-        linking = await self.link(understood.pattern, endpoint, options)
-        return self.builder.build(linking.linked, max_queries=options.max_queries, max_answers=options.max_answers,
-                                  answer_kind=understood.answer_type.kind)
+        _, queries = await self.link_and_build(understood, endpoint, options)
+        return queries
 
     async def answer_understood(self, understood: UnderstoodQuestion, endpoint: Endpoint,
                                 options: AskOptions) -> PathResult:
@@ -166,10 +166,8 @@ class KgqanPath:
         timings: dict[str, float] = {}
         with counting_requests() as counter:
             started = time.perf_counter()
-            linking = await self.link(understood.pattern, endpoint, options)
+            linking, queries = await self.link_and_build(understood, endpoint, options)
             evidence.entities, evidence.relations = linking.entities, linking.relations
-            queries = self.builder.build(linking.linked, max_queries=options.max_queries,
-                                         max_answers=options.max_answers, answer_kind=understood.answer_type.kind)
             timings["linking"] = (time.perf_counter() - started) * 1000
             started = time.perf_counter()
             class_words = await self._class_words(understood.answer_type, endpoint, options)
@@ -296,6 +294,32 @@ class KgqanPath:
         labels = await endpoint.labels(iris) if iris else {}
         return [Answer.from_term(t, label=labels.get(t.value) if isinstance(t, ox.NamedNode) else None,
                                  score=round(chosen.query.score, 4), sources=(chosen.rank,)) for t in terms]
+
+    async def link_and_build(self, understood: UnderstoodQuestion, endpoint: Endpoint,
+                             options: AskOptions) -> tuple[Linking, list[CandidateQuery]]:
+        """Links the pattern and builds its ranked queries. A per-group count is also read as an
+        attribute that stores the count (`counted_as_attribute`), where the graph has a predicate
+        named so ("number products"); both readings' queries compete by score."""
+        build = functools.partial(self.builder.build, max_queries=options.max_queries,
+                                  max_answers=options.max_answers, answer_kind=understood.answer_type.kind)
+        relaxed = relax(understood.pattern)
+        alternative = counted_as_attribute(relaxed)
+        if alternative is None:
+            linking = await self.link(understood.pattern, endpoint, options)
+            return linking, build(linking.linked)
+        linking, other = await asyncio.gather(self.link(understood.pattern, endpoint, options),
+                                              self.link(alternative, endpoint, options, retry=False))
+        added = next(t for t in alternative.triples if t not in relaxed.triples)
+        thing = added.relation.removeprefix("number of ")
+        edges = [replace(e, by_anchor={k: [replace(p, literal=True) for p in ps if is_count_attribute(p.label, thing)]
+                                       for k, ps in e.by_anchor.items()}) if e.triple == added else e
+                 for e in other.linked.edges]  # a stored count is a number: a value, not a thing
+        queries = build(linking.linked)
+        if any(p for e in edges if e.triple == added for p in e.by_anchor.values()):
+            queries = sorted(queries + build(replace(other.linked, edges=edges)), key=lambda q: -q.score)
+            queries = queries[: options.max_queries]
+        relations = linking.relations + [r for r in other.relations if r.phrase == added.relation]
+        return replace(linking, relations=relations), queries
 
     async def link(self, pattern: PhraseGraphPattern, endpoint: Endpoint, options: AskOptions, *,
                    retry: bool = True) -> Linking:

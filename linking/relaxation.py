@@ -4,7 +4,9 @@ was meant: a comparison left inside a relation phrase, or a superlative left as 
 The understanding model sometimes writes "Which orchestras were founded after 2005?" as
 `?u1 | founded after | 2005` (an equality with the year) instead of
 `?u1 | founded | ?u2 :: filter ?u2 > 2005`, and "the highest sales" as `filter ?u2 > highest`.
-Both readings can be recovered from English comparatives alone, on any graph.
+Both readings can be recovered from English comparatives alone, on any graph. One reading is offered
+beside the pattern rather than instead of it: a per-group count may be stored as an attribute
+(`counted_as_attribute`), which only the graph can tell.
 """
 
 from __future__ import annotations
@@ -12,7 +14,13 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from understanding.grading import COMPARATIVE_PHRASES, IMPLIED_ORDER, SUPERLATIVE_DESCENDING
+from linking.affinity import singular
+from understanding.grading import (
+    COMPARATIVE_PHRASES,
+    COUNT_ATTRIBUTE_WORDS,
+    IMPLIED_ORDER,
+    SUPERLATIVE_DESCENDING,
+)
 from understanding.pgp import (
     ANSWER,
     TYPE_RELATION,
@@ -103,6 +111,40 @@ def _comparative(triple: PhraseTriple) -> tuple[str, str, str, str] | None:
                 rest = " ".join(triple.relation.split()[: -len(tail)]).strip()
                 return rest or triple.relation, operator, thing, value.strip().replace(",", "")
     return None
+
+
+def counted_as_attribute(pattern: PhraseGraphPattern) -> PhraseGraphPattern | None:
+    """The other reading of a per-group count: "Which shop has the most products?" as written
+    (`?u1 | shop | ?u2 ; ?u2 | is a | products :: order count ?u2 desc 1`) counts products per shop,
+    but a graph derived from a table may store that count as an attribute (`number_products`):
+    `?u1 | number of products | ?u2 :: order ?u2 desc 1`. Only for a counted unknown that has a
+    class phrase and one other edge; None otherwise. The caller keeps the reading only where the
+    graph has such an attribute (`is_count_attribute`)."""
+    counted = {c.node for c in pattern.comparisons if c.by_count}
+    if pattern.ordering is not None and pattern.ordering.by_count:
+        counted.add(pattern.ordering.node)
+    if len(counted) != 1:
+        return None
+    node = next(iter(counted))
+    classes = [t for t in pattern.triples if t.is_type and t.subject == node and not is_unknown(t.object)]
+    edges = [t for t in pattern.triples if not t.is_type and node in t.nodes()]
+    if len(classes) != 1 or len(edges) != 1:
+        return None
+    owner = edges[0].object if edges[0].subject == node else edges[0].subject
+    kept = [t for t in pattern.triples if t not in (classes[0], edges[0])]
+    triples = [*kept, PhraseTriple(owner, f"number of {classes[0].object}", node)]
+    ordering = pattern.ordering
+    if ordering is not None and ordering.by_count:
+        ordering = replace(ordering, by_count=False)
+    comparisons = tuple(replace(c, by_count=False) if c.by_count else c for c in pattern.comparisons)
+    return replace(pattern, triples=tuple(triples), ordering=ordering, comparisons=comparisons)
+
+
+def is_count_attribute(label: str, thing: str) -> bool:
+    """Whether a predicate label names a stored count of `thing` ("number products", "num of staff")."""
+    words = set(re.findall(r"[a-z]+", label.lower()))
+    things = {singular(w) for w in re.findall(r"[a-z]+", thing.lower())} - {"of"}
+    return bool(words & COUNT_ATTRIBUTE_WORDS) and bool(things) and things <= {singular(w) for w in words}
 
 
 def read_as_classes(pattern: PhraseGraphPattern, phrases: list[str]) -> PhraseGraphPattern:

@@ -64,7 +64,8 @@ def virtuoso() -> Iterator[VirtuosoEngine]:
 
 @pytest.fixture(scope="session")
 def oxigraph() -> Iterator[OxigraphEngine]:
-    """A live Oxigraph server with the same graphs as the Virtuoso fixture."""
+    """A live Oxigraph server with the same graphs as the Virtuoso fixture, and one more Spider graph
+    (shops that store their number of products)."""
     _need_data()
     engine = OxigraphEngine()
     engine.start()
@@ -72,6 +73,7 @@ def oxigraph() -> Iterator[OxigraphEngine]:
         engine.load(CK25, "ck25")
         engine.load(ORKG, "orkg")
         engine.load(SPIDER / "concert_singer.ttl", "concert_singer")
+        engine.load(SPIDER / "employee_hire_evaluation.ttl", "employee_hire_evaluation")
         yield engine
     finally:
         engine.stop()

@@ -246,3 +246,25 @@ async def test_negated_questions_are_not_answered(path: KgqanPath, ck25: Endpoin
     result = await path.answer_understood(negated, ck25, KGQAN_ONLY)
     assert result.answers == [] and result.sparql_requests == 0
     assert result.notes[0].startswith("not answered: negation ('not')")
+
+
+@pytest.fixture(scope="module")
+async def shops(oxigraph) -> AsyncIterator[Endpoint]:  # noqa: ANN001
+    async with open_endpoint(oxigraph, "shops-path", "employee_hire_evaluation") as endpoint:
+        yield endpoint
+
+
+async def test_a_count_stored_as_an_attribute_competes_with_counting(path: KgqanPath, shops: Endpoint,
+                                                                   concert: Endpoint) -> None:
+    """"Which shop has the most products?": counting products per shop finds nothing to count, the
+    graph stores `number_products`; "Which country has the most singers?" has no such attribute."""
+    most = understood("list :: ?u1 | shop | ?u2 ; ?u2 | is a | products :: order count ?u2 desc 1",
+                      AnswerType(AnswerKind.STRING))
+    result = await path.answer_understood(most, shops, KGQAN_ONLY)
+    assert [a.value for a in result.answers] == ["FC Lahti"], result.evidence.sparql
+    assert "number_products" in result.evidence.sparql
+    assert any(r.phrase == "number of products" for r in result.evidence.relations)
+    singers = understood("list :: ?u1 | country | ?u2 ; ?u2 | is a | singers :: order count ?u2 desc 1",
+                         AnswerType(AnswerKind.STRING))
+    counted = await path.answer_understood(singers, concert, KGQAN_ONLY)
+    assert [a.value for a in counted.answers] == ["France"] and "COUNT" in counted.evidence.sparql

@@ -3,7 +3,7 @@ phrases, superlatives left as comparison values. Patterns are our own."""
 
 from __future__ import annotations
 
-from linking.relaxation import read_as_classes, relax
+from linking.relaxation import counted_as_attribute, is_count_attribute, read_as_classes, relax
 from understanding.pgp import Comparison, Ordering, PhraseGraphPattern
 
 
@@ -41,3 +41,21 @@ def test_a_superlative_adjective_names_its_attribute_and_direction() -> None:
 def test_the_thing_a_superlative_answer_hangs_off_becomes_the_answer() -> None:
     pattern = relax(PhraseGraphPattern.from_text("list :: ?u1 | oldest | ?u2 ; ?u2 | is a | conductor"))
     assert pattern.to_text() == "list :: ?u1 | age | ?u3 ; ?u1 | is a | conductor :: order ?u3 desc 1"
+
+
+def test_a_per_group_count_is_also_read_as_a_stored_count() -> None:
+    most = PhraseGraphPattern.from_text("list :: ?u1 | shop | ?u2 ; ?u2 | is a | products :: order count ?u2 desc 1")
+    alternative = counted_as_attribute(most)
+    assert alternative is not None
+    assert alternative.to_text() == "list :: ?u1 | number of products | ?u2 :: order ?u2 desc 1"
+    having = PhraseGraphPattern.from_text(
+        "list :: ?u1 | is a | shops ; ?u1 | have | ?u2 ; ?u2 | is a | products :: filter count ?u2 > 100")
+    assert counted_as_attribute(having).to_text() == (
+        "list :: ?u1 | is a | shops ; ?u1 | number of products | ?u2 :: filter ?u2 > 100")
+    for text in ("list :: ?u1 | shop | ?u2 :: order count ?u2 desc 1",  # no class phrase: nothing to name
+                 "list :: ?u1 | is a | shops ; ?u1 | number products | ?u2 :: order ?u2 desc 1"):
+        assert counted_as_attribute(PhraseGraphPattern.from_text(text)) is None
+    assert is_count_attribute("number products", "products") and is_count_attribute("num of staff", "staff")
+    assert is_count_attribute("employee count", "employees")
+    assert not is_count_attribute("shop id", "products") and not is_count_attribute("products", "products")
+    assert not is_count_attribute("number of staff", "products")

@@ -75,3 +75,7 @@ def number_value(text: str) -> int | float | None:
     if value != value or value in (float("inf"), float("-inf")):
         return None
     return int(value) if value.is_integer() else value
+
+# Words with which a graph names an attribute that stores a count ("number_products", "num_employees",
+# "staff_count"): "the shop with the most products" may be ordered by such an attribute.
+COUNT_ATTRIBUTE_WORDS = frozenset({"number", "num", "count", "total", "amount", "quantity"})
