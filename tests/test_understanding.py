@@ -19,6 +19,7 @@ from understanding import (
     QuestionParser,
     get_parser,
 )
+from understanding.grading import stated_operator
 from understanding.parser import ModelOutput
 
 ROUND_TRIP = [
@@ -504,11 +505,42 @@ def test_trained_model_answers_training_style_questions() -> None:
     assert count.answer_type.kind is AnswerKind.NUMBER
     assert boolean.pattern.form is QuestionForm.BOOLEAN and boolean.answer_type.kind is AnswerKind.BOOLEAN
     assert "North Sea" in rivers.pattern.entity_phrases() and rivers.answer_type.kind is AnswerKind.RESOURCE
-    # the shipped model reads "older than 40" as >= 40 (a known boundary error, see the model card): the
-    # direction and the value are what this checks
-    assert [(c.operator[0], c.value) for c in singers.pattern.comparisons] == [(">", "40")]
+    # the operator is the one the question states next to the value ("older than" -> >), whatever the
+    # model's own operator token was; raw_output keeps what the model said
+    assert [(c.operator, c.value) for c in singers.pattern.comparisons] == [(">", "40")]
     for result in results:
-        assert result.raw_output == result.pattern.to_text()
+        assert PhraseGraphPattern.from_text(result.raw_output).triples == result.pattern.triples
+
+
+class WrongOperatorModel:
+    """Copies the value right but picks the wrong operator, as the trained model often does."""
+
+    def predict(self, questions: list[str]) -> list[ModelOutput]:
+        return [ModelOutput("list :: ?u1 | is a | stadiums ; ?u1 | capacity | ?u2 :: filter ?u2 < 10000",
+                            AnswerKind.RESOURCE, 0.9) for _ in questions]
+
+
+@pytest.mark.parametrize(("question", "operator"), [
+    ("Which stadiums have a capacity above 10000?", ">"),
+    ("Which stadiums have a capacity of at least 10000?", ">="),
+    ("Which stadiums hold 10000 people or more?", ">="),
+    ("Which stadiums have a capacity of at most 10,000?", "<="),
+    ("Which stadiums have a capacity of 10000?", "<"),  # no comparison stated: the model's operator stays
+])
+def test_the_operator_stated_next_to_the_value_wins(question: str, operator: str) -> None:
+    result = QuestionParser(model=WrongOperatorModel()).parse_sync([question])[0]
+    assert [c.operator for c in result.pattern.comparisons] == [operator]
+    assert result.raw_output.endswith("< 10000")
+
+
+def test_stated_operators_in_english() -> None:
+    cases = {("Names of employees younger than 25", "25"): "<", ("artists aged 25 or younger", "25"): "<=",
+             ("artists at most 23 years old", "23"): "<=", ("volcanos that erupted since 2000", "2000"): ">=",
+             ("products with 2 or more parts", "2"): ">=", ("people 25 years or older", "25"): ">=",
+             ("more than two official languages", "two"): ">", ("founded in 1990", "1990"): None,
+             ("between 3 and 5 rooms", "3"): None, ("older than 40", "41"): None}
+    for (question, value), operator in cases.items():
+        assert stated_operator(question, value) == operator, question
 
 
 @pytest.mark.parametrize(("question", "pattern", "negated"), [

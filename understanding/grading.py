@@ -9,6 +9,8 @@ words live here too, so "more than two" means 2 in training targets, rule parses
 
 from __future__ import annotations
 
+import re
+
 # Adjective lemma -> the attribute it grades ("the oldest singer" orders singers by age).
 ATTRIBUTE_OF = {
     "old": "age", "young": "age", "tall": "height", "high": "height", "short": "height", "long": "length",
@@ -79,3 +81,39 @@ def number_value(text: str) -> int | float | None:
 # Words with which a graph names an attribute that stores a count ("number_products", "num_employees",
 # "staff_count"): "the shop with the most products" may be ordered by such an attribute.
 COUNT_ATTRIBUTE_WORDS = frozenset({"number", "num", "count", "total", "amount", "quantity"})
+
+# Words after a value that widen it to a bound ("25 or older", "2 or more", "100 and above").
+AFTER_VALUE_OPERATOR: tuple[tuple[str, str], ...] = (
+    *((f"{joint} {word}", ">=") for joint in ("or", "and") for word in
+      ("more", "greater", "higher", "older", "later", "above", "over", "bigger", "larger", "longer", "taller")),
+    *((f"{joint} {word}", "<=") for joint in ("or", "and") for word in
+      ("less", "fewer", "lower", "younger", "earlier", "below", "under", "smaller", "shorter")),
+)
+_BEFORE = sorted(COMPARATIVE_PHRASES, key=lambda phrase: -len(phrase[0]))
+
+
+def stated_operator(question: str, value: str) -> str | None:
+    """The comparison the question's own words put on `value`: "above 10000" -> ">", "at most 23" ->
+    "<=", "25 or older" -> ">=" (a unit word may sit between: "25 years or older"); None when the
+    words around the value name no comparison or the value is not in the question."""
+    text = re.sub(r"(?<=\d),(?=\d{3})", "", question.lower())  # "10,000" is the value 10000
+    wanted = re.sub(r"(?<=\d),(?=\d{3})", "", value.strip().strip("\"'").lower())
+    if not wanted:
+        return None
+    found = None
+    for match in re.finditer(rf"(?<![\w.]){re.escape(wanted)}(?!\w)", text):
+        found = match
+        break
+    if found is None:
+        return None
+    before = " ".join(re.findall(r"[a-z]+", text[:found.start()])[-3:])
+    for phrase, operator in _BEFORE:
+        if before == phrase or before.endswith(" " + phrase):
+            return operator
+    after = re.findall(r"[a-z]+", text[found.end():])[:3]
+    for start in (0, 1):
+        following = " ".join(after[start:start + 2])
+        for phrase, operator in AFTER_VALUE_OPERATOR:
+            if following == phrase:
+                return operator
+    return None
