@@ -153,7 +153,7 @@ class QueryBuilder:
             queries.append(self._render(pattern, body, score, max_answers))
             for leaf in leaves:
                 if leaf in body:
-                    queries.append(self._render(pattern, body, score, max_answers, answer=leaf))
+                    queries.append(self._render(grading_moved_to(pattern, leaf), body, score, max_answers, answer=leaf))
         return queries[:max_queries]
 
     def _edge_options(self, linked: LinkedPattern, chosen: dict[str, LinkedEntity]) -> list[list[_Choice]] | None:
@@ -255,6 +255,20 @@ class QueryBuilder:
         else:
             typed = sparql
         return CandidateQuery(sparql, where, answer, score, form, typed, answer[1:], modifiers)
+
+
+def grading_moved_to(pattern: PhraseGraphPattern, leaf: str) -> PhraseGraphPattern:
+    """The reading in which an attribute leaf of ?unknown1 is the answer ("the largest bonus": ?unknown1
+    has the bonus ?unknown2): an ordering or comparison the pattern put on ?unknown1 grades the
+    answer, so it moves to the leaf; ordering the thing itself would sort IRIs."""
+    ordering = pattern.ordering
+    if ordering is not None and ordering.node == ANSWER and not ordering.by_count:
+        ordering = replace(ordering, node=leaf)
+    comparisons = tuple(replace(c, node=leaf) if c.node == ANSWER and not c.by_count else c
+                        for c in pattern.comparisons)
+    if ordering == pattern.ordering and comparisons == pattern.comparisons:
+        return pattern
+    return replace(pattern, ordering=ordering, comparisons=comparisons)
 
 
 def group_modifiers(pattern: PhraseGraphPattern, projected: Sequence[str]) -> str:

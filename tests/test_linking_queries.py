@@ -247,6 +247,15 @@ def test_a_literal_answer_type_adds_variants_answering_with_the_attribute() -> N
                                        answer_kind=AnswerKind.STRING)
     assert "?unknown3" not in {q.answer_var for q in typed_songs}  # "the song with the highest sales" is a song
     assert typed[1].sparql.startswith("SELECT DISTINCT ?unknown2 WHERE") and typed[1].result_var == "unknown2"
+    bonus = {"bonus": ("?unknown1", {"": [pred("evaluation#bonus", 1.0)]})}
+    largest = QueryBuilder().build(linked("list :: ?u1 | bonus | ?u2 :: order ?u1 desc 1", edges=bonus),
+                                   answer_kind=AnswerKind.NUMBER)
+    by_leaf = [q for q in largest if q.answer_var == "?unknown2"]
+    assert by_leaf and all("DESC(COALESCE(" in q.sparql and "str(?unknown2)" in q.modifiers for q in by_leaf)
+    above = QueryBuilder().build(linked("list :: ?u1 | bonus | ?u2 :: filter ?u1 > 1000", edges=bonus),
+                                 answer_kind=AnswerKind.NUMBER)
+    leaf_filters = [q for q in above if q.answer_var == "?unknown2"]
+    assert leaf_filters and all("str(?unknown2)" in q.sparql and "str(?unknown1)" not in q.sparql for q in leaf_filters)
 
 
 async def test_tied_best_list_queries_answer_with_their_union(concert: Endpoint) -> None:
