@@ -21,8 +21,8 @@ from typing import Protocol
 from gateway.errors import GatewayError
 from understanding.answer_types import build_answer_type
 from understanding.coverage import unsupported_reason
-from understanding.grading import stated_operator
 from understanding.pgp import AnswerKind, PGPParseError, PhraseGraphPattern, UnderstoodQuestion
+from understanding.repairs import repaired
 
 log = logging.getLogger(__name__)
 
@@ -172,7 +172,7 @@ class QuestionParser:
                 except PGPParseError as exc:
                     reasons[i] = f"model output unparseable: {exc}"
                     continue
-                pattern = with_stated_operators(texts[i], pattern)
+                pattern = repaired(texts[i], pattern)
                 answer_type = build_answer_type(output.kind, pattern, output.kind_confidence)
                 results[i] = UnderstoodQuestion(texts[i], pattern, answer_type, "model", output.text, per_question)
         else:
@@ -211,17 +211,6 @@ class QuestionParser:
 
             self._fallback = FallbackParser(spacy_pipeline())
         return self._fallback
-
-
-def with_stated_operators(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
-    """The model's comparisons with the operator the question states next to the value ("above",
-    "at most", "or older"): the model copies values reliably but often picks the wrong operator
-    (10 of 21 on the derived dev split's comparisons), while the words say it plainly."""
-    if not pattern.comparisons:
-        return pattern
-    comparisons = tuple(replace(c, operator=stated_operator(question, c.value) or c.operator)
-                        for c in pattern.comparisons)
-    return pattern if comparisons == pattern.comparisons else replace(pattern, comparisons=comparisons)
 
 
 def _with_question(result: UnderstoodQuestion, question: str) -> UnderstoodQuestion:
