@@ -40,6 +40,7 @@ from linking.queries import (
 )
 from linking.relations import (
     HOP_FACTOR,
+    IN,
     OUT,
     PATH_FACTOR,
     LinkedPredicate,
@@ -50,6 +51,7 @@ from linking.relations import (
 )
 from linking.relaxation import counted_as_attribute, is_count_attribute, read_as_classes, relax
 from understanding.pgp import (
+    AnswerKind,
     AnswerType,
     PhraseGraphPattern,
     PhraseTriple,
@@ -311,12 +313,19 @@ class KgqanPath:
                                               self.link(alternative, endpoint, options, retry=False))
         added = next(t for t in alternative.triples if t not in relaxed.triples)
         thing = added.relation.removeprefix("number of ")
-        edges = [replace(e, by_anchor={k: [replace(p, literal=True) for p in ps if is_count_attribute(p.label, thing)]
-                                       for k, ps in e.by_anchor.items()}) if e.triple == added else e
-                 for e in other.linked.edges]  # a stored count is a number: a value, not a thing
+        def counts(edge: EdgeLinks) -> EdgeLinks:
+            """Only predicates named like a stored count, pointing from the owner to the number (a value)."""
+            outward = OUT if edge.anchor != added.object else IN
+            return replace(edge, by_anchor={k: [replace(p, literal=True) for p in ps if p.direction == outward
+                                                and is_count_attribute(p.label, thing)]
+                                            for k, ps in edge.by_anchor.items()})
+
+        edges = [counts(e) if e.triple == added else e for e in other.linked.edges]
         queries = build(linking.linked)
         if any(p for e in edges if e.triple == added for p in e.by_anchor.values()):
-            queries = sorted(queries + build(replace(other.linked, edges=edges)), key=lambda q: -q.score)
+            # the stored count only orders or filters: the answer is its owner, never the count itself
+            owners = build(replace(other.linked, edges=edges), answer_kind=AnswerKind.RESOURCE)
+            queries = sorted(queries + owners, key=lambda q: -q.score)
             queries = queries[: options.max_queries]
         relations = linking.relations + [r for r in other.relations if r.phrase == added.relation]
         return replace(linking, relations=relations), queries
