@@ -293,6 +293,8 @@ class Http1Pool:
     def _head(self, method: str, target: str, headers: Mapping[str, str], body: bytes) -> bytes:
         lines = [f"{method} {target} HTTP/1.1", f"Host: {self._host_header}"]
         lines.extend(f"{name}: {value}" for name, value in headers.items() if name.lower() != "host")
+        if any(c in line for line in lines for c in "\r\n\0"):
+            raise Http1Error("a request header or target holds a line break; refusing to send it")
         if body or method == "POST":
             lines.append(f"Content-Length: {len(body)}")
         return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")

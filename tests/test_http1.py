@@ -229,3 +229,12 @@ def test_remote_and_https_endpoints_keep_aiohttp() -> None:
     for url in ("https://127.0.0.1/sparql", "http://dbpedia.org/sparql", "https://query.wikidata.org/sparql"):
         assert HttpSparqlClient(EndpointConfig(name="r", url=url))._lean is None
     assert isinstance(HttpSparqlClient(EndpointConfig(name="l", url="http://localhost:8890/sparql"))._lean, Http1Pool)
+
+
+async def test_a_header_with_a_line_break_is_never_sent(raw: RawPeer) -> None:
+    pool = Http1Pool("127.0.0.1", raw.port)
+    before = len(raw.requests)
+    with pytest.raises(ConnectionError, match="line break"):
+        await pool.request("GET", "/kept", {"X-Evil": "a\r\nInjected: yes"})
+    pool.close()
+    assert len(raw.requests) == before
