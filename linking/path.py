@@ -304,20 +304,19 @@ class KgqanPath:
         named so ("number products"); both readings' queries compete by score."""
         build = functools.partial(self.builder.build, max_queries=options.max_queries,
                                   max_answers=options.max_answers, answer_kind=understood.answer_type.kind)
-        relaxed = relax(understood.pattern)
-        alternative = counted_as_attribute(relaxed)
-        if alternative is None:
+        reading = counted_as_attribute(relax(understood.pattern))
+        if reading is None:
             linking = await self.link(understood.pattern, endpoint, options)
             return linking, build(linking.linked)
         linking, other = await asyncio.gather(self.link(understood.pattern, endpoint, options),
-                                              self.link(alternative, endpoint, options, retry=False))
-        added = next(t for t in alternative.triples if t not in relaxed.triples)
-        thing = added.relation.removeprefix("number of ")
+                                              self.link(reading.pattern, endpoint, options, retry=False))
+        added = reading.edge
+
         def counts(edge: EdgeLinks) -> EdgeLinks:
             """Only predicates named like a stored count, pointing from the owner to the number (a value)."""
             outward = OUT if edge.anchor != added.object else IN
             return replace(edge, by_anchor={k: [replace(p, literal=True) for p in ps if p.direction == outward
-                                                and is_count_attribute(p.label, thing)]
+                                                and is_count_attribute(p.label, reading.thing)]
                                             for k, ps in edge.by_anchor.items()})
 
         edges = [counts(e) if e.triple == added else e for e in other.linked.edges]

@@ -12,7 +12,7 @@ beside the pattern rather than instead of it: a per-group count may be stored as
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from linking.affinity import singular
 from understanding.grading import (
@@ -113,7 +113,16 @@ def _comparative(triple: PhraseTriple) -> tuple[str, str, str, str] | None:
     return None
 
 
-def counted_as_attribute(pattern: PhraseGraphPattern) -> PhraseGraphPattern | None:
+@dataclass(frozen=True)
+class StoredCountReading:
+    """A per-group count read as a stored count: the new pattern, its new edge and the counted thing."""
+
+    pattern: PhraseGraphPattern
+    edge: PhraseTriple  # owner | number of <thing> | the count
+    thing: str
+
+
+def counted_as_attribute(pattern: PhraseGraphPattern) -> StoredCountReading | None:
     """The other reading of a per-group count: "Which shop has the most products?" as written
     (`?u1 | shop | ?u2 ; ?u2 | is a | products :: order count ?u2 desc 1`) counts products per shop,
     but a graph derived from a table may store that count as an attribute (`number_products`):
@@ -132,12 +141,14 @@ def counted_as_attribute(pattern: PhraseGraphPattern) -> PhraseGraphPattern | No
         return None
     owner = edges[0].object if edges[0].subject == node else edges[0].subject
     kept = [t for t in pattern.triples if t not in (classes[0], edges[0])]
-    triples = [*kept, PhraseTriple(owner, f"number of {classes[0].object}", node)]
+    stored = PhraseTriple(owner, f"number of {classes[0].object}", node)
+    triples = [*kept, stored]
     ordering = pattern.ordering
     if ordering is not None and ordering.by_count:
         ordering = replace(ordering, by_count=False)
     comparisons = tuple(replace(c, by_count=False) if c.by_count else c for c in pattern.comparisons)
-    return replace(pattern, triples=tuple(triples), ordering=ordering, comparisons=comparisons)
+    return StoredCountReading(replace(pattern, triples=tuple(triples), ordering=ordering, comparisons=comparisons),
+                              stored, classes[0].object)
 
 
 def is_count_attribute(label: str, thing: str) -> bool:

@@ -46,11 +46,12 @@ def test_the_thing_a_superlative_answer_hangs_off_becomes_the_answer() -> None:
 def test_a_per_group_count_is_also_read_as_a_stored_count() -> None:
     most = PhraseGraphPattern.from_text("list :: ?u1 | shop | ?u2 ; ?u2 | is a | products :: order count ?u2 desc 1")
     alternative = counted_as_attribute(most)
-    assert alternative is not None
-    assert alternative.to_text() == "list :: ?u1 | number of products | ?u2 :: order ?u2 desc 1"
+    assert alternative is not None and alternative.thing == "products"
+    assert alternative.pattern.to_text() == "list :: ?u1 | number of products | ?u2 :: order ?u2 desc 1"
+    assert alternative.edge.relation == "number of products"
     having = PhraseGraphPattern.from_text(
         "list :: ?u1 | is a | shops ; ?u1 | have | ?u2 ; ?u2 | is a | products :: filter count ?u2 > 100")
-    assert counted_as_attribute(having).to_text() == (
+    assert counted_as_attribute(having).pattern.to_text() == (
         "list :: ?u1 | is a | shops ; ?u1 | number of products | ?u2 :: filter ?u2 > 100")
     for text in ("list :: ?u1 | shop | ?u2 :: order count ?u2 desc 1",  # no class phrase: nothing to name
                  "list :: ?u1 | is a | shops ; ?u1 | number products | ?u2 :: order ?u2 desc 1"):
