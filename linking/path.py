@@ -340,6 +340,11 @@ class KgqanPath:
         class_phrases = list(dict.fromkeys(pattern.class_phrases()))
         searched = [p for p in entity_phrases if not is_value_phrase(p)]
         singulars = {p: [" ".join(singular(w) for w in p.split())] for p in class_phrases}
+        # common nouns among the values too ("use interviews as method" -> the value "Interview"); not names
+        for phrase in searched:
+            single = " ".join(singular(w) for w in phrase.split())
+            if phrase == phrase.lower() and single != phrase:
+                singulars.setdefault(phrase, [single])
         named_classes = [p for p in class_phrases if p not in entity_phrases and _looks_like_a_name(p)
                          and not _anchored_by_name(p, pattern)]
         vertex_lists, literal_map, class_lists = await asyncio.gather(
