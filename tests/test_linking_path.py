@@ -268,3 +268,12 @@ async def test_a_count_stored_as_an_attribute_competes_with_counting(path: Kgqan
                          AnswerType(AnswerKind.STRING))
     counted = await path.answer_understood(singers, concert, KGQAN_ONLY)
     assert [a.value for a in counted.answers] == ["France"] and "COUNT" in counted.evidence.sparql
+
+
+async def test_a_plural_value_phrase_finds_the_singular_value(path: KgqanPath, virtuoso) -> None:  # noqa: ANN001
+    """"Which papers use interviews ...": the graph stores the value "Interview"."""
+    async with open_endpoint(virtuoso, "orkg-path-values", "orkg") as orkg:
+        linking = await path.link(PhraseGraphPattern.from_text(
+            "list :: ?u1 | is a | papers ; ?u1 | evaluation method | interviews"), orkg, KGQAN_ONLY)
+    values = [c.label for c in linking.linked.nodes["interviews"] if c.is_literal]
+    assert "Interview" in values
