@@ -66,6 +66,8 @@ MERGE_MIN_SCORE = 0.7  # a relation phrase must name a class this clearly to be 
 # Two-hop readings (through a value's holder or an intermediate node) are many: only those whose
 # predicate fits the relation phrase well, and a few per first hop, compete with the direct ones.
 MIN_HOP_SCORE = 0.2
+CONNECTOR_MIN_FIT = 0.8  # the value's own predicate must say what the relation phrase says
+CONNECTOR_FACTOR = 0.9  # an unnamed connector hop (paper -contribution-> ?c) costs a little more
 MAX_HOPS = 3
 
 
@@ -451,6 +453,8 @@ class KgqanPath:
                                                            descriptions=descriptions, class_words=class_words)
                     ranked[key] += [replace(p, score=p.score * HOP_FACTOR, through=carrier)
                                     for p in hops if p.score >= MIN_HOP_SCORE]
+                    ranked[key] += await self._connectors(triple, carrier, holder_set, _classes_of(
+                        triple.object if triple.subject == anchor else triple.subject, pattern, classes), endpoint)
                 first_scores = {p.iri: p.score for p in ranked[key] if p.direction == OUT and not p.through}
                 for (vertex, first), mid_set in beyond.items():
                     if vertex != key:
@@ -468,6 +472,23 @@ class KgqanPath:
                                          anchor, best))
         return edges, evidence
 
+
+    async def _connectors(self, triple: PhraseTriple, carrier: str, holder_set: PredicateSet,
+                          answer_classes: set[str], endpoint: Endpoint) -> list[LinkedPredicate]:
+        """When the predicate carrying a question value already says what the relation phrase says
+        ("uses interviews as evaluation method": `?c evaluationMethod "Interview"`), the hop from the
+        thing holding the value to the answer is an unnamed connector (a paper's `contribution`): the
+        holder's predicates whose other end is of the answer's class, scored by the carrier's fit."""
+        if not answer_classes:
+            return []
+        fit = await self.relation_linker.rank(triple.relation, PredicateSet(frozenset({(carrier, OUT)})), endpoint,
+                                              top_k=1)
+        if not fit or fit[0].score < CONNECTOR_MIN_FIT:
+            return []
+        pairs = sorted(pair for pair in holder_set.pairs if holder_set.ends.get(pair, frozenset()) & answer_classes)
+        labels = await endpoint.describe_predicates([iri for iri, _ in pairs]) if pairs else {}
+        return [LinkedPredicate(iri, labels.get(iri) or local_name(iri), fit[0].score * HOP_FACTOR * CONNECTOR_FACTOR,
+                                direction, through=carrier) for iri, direction in pairs[:MAX_HOPS]]
 
     async def _valued_hops(self, triple: PhraseTriple, ranked: list[LinkedPredicate], anchor: tuple[str, str | None],
                            endpoint: Endpoint, class_words: dict[str, str]) -> list[LinkedPredicate]:
@@ -493,6 +514,12 @@ class KgqanPath:
             out += [replace(p, score=PATH_FACTOR * (p.score + first_scores[first]) / 2, through=first,
                             through_out=True) for p in hops]
         return sorted(out, key=lambda p: -p.score)
+
+
+def _classes_of(node: str, pattern: PhraseGraphPattern, classes: dict[str, list[LinkedEntity]]) -> set[str]:
+    """The class IRIs linked for a node's `is a` phrases."""
+    return {c.term.value for t in pattern.triples if t.is_type and t.subject == node
+            for c in classes.get(t.object, []) if c.kind == "class"}
 
 
 def _is_container(class_iri: str) -> bool:

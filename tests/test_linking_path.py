@@ -277,3 +277,16 @@ async def test_a_plural_value_phrase_finds_the_singular_value(path: KgqanPath, v
             "list :: ?u1 | is a | papers ; ?u1 | evaluation method | interviews"), orkg, KGQAN_ONLY)
     values = [c.label for c in linking.linked.nodes["interviews"] if c.is_literal]
     assert "Interview" in values
+
+
+async def test_a_value_held_by_an_intermediate_node_is_reached_through_an_unnamed_connector(
+        path: KgqanPath, virtuoso) -> None:  # noqa: ANN001
+    """ORKG hangs "evaluation method" off a paper's contribution: `?paper contribution ?c . ?c
+    evaluationMethod "Interview"`; the question names the value's predicate, never "contribution"."""
+    async with open_endpoint(virtuoso, "orkg-path-connector", "orkg") as orkg:
+        result = await path.answer_understood(
+            understood("list :: ?u1 | is a | papers ; ?u1 | evaluation method | interviews",
+                       AnswerType(AnswerKind.RESOURCE, "papers")), orkg, KGQAN_ONLY)
+    assert "/contribution>" in result.evidence.sparql and '"Interview"' in result.evidence.sparql
+    papers = {a.value.rsplit("/", 1)[-1] for a in result.answers}
+    assert {"R868569", "R868651", "R868823"} <= papers
