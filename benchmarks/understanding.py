@@ -35,12 +35,16 @@ from understanding.pgp import AnswerKind, PhraseGraphPattern  # noqa: E402
 
 def score(rows: list[dict[str, Any]], predictions: dict[str, Any]) -> dict[str, Any]:
     triples = TripleScore()
-    form = kind = answer_type = 0
+    form = kind = answer_type = compared = operators_right = 0
     for row in rows:
         gold = PhraseGraphPattern.from_text(row["pattern"])
         result = predictions[row["question"]]
         predicted = result.pattern
         triples.add(gold, predicted)
+        gold_operators = sorted(c.operator for c in gold.comparisons if not c.by_count)
+        if gold_operators:
+            compared += 1
+            operators_right += gold_operators == sorted(c.operator for c in predicted.comparisons if not c.by_count)
         form += gold.form == predicted.form
         gold_type = build_answer_type(AnswerKind(row["answer_kind"] or "resource"), gold)
         kind += gold_type.kind == result.answer_type.kind
@@ -57,6 +61,7 @@ def score(rows: list[dict[str, Any]], predictions: dict[str, Any]) -> dict[str, 
         "form_accuracy": round(form / n, 4),
         "answer_kind_accuracy": round(kind / n, 4),
         "answer_type_accuracy": round(answer_type / n, 4),
+        "comparison_operators": {"questions": compared, "right": operators_right},
     }
 
 
@@ -72,6 +77,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=None,
                         help="torch threads for every call (default: 2 for batches as understanding.resources sets, "
                              "1 for fewer than 8 questions as the model does)")
+    parser.add_argument("--no-repairs", action="store_true",
+                        help="the model's patterns as decoded, without understanding.repairs (to measure them)")
     parser.add_argument("--eos-penalty", type=float, default=None,
                         help="the model's end-of-pattern penalty (default: the shipped EOS_PENALTY)")
     args = parser.parse_args(argv)
@@ -86,7 +93,8 @@ def main(argv: list[str] | None = None) -> int:
         from understanding.model import load_pattern_model
 
         model = load_pattern_model(args.weights)
-    question_parser = QuestionParser(model, use_model=not args.fallback, cache_size=100_000)
+    question_parser = QuestionParser(model, use_model=not args.fallback, cache_size=100_000,
+                                     repairs=not args.no_repairs)
     load_started = time.perf_counter()
     question_parser.load()
     load_seconds = time.perf_counter() - load_started

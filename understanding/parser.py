@@ -69,8 +69,10 @@ def normalise_question(question: object) -> str:
 class QuestionParser:
     """Turns questions into phrase graph patterns with answer types; one per process (`get_parser`)."""
 
-    def __init__(self, model: PatternModel | None = None, *, use_model: bool = True, cache_size: int = 4096) -> None:
+    def __init__(self, model: PatternModel | None = None, *, use_model: bool = True, cache_size: int = 4096,
+                 repairs: bool = True) -> None:
         self._model = model
+        self._repairs = repairs  # `understanding.repairs` on the model's patterns (off only to measure them)
         switched_off = os.environ.get(MODEL_SWITCH, "").lower() in ("off", "0", "false")
         self._use_model = use_model and not switched_off
         self._model_unavailable: str | None = None
@@ -172,7 +174,8 @@ class QuestionParser:
                 except PGPParseError as exc:
                     reasons[i] = f"model output unparseable: {exc}"
                     continue
-                pattern = repaired(texts[i], pattern)
+                if self._repairs:
+                    pattern = repaired(texts[i], pattern)
                 answer_type = build_answer_type(output.kind, pattern, output.kind_confidence)
                 results[i] = UnderstoodQuestion(texts[i], pattern, answer_type, "model", output.text, per_question)
         else:
