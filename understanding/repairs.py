@@ -4,9 +4,10 @@ The model copies phrases reliably but often picks the wrong comparison operator,
 states plainly next to the value ("above 10000" is `>`, whatever operator token the model chose).
 A repair changes a pattern only where the words leave no doubt, and each is measured on the derived
 dev split before it stays. Tried and dropped: reading "Which suppliers ..." as the answer's class when
-the model made "suppliers" a relation to another unknown; on the derived dev split it made 13
-questions worse and 1 better (SciQA's "Which model ..." is a relation there), so the query builder's
-discounted class reading (`linking.queries.merge_choices`) stays the only one.
+the model made "suppliers" a relation to another unknown. On the derived dev split it made 13
+questions' triples worse and 1 better (a one-off comparison of both readings' triples; SciQA's
+"Which model ..." is a relation there), so the query builder's discounted class reading
+(`linking.queries.merge_choices`) stays the only one.
 """
 
 from __future__ import annotations
