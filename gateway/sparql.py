@@ -4,7 +4,7 @@ Everything that talks to an endpoint goes through `SparqlEndpoint` (this HTTP cl
 in-process `EmbeddedStore`), so timeouts, retries, concurrency limits, size caps, request counting
 and error classification live here once. The bytes travel by one of two transports: the lean
 HTTP/1.1 pool of `gateway/http1.py` for plain-http endpoints on this machine or the local network
-(kept, uncompressed connections; the proxy's CPU per request is mostly transport), aiohttp for the rest.
+(kept, uncompressed connections, for the proxy's throughput against a local endpoint), aiohttp for the rest.
 """
 
 from __future__ import annotations
