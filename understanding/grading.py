@@ -78,6 +78,7 @@ def number_value(text: str) -> int | float | None:
         return None
     return int(value) if value.is_integer() else value
 
+
 # Words with which a graph names an attribute that stores a count ("number_products", "num_employees",
 # "staff_count"): "the shop with the most products" may be ordered by such an attribute.
 COUNT_ATTRIBUTE_WORDS = frozenset({"number", "num", "count", "total", "amount", "quantity"})
@@ -100,10 +101,7 @@ def stated_operator(question: str, value: str) -> str | None:
     wanted = re.sub(r"(?<=\d),(?=\d{3})", "", value.strip().strip("\"'").lower())
     if not wanted:
         return None
-    found = None
-    for match in re.finditer(rf"(?<![\w.]){re.escape(wanted)}(?!\w)", text):
-        found = match
-        break
+    found = re.search(rf"(?<![\w.]){re.escape(wanted)}(?!\w)", text)
     if found is None:
         return None
     before = " ".join(re.findall(r"[a-z]+", text[:found.start()])[-3:])
