@@ -227,9 +227,6 @@ class Http1Response:
         if self._connection is not None:
             self._finish(reusable=False)
 
-    def close(self) -> None:
-        self.release()
-
 
 async def _read_line(connection: _Connection) -> bytes:
     while True:

@@ -341,11 +341,10 @@ class KgqanPath:
         entity_phrases = pattern.entity_phrases()
         class_phrases = list(dict.fromkeys(pattern.class_phrases()))
         searched = [p for p in entity_phrases if not is_value_phrase(p)]
-        singulars = {p: [" ".join(singular(w) for w in p.split())] for p in class_phrases}
+        singulars = {p: [_singular_phrase(p)] for p in class_phrases}
         # common nouns among the values too ("use interviews as method" -> the value "Interview"); not names
         for phrase in searched:
-            single = " ".join(singular(w) for w in phrase.split())
-            if phrase == phrase.lower() and single != phrase:
+            if phrase == phrase.lower() and (single := _singular_phrase(phrase)) != phrase:
                 singulars.setdefault(phrase, [single])
         named_classes = [p for p in class_phrases if p not in entity_phrases and _looks_like_a_name(p)
                          and not _anchored_by_name(p, pattern)]
@@ -514,6 +513,10 @@ class KgqanPath:
             out += [replace(p, score=PATH_FACTOR * (p.score + first_scores[first]) / 2, through=first,
                             through_out=True) for p in hops]
         return sorted(out, key=lambda p: -p.score)
+
+
+def _singular_phrase(phrase: str) -> str:
+    return " ".join(singular(w) for w in phrase.split())
 
 
 def _classes_of(node: str, pattern: PhraseGraphPattern, classes: dict[str, list[LinkedEntity]]) -> set[str]:

@@ -276,8 +276,8 @@ def group_modifiers(pattern: PhraseGraphPattern, projected: Sequence[str]) -> st
     filter by how many of another unknown each answer has; empty otherwise."""
     if not pattern.grouped:
         return ""
-    conditions = [f"COUNT(DISTINCT {c.node}) {c.operator} {_written_number(c.value)}" for c in pattern.comparisons
-                  if c.by_count and _written_number(c.value)]
+    counts = [(c, _written_number(c.value)) for c in pattern.comparisons if c.by_count]
+    conditions = [f"COUNT(DISTINCT {c.node}) {c.operator} {number}" for c, number in counts if number]
     having = f" HAVING({' && '.join(conditions)})" if conditions else ""
     return f" GROUP BY {' '.join(projected)}{having}"
 
