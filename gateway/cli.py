@@ -78,6 +78,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--dataset", action="append", default=None, metavar="IRI=NAME",
                        help="map a TEXT2SPARQL dataset IRI to an endpoint (repeatable; also `datasets:` in the YAML)")
     serve.add_argument("--cache-ttl", type=float, default=300.0, metavar="S", help="proxy response cache TTL (0: off)")
+    serve.add_argument("--no-relay", action="store_true",
+                       help="serve every proxied query through aiohttp (no relay below it; for comparison)")
     serve.add_argument("--loop", choices=("auto", "uvloop", "asyncio"), default="auto",
                        help="event loop (auto: uvloop when installed, it lowers the proxy's overhead)")
     _add_output_options(serve)

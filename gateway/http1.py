@@ -16,7 +16,7 @@ import asyncio
 import zlib
 from collections import deque
 from collections.abc import AsyncIterator, Mapping
-from typing import cast
+from typing import Protocol, cast
 
 from multidict import CIMultiDict, CIMultiDictProxy
 
@@ -37,8 +37,17 @@ class _StaleConnection(Http1Error):
     """A kept connection was closed by the server before it answered: safe to send again."""
 
 
-class _Connection(asyncio.Protocol):
-    """One TCP connection: bytes in a buffer, a waiter woken when more arrive or the peer closes."""
+class ConnectionSink(Protocol):
+    """Takes a connection's bytes as they arrive, instead of its buffer (the proxy's relay)."""
+
+    def upstream_data(self, data: bytes) -> None: ...
+
+    def upstream_closed(self, exc: BaseException | None) -> None: ...
+
+
+class Connection(asyncio.Protocol):
+    """One TCP connection: bytes in a buffer, a waiter woken when more arrive or the peer closes;
+    or, while a `sink` is set, every byte handed to the sink at once."""
 
     def __init__(self) -> None:
         self.transport: asyncio.Transport | None = None
@@ -46,6 +55,7 @@ class _Connection(asyncio.Protocol):
         self.closed = False
         self.error: BaseException | None = None
         self.used = False  # has answered a request before (a closed kept connection is stale, not broken)
+        self.sink: ConnectionSink | None = None
         self._waiter: asyncio.Future[None] | None = None
         self._paused = False
 
@@ -53,6 +63,9 @@ class _Connection(asyncio.Protocol):
         self.transport = cast(asyncio.Transport, transport)  # uvloop's transports are not asyncio subclasses
 
     def data_received(self, data: bytes) -> None:
+        if self.sink is not None:
+            self.sink.upstream_data(data)
+            return
         self.buffer += data
         if len(self.buffer) > HIGH_WATER and self.transport is not None and not self._paused:
             self._paused = True
@@ -61,12 +74,17 @@ class _Connection(asyncio.Protocol):
 
     def eof_received(self) -> bool:
         self.closed = True
+        if self.sink is not None:
+            self.sink.upstream_closed(None)
         self._wake()
         return False
 
     def connection_lost(self, exc: Exception | None) -> None:
+        already = self.closed
         self.closed = True
         self.error = exc
+        if self.sink is not None and not already:
+            self.sink.upstream_closed(exc)
         self._wake()
 
     def _wake(self) -> None:
@@ -103,10 +121,10 @@ class _Connection(asyncio.Protocol):
 class Http1Response:
     """An answer whose body is read on demand; `release()` gives the connection back once it is read."""
 
-    def __init__(self, pool: Http1Pool, connection: _Connection, status: int, reason: str,
+    def __init__(self, pool: Http1Pool, connection: Connection, status: int, reason: str,
                  headers: CIMultiDictProxy[str], *, head_only: bool, keep_alive: bool) -> None:
         self._pool = pool
-        self._connection: _Connection | None = connection
+        self._connection: Connection | None = connection
         self.status = status
         self.reason = reason
         self.headers = headers
@@ -194,7 +212,7 @@ class Http1Response:
                 self._finish(reusable=self._keep_alive)
         return data
 
-    async def _next_chunk(self, connection: _Connection, most: int) -> bytes:
+    async def _next_chunk(self, connection: Connection, most: int) -> bytes:
         if self._chunk_left == 0:
             line = await _read_line(connection)
             try:
@@ -228,7 +246,7 @@ class Http1Response:
             self._finish(reusable=False)
 
 
-async def _read_line(connection: _Connection) -> bytes:
+async def _read_line(connection: Connection) -> bytes:
     while True:
         end = connection.buffer.find(b"\r\n")
         if end >= 0:
@@ -239,7 +257,7 @@ async def _read_line(connection: _Connection) -> bytes:
         await connection.more()
 
 
-async def _read_exactly(connection: _Connection, size: int) -> bytes:
+async def _read_exactly(connection: Connection, size: int) -> bytes:
     while len(connection.buffer) < size:
         await connection.more()
     return connection.take(size)
@@ -252,7 +270,7 @@ class Http1Pool:
         self.host = host
         self.port = port
         self.max_idle = max_idle
-        self._idle: deque[_Connection] = deque()
+        self._idle: deque[Connection] = deque()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._host_header = host if port == 80 else f"{host}:{port}"
         if ":" in host and not host.startswith("["):
@@ -261,18 +279,12 @@ class Http1Pool:
     async def request(self, method: str, target: str, headers: Mapping[str, str], body: bytes = b"",
                       *, connect_timeout_s: float = 10.0) -> Http1Response:
         """Send one request and read the answer's head; the body is read from the response."""
-        head = self._head(method, target, headers, body)
-        loop = asyncio.get_running_loop()
-        if loop is not self._loop:  # connections of a finished event loop cannot be used any more
-            self._idle.clear()
-            self._loop = loop
+        head = self.request_head(method, target, headers, body)
         while True:
-            connection = self._idle.pop() if self._idle else None
-            if connection is not None and connection.closed:  # closed by the server while idle
-                continue
+            connection = self.checkout()
             fresh = connection is None
             if connection is None:
-                connection = await self._connect(connect_timeout_s)
+                connection = await self.connect(connect_timeout_s)
             try:
                 assert connection.transport is not None
                 connection.transport.write(head + body if len(body) < 16384 else head)
@@ -287,7 +299,20 @@ class Http1Pool:
                 connection.close()
                 raise
 
-    def _head(self, method: str, target: str, headers: Mapping[str, str], body: bytes) -> bytes:
+    def checkout(self) -> Connection | None:
+        """An idle kept connection of this event loop that is still open, if there is one."""
+        loop = asyncio.get_running_loop()
+        if loop is not self._loop:  # connections of a finished event loop cannot be used any more
+            self._idle.clear()
+            self._loop = loop
+        while self._idle:
+            connection = self._idle.pop()
+            if not connection.closed:  # else closed by the server while idle
+                return connection
+        return None
+
+    def request_head(self, method: str, target: str, headers: Mapping[str, str], body: bytes = b"") -> bytes:
+        """The request line and headers as sent; refuses line breaks in them (header injection)."""
         lines = [f"{method} {target} HTTP/1.1", f"Host: {self._host_header}"]
         lines.extend(f"{name}: {value}" for name, value in headers.items() if name.lower() != "host")
         if any(c in line for line in lines for c in "\r\n\0"):
@@ -296,18 +321,18 @@ class Http1Pool:
             lines.append(f"Content-Length: {len(body)}")
         return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
 
-    async def _connect(self, timeout_s: float) -> _Connection:
+    async def connect(self, timeout_s: float) -> Connection:
         loop = asyncio.get_running_loop()
         try:
             async with asyncio.timeout(timeout_s):
-                _, protocol = await loop.create_connection(_Connection, self.host, self.port)
+                _, protocol = await loop.create_connection(Connection, self.host, self.port)
         except TimeoutError:
             raise
         except OSError as exc:
             raise Http1ConnectError(str(exc) or type(exc).__name__) from exc
         return protocol
 
-    async def _read_head(self, connection: _Connection, method: str) -> Http1Response:
+    async def _read_head(self, connection: Connection, method: str) -> Http1Response:
         while True:
             end = connection.buffer.find(b"\r\n\r\n")
             if end >= 0:
@@ -338,12 +363,12 @@ class Http1Pool:
                              head_only=method == "HEAD", keep_alive=keep_alive)
 
     @staticmethod
-    def _raise_closed(connection: _Connection) -> None:
+    def _raise_closed(connection: Connection) -> None:
         if connection.used and not connection.buffer:
             raise _StaleConnection()
         raise Http1Error("the endpoint closed the connection in the middle of its answer's headers")
 
-    def give_back(self, connection: _Connection, reusable: bool) -> None:
+    def give_back(self, connection: Connection, reusable: bool) -> None:
         if reusable and not connection.closed and len(self._idle) < self.max_idle:
             self._idle.append(connection)
         else:

@@ -97,6 +97,9 @@ class GatewayMetrics:
         self.upstream_latency = Histogram("kgqa_upstream_duration_seconds",
                                           "Time to the upstream's response headers, proxied queries", ("endpoint",))
         self.cache = Counter("kgqa_proxy_cache_total", "Proxy response cache lookups by result", ("result",))
+        self.relay = Counter("kgqa_proxy_relay_total",
+                             "Proxy requests taken by the relay below aiohttp, by outcome (relayed, cached, "
+                             "error, resent: passed to the aiohttp handler after the upstream's answer)", ("outcome",))
         self.cache_entries = Counter("kgqa_proxy_cache_entries", "Entries in the proxy response cache", kind="gauge")
         self.questions = Counter("kgqa_questions_total", "Answered questions by answer path and status",
                                  ("path", "status"))
@@ -114,6 +117,6 @@ class GatewayMetrics:
             collect()
         lines: list[str] = []
         for metric in (self.requests, self.latency, self.upstream_errors, self.upstream_latency, self.cache,
-                       self.cache_entries, self.questions, self.batch_items, self.index_builds):
+                       self.relay, self.cache_entries, self.questions, self.batch_items, self.index_builds):
             lines.extend(metric.render())
         return "\n".join(lines) + "\n"

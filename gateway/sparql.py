@@ -19,7 +19,8 @@ import logging
 import random
 import re
 import time
-from collections.abc import AsyncIterator, Iterator, Mapping
+from collections import deque
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 from urllib.parse import quote, urlencode, urlsplit
@@ -246,6 +247,76 @@ def _is_local_host(host: str) -> bool:
     return is_local_address(address)
 
 
+class ConcurrencyLimit:
+    """At most `limit` requests in flight to one endpoint, shared by coroutines (`acquire`) and by the
+    proxy's callback-driven relay (`try_acquire` / `when_free`); a freed slot goes to the oldest waiter."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = max(1, limit)
+        self.active = 0
+        self._waiters: deque[Callable[[], bool]] = deque()
+
+    def try_acquire(self) -> bool:
+        if self.active < self.limit and not self._waiters:
+            self.active += 1
+            return True
+        return False
+
+    def when_free(self, take: Callable[[], bool]) -> None:
+        """Calls `take()` once a slot is this waiter's; `take` returns False if it no longer wants it."""
+        self._waiters.append(take)
+
+    async def acquire(self) -> None:
+        if self.try_acquire():
+            return
+        slot: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+        def take() -> bool:
+            if slot.done():
+                return False
+            slot.set_result(None)
+            return True
+
+        self.when_free(take)
+        try:
+            await slot
+        except asyncio.CancelledError:
+            if slot.done() and not slot.cancelled():
+                self.release()  # the slot came with the cancellation: pass it on
+            raise
+
+    def release(self) -> None:
+        while self._waiters:
+            if self._waiters.popleft()():
+                return  # the slot moves to that waiter; `active` stays
+        self.active -= 1
+
+    async def __aenter__(self) -> None:
+        await self.acquire()
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.release()
+
+
+@dataclass(frozen=True)
+class RelayRequest:
+    """A query as the lean transport sends it (for the proxy's relay, `gateway/relay.py`)."""
+
+    pool: Http1Pool
+    head: bytes  # the whole GET request
+    limit: ConcurrencyLimit
+
+
+def status_error(status: int, reason: str, body: bytes, endpoint: str) -> SparqlError:
+    """The classified error for a non-2xx answer (its body's first bytes carry the endpoint's message)."""
+    message = _endpoint_message(body) or reason or "no message"
+    if status == 400 or (status == 500 and re.search(r"\b(SP0\d\d|syntax error|37000)\b", message, re.I)):
+        return SparqlSyntaxError(message, endpoint=endpoint)
+    if status in (408, 504) or _looks_like_timeout(message):
+        return EndpointTimeout(f"endpoint gave up: {message}", endpoint=endpoint)
+    return EndpointHTTPError(f"HTTP {status}: {message}", status=status, endpoint=endpoint)
+
+
 class HttpSparqlClient:
     """SPARQL 1.1 Protocol client for one endpoint.
 
@@ -274,20 +345,16 @@ class HttpSparqlClient:
         self.max_backoff_s = max_backoff_s
         self._session = session
         self._own_session = session is None
-        self._semaphore: asyncio.Semaphore | None = None
+        self.limit = ConcurrencyLimit(config.max_concurrency)
         self._headers = config.resolved_headers()
         self._encoded_url = str(URL(config.url))  # percent-encoded once
         self._lean = self._lean_pool() if session is None else None
         self._lean_headers = session_headers(config.url)  # aiohttp sets them on its session
+        self._relay_parts: dict[str, tuple[bytes, bytes, int]] = {}  # per Accept, for `relay_request`
 
     @property
     def url(self) -> str:
         return self.config.url
-
-    def _limits(self) -> asyncio.Semaphore:
-        if self._semaphore is None:
-            self._semaphore = asyncio.Semaphore(max(1, self.config.max_concurrency))
-        return self._semaphore
 
     def _lean_pool(self) -> Http1Pool | None:
         """Plain-http endpoints on this machine or the local network go through the lean transport
@@ -338,7 +405,7 @@ class HttpSparqlClient:
         use_get = len(self.url) + 1 + len(encoded) <= GET_URL_LIMIT
         headers = {"Accept": accept, **self._headers}
         attempt = 0
-        async with self._limits():
+        async with self.limit:
             while True:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
@@ -415,13 +482,38 @@ class HttpSparqlClient:
 
     async def _raise_for_status(self, response: UpstreamResponse, query: str) -> None:
         body = await response.content.read(64 * 1024)
-        message = _endpoint_message(body) or response.reason or "no message"
-        name = self.config.name
-        if response.status == 400 or (response.status == 500 and re.search(r"\b(SP0\d\d|syntax error|37000)\b", message, re.I)):
-            raise SparqlSyntaxError(message, endpoint=name)
-        if response.status in (408, 504) or _looks_like_timeout(message):
-            raise EndpointTimeout(f"endpoint gave up: {message}", endpoint=name)
-        raise EndpointHTTPError(f"HTTP {response.status}: {message}", status=response.status, endpoint=name)
+        raise status_error(response.status, response.reason or "", body, self.config.name)
+
+    def relay_request(self, encoded_query: str, accept: str) -> RelayRequest | None:
+        """The GET request `open` would send for a query through the lean transport, or None when it
+        would go another way (aiohttp, a form POST for a long query). `encoded_query` is the query as
+        percent-encoded in a URL: the proxy passes on its client's encoding instead of decoding and
+        encoding it again (`relay_parts` checks what goes into the request line)."""
+        pool = self._lean
+        if pool is None:
+            return None
+        parts = self._relay_parts.get(accept)
+        if parts is None:
+            if len(self._relay_parts) >= 64:
+                self._relay_parts.clear()
+            try:
+                parts = self._relay_parts[accept] = self._build_relay_parts(pool, accept)
+            except Http1Error:
+                return None
+        prefix, suffix, extra_length = parts
+        if len(self.url) + len(encoded_query) + extra_length > GET_URL_LIMIT:
+            return None
+        return RelayRequest(pool, b"".join((prefix, encoded_query.encode("ascii"), suffix)), self.limit)
+
+    def _build_relay_parts(self, pool: Http1Pool, accept: str) -> tuple[bytes, bytes, int]:
+        """The request head around the encoded query: what `_send` would write for a GET, split there."""
+        marker = "QUERY-GOES-HERE"
+        params = urlencode(self._params(marker))
+        url = f"{self._encoded_url}{'&' if '?' in self._encoded_url else '?'}{params}"
+        head = pool.request_head("GET", URL(url, encoded=True).raw_path_qs,
+                                 {**self._lean_headers, "Accept": accept, **self._headers})
+        prefix, _, suffix = head.partition(marker.encode())
+        return prefix, suffix, 1 + len(params) - len(marker)
 
     async def read_capped(self, response: UpstreamResponse) -> bytes:
         """The whole body of an open response, or `ResultTooLarge` past the byte cap."""

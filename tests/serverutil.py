@@ -22,7 +22,7 @@ from gateway.endpoint import Endpoint
 from gateway.engines import free_port
 from gateway.models import Answer, PathResult
 from gateway.qa import AskOptions, Gateway
-from gateway.server import ServerSettings, create_app
+from gateway.server import ServerSettings, create_app, start_server
 from gateway.sparql import counting_requests
 
 
@@ -59,13 +59,14 @@ class LabelSearchPath:
 
 @dataclass
 class ServerThread:
-    """`create_app` served on 127.0.0.1 from a background thread."""
+    """`create_app` served on 127.0.0.1 from a background thread, as `kgqa serve` serves it."""
 
     registry: EndpointRegistry
     settings: ServerSettings = field(default_factory=ServerSettings)
     paths: dict[str, Any] = field(default_factory=dict)  # answer paths to install instead of loading packages
     extra_routes: Callable[[web.Application], None] | None = None
     port: int = field(default_factory=free_port)
+    relay: bool = True  # the relay in front of aiohttp, as `kgqa serve` runs it
 
     def __post_init__(self) -> None:
         self.loop = asyncio.new_event_loop()
@@ -88,7 +89,7 @@ class ServerThread:
             return
         self._ready.set()
         self.loop.run_forever()
-        self.loop.run_until_complete(self._runner.cleanup())
+        self.loop.run_until_complete(self._running.close())
         self.loop.close()
 
     async def _start(self) -> None:
@@ -98,9 +99,7 @@ class ServerThread:
         app = create_app(self.gateway, self.settings)
         if self.extra_routes is not None:
             self.extra_routes(app)
-        self._runner = web.AppRunner(app, access_log=None)
-        await self._runner.setup()
-        await web.TCPSite(self._runner, "127.0.0.1", self.port).start()
+        self._running = await start_server(app, "127.0.0.1", self.port, relay=self.relay)
 
     def start(self) -> ServerThread:
         self._thread.start()
