@@ -9,11 +9,10 @@ at each concurrency is the baseline: with `Accept-Encoding: gzip` (Virtuoso then
 after each answer) and with kept, uncompressed connections (`Connection: keep-alive`, what the proxy
 itself asks for). CPU time per request of Virtuoso and of the proxy (from /proc) is reported too.
 
-With `--floor`, a minimal asyncio forwarder (`benchmarks/proxy_floor.py`: parse, update check, the
-gateway's SPARQL client, write, metrics, log line; nothing else) is measured too: the floor any Python
-proxy of this kind reaches here.
+`kgqa serve` relays plain GET queries below aiohttp (`gateway/relay.py`); with `--no-relay`, the same
+server without the relay (every request through aiohttp) is measured too.
 
-    .venv/bin/python benchmarks/proxy.py [--seconds 10] [--rounds 3] [--cached] [--compare-loops] [--floor]
+    .venv/bin/python benchmarks/proxy.py [--seconds 10] [--rounds 3] [--cached] [--compare-loops] [--no-relay]
 """
 
 from __future__ import annotations
@@ -122,8 +121,8 @@ def main() -> int:
     parser.add_argument("--cached", action="store_true", help="also measure with the proxy's response cache on")
     parser.add_argument("--compare-loops", action="store_true",
                         help="also measure the proxy on the standard asyncio loop (the default is uvloop)")
-    parser.add_argument("--floor", action="store_true",
-                        help="also measure the minimal Python forwarder of benchmarks/proxy_floor.py")
+    parser.add_argument("--no-relay", action="store_true",
+                        help="also measure the server without its relay (kgqa serve --no-relay)")
     parser.add_argument("--json", type=Path, default=None, help="write the figures here as JSON")
     args = parser.parse_args()
     if shutil.which("wrk") is None:
@@ -150,11 +149,11 @@ def main() -> int:
             run.cpu_ms = {k: (cpu_seconds(pid) - before[k]) * 1000 / requests for k, pid in watched.items()}
             return run
 
-        def serve(cache_ttl: float, loop: str = "auto") -> str:
+        def serve(cache_ttl: float, loop: str = "auto", *extra: str) -> str:
             port = free_port()
             servers.append(subprocess.Popen(
                 [sys.executable, "-m", "gateway.cli", "serve", "--port", str(port), "--endpoints-file", str(endpoints),
-                 "--endpoint", "ck25", "--cache-ttl", str(cache_ttl), "--loop", loop],
+                 "--endpoint", "ck25", "--cache-ttl", str(cache_ttl), "--loop", loop, *extra],
                 cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ}))
             wait_for(f"http://127.0.0.1:{port}/health")
             return f"http://127.0.0.1:{port}/sparql?" + urllib.parse.urlencode({"query": QUERY})
@@ -164,14 +163,9 @@ def main() -> int:
         if args.compare_loops:
             targets["proxy-asyncio"] = serve(0, "asyncio")
             pids["proxy-asyncio"] = servers[-1].pid
-        if args.floor:
-            port = free_port()
-            servers.append(subprocess.Popen([sys.executable, str(ROOT / "benchmarks" / "proxy_floor.py"), str(port),
-                                             str(endpoints)], cwd=ROOT, stdout=subprocess.DEVNULL,
-                                            stderr=subprocess.DEVNULL))
-            targets["floor"] = f"http://127.0.0.1:{port}/sparql?" + urllib.parse.urlencode({"query": QUERY})
-            pids["floor"] = servers[-1].pid
-            wait_for(targets["floor"])
+        if args.no_relay:
+            targets["no-relay"] = serve(0, "auto", "--no-relay")
+            pids["no-relay"] = servers[-1].pid
         if args.cached:
             targets["proxy-cached"] = serve(300)
             pids["proxy-cached"] = servers[-1].pid

@@ -32,6 +32,7 @@ from urllib.parse import quote_plus
 
 from yarl import URL
 
+from gateway.accesslog import ACCESS_LOG
 from gateway.endpoint import Endpoint
 from gateway.errors import EndpointTimeout, EndpointUnreachable, GatewayError, SparqlError, SparqlSyntaxError
 from gateway.http1 import MAX_HEAD_BYTES, Connection, Http1Error
@@ -43,7 +44,6 @@ if TYPE_CHECKING:
     from aiohttp.web_protocol import RequestHandler
 
 log = logging.getLogger(__name__)
-access_log = logging.getLogger("kgqa.access")
 
 RELAYED_FORMS = frozenset({"SELECT", "CONSTRUCT", "DESCRIBE"})
 ERROR_BODY_BYTES = 64 * 1024  # of an upstream error answer, for its message
@@ -64,6 +64,7 @@ class RelayPlan:
     cache_key: tuple[str, str, str]
     request: RelayRequest
     timeout_s: float
+    close: bool  # the client sent `Connection: close`
 
 
 class Relay:
@@ -87,12 +88,15 @@ class Relay:
         if len(parts) != 3 or parts[0] != b"GET" or parts[2] != b"HTTP/1.1":
             return None
         accept = ""
+        close = False
         for line in lines[1:]:
             name, _, value = line.partition(b":")
             name = name.strip().lower()
             if name == b"accept" and not accept:
                 accept = value.strip().decode("latin-1")
-            elif name in REFUSING_HEADERS or (name == b"connection" and b"close" in value.lower()):
+            elif name == b"connection":
+                close = close or b"close" in value.lower()
+            elif name in REFUSING_HEADERS:
                 return None
         try:
             target = parts[1].decode("ascii")
@@ -132,7 +136,7 @@ class Relay:
             return None
         timeout_s = self.proxy.timeout_s if self.proxy.timeout_s is not None else endpoint.config.timeout_s
         return RelayPlan(endpoint, route, path, parse_accept(accept), (endpoint.name, wanted, normalised),
-                         request, timeout_s)
+                         request, timeout_s, close)
 
 
 class RelayProtocol(asyncio.Protocol):
@@ -633,12 +637,8 @@ class _Exchange:
         metrics.relay.inc(outcome)
         metrics.requests.inc(self.plan.route, "GET", str(status))
         metrics.latency.observe(elapsed, self.plan.route)
-        if access_log.isEnabledFor(logging.INFO):
-            access_log.info("request", extra={"fields": {
-                "method": "GET", "path": self.plan.path, "route": self.plan.route, "status": status,
-                "ms": round(elapsed * 1000, 2), "remote": self.client.remote, "relay": True,
-            }})
-        self.client.finished(self, keep_open)
+        ACCESS_LOG.record("GET", self.plan.path, self.plan.route, status, elapsed * 1000, self.client.remote, relay=True)
+        self.client.finished(self, keep_open and not self.plan.close)
 
     # -- writing to the client
 
@@ -649,7 +649,7 @@ class _Exchange:
             lines.append("Transfer-Encoding: chunked")
         elif length is not None:
             lines.append(f"Content-Length: {length}")
-        if length is None and not chunked:  # the body ends with the connection
+        if (length is None and not chunked) or self.plan.close:  # (without a length, the body ends with the connection)
             lines.append("Connection: close")
         if cache is not None:
             lines.append(f"X-Cache: {cache}")
