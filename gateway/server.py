@@ -4,7 +4,8 @@ Routes: the SPARQL proxy (`/sparql` for the default endpoint, `/endpoints/{name}
 API (`POST /qa`, `POST /qa/batch` streaming NDJSON, `GET /endpoints`), the TEXT2SPARQL'25 API
 (`GET /text2sparql`), the web page (`/`), and operations (`/health`, `/metrics`, `/openapi.json`).
 Every response carries CORS headers (browser SPARQL clients such as YASGUI work); every request is
-logged as one JSON line and counted in the metrics.
+logged as one JSON line and counted in the metrics. Plain proxied GET queries are served by the
+relay below aiohttp (`gateway/relay.py`, started by `start_server`), everything else by aiohttp.
 
 Ad-hoc endpoint URLs are refused unless the server runs with `--allow-any-endpoint`; even then,
 addresses inside the machine or its networks (loopback, private, link-local, cloud metadata) are
