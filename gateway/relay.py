@@ -165,6 +165,8 @@ class RelayProtocol(asyncio.Protocol):
         self.buffer += data
         if self.exchange is None:
             self._next()
+        elif len(self.buffer) > MAX_HEAD_BYTES and self.transport is not None:
+            self.transport.pause_reading()  # a client sending far ahead waits for its answers
 
     def eof_received(self) -> bool:
         return False
@@ -225,6 +227,7 @@ class RelayProtocol(asyncio.Protocol):
         if not keep_open:
             self.transport.close()
             return
+        self.transport.resume_reading()
         if self.buffer:
             self._next()
 
@@ -248,6 +251,7 @@ class RelayProtocol(asyncio.Protocol):
         handler = self.relay.aiohttp_handler()
         transport.set_protocol(handler)
         handler.connection_made(transport)
+        transport.resume_reading()
         if self.buffer:
             data, self.buffer = bytes(self.buffer), bytearray()
             handler.data_received(data)
