@@ -125,15 +125,20 @@ def render(results: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def set_eos_penalty(penalty: float) -> None:
-    """Loads the process-wide parser's model now and sets its end-of-pattern penalty (for comparisons)."""
+def set_decoding(eos_penalty: float | None, beam: int | None, length_alpha: float | None = None) -> None:
+    """Loads the process-wide parser's model now and sets how it decodes (for comparisons)."""
     from understanding import get_parser
 
     question_parser = get_parser()
     question_parser.load()
     if question_parser.model is None:
-        raise SystemExit(f"--eos-penalty: no pattern model ({question_parser.model_status})")
-    question_parser.model.eos_penalty = penalty
+        raise SystemExit(f"--eos-penalty/--beam: no pattern model ({question_parser.model_status})")
+    if eos_penalty is not None:
+        question_parser.model.eos_penalty = eos_penalty
+    if beam is not None:
+        question_parser.model.beam = beam
+    if length_alpha is not None:
+        question_parser.model.length_alpha = length_alpha
 
 
 def main() -> int:
@@ -148,6 +153,10 @@ def main() -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--eos-penalty", type=float, default=None,
                         help="the pattern model's end-of-pattern penalty (default: the shipped EOS_PENALTY)")
+    parser.add_argument("--beam", type=int, default=None,
+                        help="the pattern model's beam width (default: the shipped BEAM; 1 is greedy)")
+    parser.add_argument("--length-alpha", type=float, default=None,
+                        help="beam hypotheses ranked by log-probability / length ** alpha (default: LENGTH_ALPHA)")
     args = parser.parse_args()
     if args.stop:
         stop_kept(args.stop)
@@ -156,8 +165,8 @@ def main() -> int:
     graphs = sorted({name for f in files for name in [json.loads(f.read_text())["dataset"]["id"]]})
     if args.keep:
         graphs = sorted(set(graphs) | {json.loads(f.read_text())["dataset"]["id"] for f in DEV.glob("*.json")})
-    if args.eos_penalty is not None:
-        set_eos_penalty(args.eos_penalty)
+    if args.eos_penalty is not None or args.beam is not None or args.length_alpha is not None:
+        set_decoding(args.eos_penalty, args.beam, args.length_alpha)
     started = time.perf_counter()
     configs, engine = engine_configs(args.engine, graphs, args.keep)
     try:

@@ -81,6 +81,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="the model's patterns as decoded, without understanding.repairs (to measure them)")
     parser.add_argument("--eos-penalty", type=float, default=None,
                         help="the model's end-of-pattern penalty (default: the shipped EOS_PENALTY)")
+    parser.add_argument("--beam", type=int, default=None, help="beam width (default: the shipped BEAM; 1 is greedy)")
+    parser.add_argument("--length-alpha", type=float, default=None,
+                        help="beam hypotheses ranked by log-probability / length ** alpha (default: LENGTH_ALPHA)")
     args = parser.parse_args(argv)
     if not args.data.exists():
         derive_main(["--out", str(args.data.parent)])
@@ -100,6 +103,10 @@ def main(argv: list[str] | None = None) -> int:
     load_seconds = time.perf_counter() - load_started
     if args.eos_penalty is not None and question_parser.model is not None:
         question_parser.model.eos_penalty = args.eos_penalty
+    if args.beam is not None and question_parser.model is not None:
+        question_parser.model.beam = args.beam
+    if args.length_alpha is not None and question_parser.model is not None:
+        question_parser.model.length_alpha = args.length_alpha
     if args.threads is not None:  # exactly this many threads, also for single questions
         import torch
 

@@ -481,6 +481,31 @@ def test_grammar_only_allows_valid_patterns() -> None:
         PhraseGraphPattern.from_text(render(source, outputs))
 
 
+def test_beam_search_of_width_one_is_greedy_and_wider_beams_stay_in_the_grammar() -> None:
+    """`beam_decode` with one hypothesis decodes exactly as `greedy_decode`; with four, every pattern
+    still parses, and a question's names are all copied when some hypothesis copies them."""
+    from understanding.model import (
+        beam_decode,
+        encoder_features,
+        greedy_decode,
+        load_pattern_model,
+        render,
+        tokenize,
+    )
+
+    model = load_pattern_model()
+    questions = ["How many airports are in Anchorage?", "Which rivers flow into the North Sea?",
+                 "What are the names of the singers older than 40?", "Is Michelle Obama the wife of Barack Obama?",
+                 "Which shop has the most products?", "When was the Eiffel Tower built?"]
+    sources = tokenize(model.tokenizer, questions)
+    features = encoder_features(model.bert, sources, model.net.config.feature_layers)
+    greedy, _ = greedy_decode(model.net, sources, features, 4.0)
+    assert beam_decode(model.net, sources, features, 1, 4.0)[0] == greedy
+    wide, _ = beam_decode(model.net, sources, features, 4, 4.0)
+    patterns = [PhraseGraphPattern.from_text(render(source, outputs)) for source, outputs in zip(sources, wide, strict=True)]
+    assert "Anchorage" in patterns[0].entity_phrases() and "North Sea" in patterns[1].entity_phrases()
+
+
 def test_importing_understanding_does_not_import_torch() -> None:
     import subprocess
     import sys

@@ -17,6 +17,7 @@ encoder -> a transformer decoder with key/value caches -> vocabulary logits and 
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import threading
@@ -72,6 +73,8 @@ SHAPE_FEATURES = 7
 # model tends to stop after "?u1 | is a | countries" in "Which countries use the Euro?". Chosen on our
 # own KGQAN dev questions and the derived dev split (MODEL_CARD.md), never on evaluation questions.
 EOS_PENALTY = 4.0
+BEAM = 4  # hypotheses per question (1: greedy); see the model card, "Decoding"
+LENGTH_ALPHA = 0.0  # beam hypotheses are ranked by log-probability / length ** LENGTH_ALPHA
 SMALL_BATCH = 8  # fewer questions than this run on one torch thread
 
 
@@ -353,6 +356,13 @@ class Grammar:
     def _end_triple(self) -> None:
         self.triples += 1
         self.state = "next"
+
+    def clone(self) -> Grammar:
+        """An independent copy (for beam search); the source's arrays are shared, they never change."""
+        twin = copy.copy(self)
+        twin.used, twin.slot, twin.selected = list(self.used), list(self.slot), list(self.selected)
+        twin.covered = self.covered.copy()
+        return twin
 
 
 def render(source: Source, outputs: list[int]) -> str:
@@ -676,13 +686,98 @@ def greedy_decode(net: PatternNet, sources: list[Source], features: list[torch.T
     return outputs, kind_probs
 
 
+@torch.inference_mode()
+def beam_decode(net: PatternNet, sources: list[Source], features: list[torch.Tensor], beam: int,
+                eos_penalty: float = 1.0, length_alpha: float = 0.0) -> tuple[list[list[int]], torch.Tensor]:
+    """Constrained beam search: `beam` hypotheses per question, each under its own grammar; the best
+    finished one by summed log-probability (divided by length ** `length_alpha`). Same outputs and
+    end-of-pattern penalty as `greedy_decode`, which it equals with `beam` 1."""
+    batch_features, batch_shape, source_mask = pad_sources(sources, features)
+    encoded = net.encode(batch_features, batch_shape, source_mask)
+    kind_probs = net.kind_logits(encoded, source_mask).softmax(-1)
+    b, length = source_mask.shape
+    rows = torch.arange(b).repeat_interleave(beam)  # row r * beam + k is hypothesis k of question r
+    encoded = encoded[rows]
+    memories = net.memories(encoded)
+    memory_mask = source_mask[rows][:, None, None, :]
+    named = [named_pieces(s) for s in sources]
+    penalty = float(np.log(eos_penalty)) if eos_penalty > 1.0 else 0.0
+    grammars = [Grammar(sources[r]) for r in range(b) for _ in range(beam)]
+    outputs: list[list[int]] = [[] for _ in grammars]
+    scores = np.full(b * beam, -np.inf)
+    scores[::beam] = 0.0  # one live hypothesis per question at the start
+    caches: list[dict[str, torch.Tensor]] = [{} for _ in net.layers]
+    current = torch.full((b * beam, 1), BOS, dtype=torch.long)
+    for step in range(MAX_STEPS):
+        hidden = net.decode(net.embed_outputs(current, encoded, offset=step), memories, memory_mask, caches)
+        logits = net.output_logits(hidden, encoded)[:, -1].numpy()
+        parents: list[int] = []
+        chosen: list[int] = []
+        next_grammars: list[Grammar] = []
+        next_outputs: list[list[int]] = []
+        next_scores = np.full(b * beam, -np.inf)
+        for r in range(b):
+            n = grammars[r * beam].n
+            candidates: list[tuple[float, int, int]] = []  # (score, hypothesis row, output)
+            for row in range(r * beam, (r + 1) * beam):
+                if scores[row] == -np.inf:
+                    continue
+                grammar = grammars[row]
+                if grammar.done:
+                    candidates.append((scores[row], row, PAD))
+                    continue
+                own = np.concatenate([logits[row, :V], logits[row, V: V + n], logits[row, V + length: V + length + n]])
+                allowed = grammar.allowed()
+                own = np.where(allowed, own, -np.inf)
+                top = own.max()
+                log_probs = own - (top + np.log(np.exp(own - top).sum()))
+                if penalty and allowed[EOS] and (named[r] & ~grammar.covered).any():
+                    log_probs[EOS] -= penalty
+                best = np.argpartition(-log_probs, min(beam, len(log_probs) - 1))[:beam]
+                candidates.extend((scores[row] + log_probs[t], row, int(t)) for t in best if log_probs[t] > -np.inf)
+            candidates.sort(key=lambda c: -c[0])
+            for k, (score, row, token) in enumerate(candidates[:beam]):
+                grammar = grammars[row].clone()
+                if token != PAD:
+                    grammar.advance(token)
+                next_grammars.append(grammar)
+                next_outputs.append(outputs[row] + ([token] if token != PAD else []))
+                next_scores[r * beam + k] = score
+                parents.append(row)
+                chosen.append(remap_output(token, n, length))
+            for _ in range(beam - min(beam, len(candidates))):  # fewer candidates than hypotheses: dead rows
+                next_grammars.append(grammars[r * beam].clone())
+                next_outputs.append([])
+                parents.append(r * beam)
+                chosen.append(PAD)
+        grammars, outputs, scores = next_grammars, next_outputs, next_scores
+        if all(g.done for g, score in zip(grammars, scores, strict=True) if score > -np.inf):
+            break
+        index = torch.tensor(parents, dtype=torch.long)
+        for cache in caches:
+            cache["k"], cache["v"] = cache["k"][index], cache["v"][index]
+        current = torch.tensor(chosen, dtype=torch.long).unsqueeze(1)
+    best_outputs: list[list[int]] = []
+    for r in range(b):
+        # finished hypotheses that copy every name and value of the question first, then by score
+        hypotheses = [(not (named[r] & ~grammars[row].covered).any(),
+                       scores[row] / max(1, len(outputs[row])) ** length_alpha, row)
+                      for row in range(r * beam, (r + 1) * beam) if scores[row] > -np.inf and grammars[row].done]
+        if not hypotheses:  # none finished within MAX_STEPS: the best unfinished one
+            hypotheses = [(False, scores[row], row) for row in range(r * beam, (r + 1) * beam)]
+        best_outputs.append(outputs[max(hypotheses)[2]])
+    return best_outputs, kind_probs
+
+
 class PatternModel:
     """Loaded model: `predict(questions)` -> PGP text and answer kind per question (batched)."""
 
     def __init__(self, net: PatternNet, bert: Any, tokenizer: Any, batch_size: int = 32,
-                 eos_penalty: float = EOS_PENALTY) -> None:
+                 eos_penalty: float = EOS_PENALTY, beam: int = BEAM, length_alpha: float = LENGTH_ALPHA) -> None:
         self.net = net.eval()
         self.eos_penalty = eos_penalty
+        self.beam = beam
+        self.length_alpha = length_alpha
         self.single_thread_for_few = True  # see `understanding.resources.torch_threads`
         self.bert = bert
         self.tokenizer = tokenizer
@@ -702,7 +797,11 @@ class PatternModel:
             chunk = questions[begin: begin + self.batch_size]
             sources = tokenize(self.tokenizer, chunk)
             features = encoder_features(self.bert, sources, self.net.config.feature_layers)
-            decoded, kind_probs = greedy_decode(self.net, sources, features, self.eos_penalty)
+            if self.beam > 1:
+                decoded, kind_probs = beam_decode(self.net, sources, features, self.beam, self.eos_penalty,
+                                                  self.length_alpha)
+            else:
+                decoded, kind_probs = greedy_decode(self.net, sources, features, self.eos_penalty)
             for source, outputs, probs in zip(sources, decoded, kind_probs, strict=True):
                 best = int(probs.argmax())
                 out.append(ModelOutput(render(source, outputs), AnswerKind(KINDS[best]), round(float(probs[best]), 3)))
