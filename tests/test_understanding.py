@@ -537,6 +537,25 @@ def test_trained_model_answers_training_style_questions() -> None:
         assert PhraseGraphPattern.from_text(result.raw_output).triples == result.pattern.triples
 
 
+@pytest.mark.parametrize(("question", "decoded", "expected"), [
+    ("Which department has the most members?", "list :: ?u1 | is a | department :: order ?u1 desc 1",
+     "list :: ?u1 | is a | department ; ?u1 | members | ?u2 :: order count ?u2 desc 1"),
+    ("Which city has the fewest parking spaces?", "list :: ?u1 | is a | city :: order ?u1 asc 1",
+     "list :: ?u1 | is a | city ; ?u1 | parking spaces | ?u2 :: order count ?u2 asc 1"),
+    ("Which departments have more than 9 members?", "list :: ?u1 | is a | departments :: filter ?u1 > 9",
+     "list :: ?u1 | is a | departments ; ?u1 | members | ?u2 :: filter count ?u2 > 9"),
+    # not a counted noun, or the answer is ordered by something real: left alone
+    ("Which service is the most expensive?", "list :: ?u1 | is a | service :: order ?u1 desc 1", None),
+    ("Which singer has the most awards?", "list :: ?u1 | is a | singer ; ?u1 | age | ?u2 :: order ?u2 desc 1", None),
+    ("Which stadiums hold more than 10000?", "list :: ?u1 | is a | stadiums :: filter ?u1 > 10000", None),
+])
+def test_a_counted_noun_the_model_left_out_is_put_back(question: str, decoded: str, expected: str | None) -> None:
+    from understanding.repairs import with_counted_nouns
+
+    pattern = PhraseGraphPattern.from_text(decoded)
+    assert with_counted_nouns(question, pattern).to_text() == (expected or pattern.to_text())
+
+
 class WrongOperatorModel:
     """Copies the value right but picks the wrong operator, as the trained model often does."""
 

@@ -12,15 +12,61 @@ questions' triples worse and 1 better (a one-off comparison of both readings' tr
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from understanding.grading import stated_operator
-from understanding.pgp import PhraseGraphPattern
+from understanding.pgp import ANSWER, Comparison, Ordering, PhraseGraphPattern, PhraseTriple, is_unknown
 
 
 def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """The pattern with every repair applied."""
-    return with_stated_operators(question, pattern)
+    return with_counted_nouns(question, with_stated_operators(question, pattern))
+
+
+_MOST_NOUN = re.compile(r"\b(most|fewest|least)\s+((?:[a-z]+\s+){0,2}[a-z]+s)\b(?!\s+(?:than|as)\b)")
+_PLURAL_AFTER_VALUE = re.compile(r"^\s*((?:[a-z]+\s+){0,2}?[a-z]+s)\b")
+
+
+def _typed_only(pattern: PhraseGraphPattern, node: str) -> bool:
+    """The node is in no triple but its class: ordering or comparing its own value means nothing."""
+    triples = [t for t in pattern.triples if node in t.nodes()]
+    return bool(triples) and all(t.is_type and t.subject == node for t in triples)
+
+
+def _fresh_unknown(pattern: PhraseGraphPattern) -> str:
+    numbers = [int(n.removeprefix("?unknown")) for n in pattern.unknowns()]
+    return f"?unknown{max(numbers, default=1) + 1}"
+
+
+def with_counted_nouns(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"Which department has the most members?" orders departments by how many members each has:
+    when the pattern orders or compares the answer's own value although the answer has nothing but a
+    class, and the question puts a plural noun after "the most" ("the fewest", "the least") or after
+    the compared number ("more than 9 members"), the noun becomes a counted relation of the answer.
+    It changes none of the 1,023 derived dev patterns (the model makes this mistake rarely there) and
+    two of our own KGQAN dev questions, the two it was written from (`benchmarks/kgqan_dev.py`)."""
+    text = question.lower()
+    ordering = pattern.ordering
+    if ordering is not None and not ordering.by_count and ordering.node == ANSWER and _typed_only(pattern, ANSWER):
+        found = _MOST_NOUN.search(text)
+        if found is not None:
+            counted = _fresh_unknown(pattern)
+            return replace(pattern, triples=(*pattern.triples, PhraseTriple(ANSWER, found.group(2), counted)),
+                           ordering=Ordering(counted, found.group(1) == "most", ordering.limit, by_count=True))
+    for index, comparison in enumerate(pattern.comparisons):
+        if comparison.by_count or comparison.node != ANSWER or not _typed_only(pattern, ANSWER):
+            continue
+        value = re.search(rf"(?<![\w.]){re.escape(comparison.value.lower())}(?!\w)", text)
+        noun = _PLURAL_AFTER_VALUE.match(text[value.end():]) if value is not None else None
+        if noun is None or not is_unknown(comparison.node):
+            continue
+        counted = _fresh_unknown(pattern)
+        comparisons = list(pattern.comparisons)
+        comparisons[index] = Comparison(counted, comparison.operator, comparison.value, by_count=True)
+        return replace(pattern, triples=(*pattern.triples, PhraseTriple(ANSWER, noun.group(1), counted)),
+                       comparisons=tuple(comparisons))
+    return pattern
 
 
 def with_stated_operators(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
