@@ -556,6 +556,21 @@ def test_a_counted_noun_the_model_left_out_is_put_back(question: str, decoded: s
     assert with_counted_nouns(question, pattern).to_text() == (expected or pattern.to_text())
 
 
+@pytest.mark.parametrize(("question", "decoded", "expected"), [
+    ("Which products have a reliability index below 0.45?", "list :: ?u1 | is a | products ; ?u1 | reliability index | 0.45",
+     "list :: ?u1 | is a | products ; ?u1 | reliability index | ?u2 :: filter ?u2 < 0.45"),
+    ("Which orchestras were founded after 2005?", "list :: ?u1 | is a | orchestras ; ?u1 | founded | 2005",
+     "list :: ?u1 | is a | orchestras ; ?u1 | founded | ?u2 :: filter ?u2 > 2005"),
+    ("Which films were released in 2005?", "list :: ?u1 | is a | films ; ?u1 | released in | 2005", None),
+    ("Is the height of the tower above 300?", "boolean :: tower | height | 300", None),
+])
+def test_a_graded_number_becomes_a_comparison(question: str, decoded: str, expected: str | None) -> None:
+    from understanding.repairs import with_compared_values
+
+    pattern = PhraseGraphPattern.from_text(decoded)
+    assert with_compared_values(question, pattern).to_text() == (expected or pattern.to_text())
+
+
 class WrongOperatorModel:
     """Copies the value right but picks the wrong operator, as the trained model often does."""
 
