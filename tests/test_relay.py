@@ -172,3 +172,24 @@ def test_a_long_answer_comes_through_whole(relayed: ServerThread, plain: ServerT
         return sorted(json.dumps(row, sort_keys=True) for row in json.loads(answer)["results"]["bindings"])
 
     assert rows(body) == rows(plain_body)
+
+
+def test_a_client_that_leaves_mid_answer_costs_nothing_else(relayed: ServerThread) -> None:
+    """A client closing its connection while a long answer is relayed: the upstream connection is
+    dropped, the endpoint's slot freed, and the next requests are answered as before."""
+    for _ in range(3):
+        with socket.create_connection(("127.0.0.1", relayed.port), timeout=30) as sock:
+            sock.sendall(f"GET {query_path(MANY, 'narrow')} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+            assert sock.recv(1024).startswith(b"HTTP/1.1 200")
+    status, _, body = fetch(relayed.url + query_path(LABELS, "narrow"))  # max_concurrency 1: the slot is free
+    assert status == 200 and len(json.loads(body)["results"]["bindings"]) == 5
+
+
+@pytest.mark.parametrize("head", [b"GET /sparql?query=SELECT HTTP/1.1 extra\r\n\r\n", b"\x16\x03\x01garbage\r\n\r\n",
+                                  b"GET /sparql?query=" + b"x" * 70000 + b" HTTP/1.1\r\n\r\n"])
+def test_malformed_requests_get_aiohttps_clear_errors(relayed: ServerThread, head: bytes) -> None:
+    with socket.create_connection(("127.0.0.1", relayed.port), timeout=30) as sock:
+        sock.sendall(head)
+        answer = sock.recv(4096)
+    assert answer.startswith(b"HTTP/1.") and answer.split(b" ")[1] in (b"400", b"414", b"431"), answer[:200]
+    assert fetch(relayed.url + "/health")[0] == 200
