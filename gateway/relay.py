@@ -228,7 +228,11 @@ class RelayProtocol(asyncio.Protocol):
             self.transport.close()
             return
         self.transport.resume_reading()
-        if self.buffer:
+        if self.buffer:  # pipelined requests: the next one from the loop, not deeper in this stack
+            asyncio.get_running_loop().call_soon(self._next_if_idle)
+
+    def _next_if_idle(self) -> None:
+        if self.exchange is None:
             self._next()
 
     def resend(self, exchange: _Exchange) -> None:

@@ -193,3 +193,21 @@ def test_malformed_requests_get_aiohttps_clear_errors(relayed: ServerThread, hea
         answer = sock.recv(4096)
     assert answer.startswith(b"HTTP/1.") and answer.split(b" ")[1] in (b"400", b"414", b"431"), answer[:200]
     assert fetch(relayed.url + "/health")[0] == 200
+
+
+def test_many_pipelined_cached_requests_are_all_answered(virtuoso: VirtuosoEngine, oxigraph: OxigraphEngine,
+                                                         slow_peer: SlowPeer) -> None:
+    server = ServerThread(registry(virtuoso, oxigraph, slow_peer), ServerSettings(cache_ttl_s=60)).start()
+    try:
+        request = f"GET {query_path('SELECT (1 AS ?one) WHERE {}')} HTTP/1.1\r\nHost: x\r\nAccept: text/csv\r\n\r\n"
+        with socket.create_connection(("127.0.0.1", server.port), timeout=30) as sock:
+            sock.sendall(request.encode())  # fills the cache
+            received = sock.recv(65536)
+            sock.sendall(request.encode() * 2000)  # answered from the cache, one after the other
+            while received.count(b"HTTP/1.1 200") < 2001:
+                chunk = sock.recv(1 << 20)
+                assert chunk, received.count(b"HTTP/1.1 200")
+                received += chunk
+        assert relay_counts(server)["cached"] == 2000
+    finally:
+        server.stop()
