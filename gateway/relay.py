@@ -352,6 +352,7 @@ class _Exchange:
         self.error_reason = ""
         self.pending_head = b""
         self.sent = self.started
+        self.connecting: asyncio.Task[None] | None = None
 
     # -- sending
 
@@ -383,8 +384,8 @@ class _Exchange:
 
     def _send(self) -> None:
         connection = self.plan.request.pool.checkout()
-        if connection is None:
-            asyncio.get_running_loop().create_task(self._connect())
+        if connection is None:  # (the task is kept: the loop holds tasks only weakly)
+            self.connecting = asyncio.get_running_loop().create_task(self._connect())
             return
         self._send_on(connection)
 
