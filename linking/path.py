@@ -50,6 +50,7 @@ from linking.relations import (
     union,
 )
 from linking.relaxation import counted_as_attribute, is_count_attribute, read_as_classes, relax
+from understanding.answer_types import build_answer_type
 from understanding.pgp import (
     AnswerKind,
     AnswerType,
@@ -146,10 +147,30 @@ class KgqanPath:
             understood = await self.understand(question)
             understanding_ms = (time.perf_counter() - started) * 1000
             result = await self.answer_understood(understood, endpoint, options)
+            if not result.answers and understood.alternatives and not understood.unsupported:
+                result = await self._next_reading(understood, result, endpoint, options)
         result.timings_ms = {"understanding": understanding_ms, **result.timings_ms,
                              "total": (time.perf_counter() - started) * 1000}
         result.sparql_requests += counter.count  # linking and execution counted their own
         return result
+
+    async def _next_reading(self, understood: UnderstoodQuestion, first: PathResult, endpoint: Endpoint,
+                            options: AskOptions) -> PathResult:
+        """A second try with the model's next reading of the question, when its best one answered
+        nothing: an empty answer scores nothing, so a second reading can only help (or leave it empty)."""
+        alternative = understood.alternatives[0]
+        answer_type = build_answer_type(understood.answer_type.kind, alternative, understood.answer_type.confidence)
+        second = await self.answer_understood(replace(understood, pattern=alternative, answer_type=answer_type,
+                                                      alternatives=()), endpoint, options)
+        if not second.answers:
+            first.notes.append(f"the model's next reading ({alternative.to_text()}) found no answer either")
+            first.sparql_requests += second.sparql_requests
+            return first
+        second.notes.insert(0, f"the best reading ({understood.pattern.to_text()}) found no answer; "
+                               "answered with the model's next reading")
+        second.sparql_requests += first.sparql_requests
+        second.timings_ms = {phase: first.timings_ms.get(phase, 0.0) + spent for phase, spent in second.timings_ms.items()}
+        return second
 
     async def generate(self, question: str, endpoint: Endpoint, options: AskOptions) -> list[CandidateQuery]:
         """Ranked SPARQL for a question, without running it (SPARQL proxy, TEXT2SPARQL)."""

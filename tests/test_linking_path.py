@@ -290,3 +290,20 @@ async def test_a_value_held_by_an_intermediate_node_is_reached_through_an_unname
     assert "/contribution>" in result.evidence.sparql and '"Interview"' in result.evidence.sparql
     papers = {a.value.rsplit("/", 1)[-1] for a in result.answers}
     assert {"R868569", "R868651", "R868823"} <= papers
+
+
+class TwoReadings(KgqanPath):
+    """The KGQAN path with a fixed understanding: a best reading that finds nothing, then a good one."""
+
+    async def understand(self, question: str) -> UnderstoodQuestion:
+        best = PhraseGraphPattern.from_text("list :: ?u1 | zebra stripes | Nowhere Unheard-Of")
+        following = PhraseGraphPattern.from_text("list :: ?u1 | product manager | Franz Kornhaeusel")
+        return UnderstoodQuestion(question, best, AnswerType(AnswerKind.RESOURCE), "model", alternatives=(following,))
+
+
+async def test_the_next_reading_answers_when_the_best_finds_nothing(ck25: Endpoint) -> None:
+    result = await TwoReadings().answer("Which products does Franz Kornhaeusel manage?", ck25, KGQAN_ONLY)
+    assert result.answers and all(a.kind == "iri" for a in result.answers)
+    assert "next reading" in result.notes[0] and "zebra stripes" in result.notes[0]
+    assert result.to_dict()["evidence"]["understanding"]["pattern"].endswith("product manager | Franz Kornhaeusel")
+    assert 0 < result.sparql_requests < 30  # both tries counted

@@ -486,6 +486,7 @@ def test_beam_search_of_width_one_is_greedy_and_wider_beams_stay_in_the_grammar(
     still parses, and a question's names are all copied when some hypothesis copies them."""
     from understanding.model import (
         beam_decode,
+        beam_search,
         encoder_features,
         greedy_decode,
         load_pattern_model,
@@ -502,6 +503,11 @@ def test_beam_search_of_width_one_is_greedy_and_wider_beams_stay_in_the_grammar(
     greedy, _ = greedy_decode(model.net, sources, features, 4.0)
     assert beam_decode(model.net, sources, features, 1, 4.0)[0] == greedy
     wide, _ = beam_decode(model.net, sources, features, 4, 4.0)
+    ranked, _ = beam_search(model.net, sources, features, 4, 4.0)
+    assert [hypotheses[0] for hypotheses in ranked] == wide and all(1 <= len(h) <= 4 for h in ranked)
+    for source, hypotheses in zip(sources, ranked, strict=True):
+        for outputs in hypotheses:
+            PhraseGraphPattern.from_text(render(source, outputs))
     patterns = [PhraseGraphPattern.from_text(render(source, outputs)) for source, outputs in zip(sources, wide, strict=True)]
     assert "Anchorage" in patterns[0].entity_phrases() and "North Sea" in patterns[1].entity_phrases()
 

@@ -689,9 +689,18 @@ def greedy_decode(net: PatternNet, sources: list[Source], features: list[torch.T
 @torch.inference_mode()
 def beam_decode(net: PatternNet, sources: list[Source], features: list[torch.Tensor], beam: int,
                 eos_penalty: float = 1.0, length_alpha: float = 0.0) -> tuple[list[list[int]], torch.Tensor]:
-    """Constrained beam search: `beam` hypotheses per question, each under its own grammar; the best
-    finished one by summed log-probability (divided by length ** `length_alpha`). Same outputs and
-    end-of-pattern penalty as `greedy_decode`, which it equals with `beam` 1."""
+    """The best hypothesis of `beam_search` per question."""
+    ranked, kind_probs = beam_search(net, sources, features, beam, eos_penalty, length_alpha)
+    return [hypotheses[0] for hypotheses in ranked], kind_probs
+
+
+@torch.inference_mode()
+def beam_search(net: PatternNet, sources: list[Source], features: list[torch.Tensor], beam: int,
+                eos_penalty: float = 1.0, length_alpha: float = 0.0) -> tuple[list[list[list[int]]], torch.Tensor]:
+    """Constrained beam search: `beam` hypotheses per question, each under its own grammar; per
+    question the finished ones, best first: those that copy every name and value of the question,
+    then by summed log-probability (divided by length ** `length_alpha`). Same outputs and
+    end-of-pattern penalty as `greedy_decode`, which the best equals with `beam` 1."""
     batch_features, batch_shape, source_mask = pad_sources(sources, features)
     encoded = net.encode(batch_features, batch_shape, source_mask)
     kind_probs = net.kind_logits(encoded, source_mask).softmax(-1)
@@ -757,16 +766,15 @@ def beam_decode(net: PatternNet, sources: list[Source], features: list[torch.Ten
         for cache in caches:
             cache["k"], cache["v"] = cache["k"][index], cache["v"][index]
         current = torch.tensor(chosen, dtype=torch.long).unsqueeze(1)
-    best_outputs: list[list[int]] = []
+    ranked: list[list[list[int]]] = []
     for r in range(b):
-        # finished hypotheses that copy every name and value of the question first, then by score
         hypotheses = [(not (named[r] & ~grammars[row].covered).any(),
                        scores[row] / max(1, len(outputs[row])) ** length_alpha, row)
                       for row in range(r * beam, (r + 1) * beam) if scores[row] > -np.inf and grammars[row].done]
         if not hypotheses:  # none finished within MAX_STEPS: the best unfinished one
             hypotheses = [(False, scores[row], row) for row in range(r * beam, (r + 1) * beam)]
-        best_outputs.append(outputs[max(hypotheses)[2]])
-    return best_outputs, kind_probs
+        ranked.append([outputs[row] for *_, row in sorted(hypotheses, reverse=True)])
+    return ranked, kind_probs
 
 
 class PatternModel:
@@ -798,13 +806,16 @@ class PatternModel:
             sources = tokenize(self.tokenizer, chunk)
             features = encoder_features(self.bert, sources, self.net.config.feature_layers)
             if self.beam > 1:
-                decoded, kind_probs = beam_decode(self.net, sources, features, self.beam, self.eos_penalty,
-                                                  self.length_alpha)
+                ranked, kind_probs = beam_search(self.net, sources, features, self.beam, self.eos_penalty,
+                                                 self.length_alpha)
             else:
                 decoded, kind_probs = greedy_decode(self.net, sources, features, self.eos_penalty)
-            for source, outputs, probs in zip(sources, decoded, kind_probs, strict=True):
+                ranked = [[outputs] for outputs in decoded]
+            for source, hypotheses, probs in zip(sources, ranked, kind_probs, strict=True):
                 best = int(probs.argmax())
-                out.append(ModelOutput(render(source, outputs), AnswerKind(KINDS[best]), round(float(probs[best]), 3)))
+                texts = list(dict.fromkeys(render(source, outputs) for outputs in hypotheses))
+                out.append(ModelOutput(texts[0], AnswerKind(KINDS[best]), round(float(probs[best]), 3),
+                                       tuple(texts[1:])))
         return out
 
 

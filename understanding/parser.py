@@ -27,6 +27,7 @@ from understanding.repairs import repaired
 log = logging.getLogger(__name__)
 
 MAX_QUESTION_CHARS = 1000
+MAX_ALTERNATIVES = 2  # readings after the best one kept for a second try (`UnderstoodQuestion.alternatives`)
 MODEL_SWITCH = "KGQA_UNDERSTANDING_MODEL"  # "off" forces the fallback (for comparisons)
 _HAS_WORD = re.compile(r"\w")
 
@@ -44,6 +45,7 @@ class ModelOutput:
     text: str
     kind: AnswerKind
     kind_confidence: float
+    alternatives: tuple[str, ...] = ()  # the model's next readings, best first (beam search)
 
 
 class PatternModel(Protocol):
@@ -177,7 +179,8 @@ class QuestionParser:
                 if self._repairs:
                     pattern = repaired(texts[i], pattern)
                 answer_type = build_answer_type(output.kind, pattern, output.kind_confidence)
-                results[i] = UnderstoodQuestion(texts[i], pattern, answer_type, "model", output.text, per_question)
+                results[i] = UnderstoodQuestion(texts[i], pattern, answer_type, "model", output.text, per_question,
+                                                alternatives=self._alternatives(texts[i], output, pattern))
         else:
             reasons = {i: self._model_unavailable or "no model" for i in range(len(texts))}
         pending = [i for i, r in enumerate(results) if r is None]
@@ -191,6 +194,21 @@ class QuestionParser:
                     texts[i], pattern, answer_type, f"fallback: {reasons.get(i, 'no model output')}", raw, per_question
                 )
         return [replace(r, unsupported=unsupported_reason(r.question, r.pattern)) for r in results if r is not None]
+
+    def _alternatives(self, question: str, output: ModelOutput, chosen: PhraseGraphPattern
+                      ) -> tuple[PhraseGraphPattern, ...]:
+        """The model's next readings that parse and differ from the chosen pattern (after repairs)."""
+        found: list[PhraseGraphPattern] = []
+        for text in output.alternatives[:MAX_ALTERNATIVES]:
+            try:
+                pattern = PhraseGraphPattern.from_text(text)
+            except PGPParseError:
+                continue
+            if self._repairs:
+                pattern = repaired(question, pattern)
+            if pattern != chosen and pattern not in found:
+                found.append(pattern)
+        return tuple(found)
 
     def _ensure_model(self) -> PatternModel | None:
         if self._model_loaded or not self._use_model:

@@ -293,3 +293,4 @@ class UnderstoodQuestion:
     raw_output: str = ""
     elapsed_ms: float = 0.0
     unsupported: str | None = None  # why the pattern cannot stand for the question (negation, ...)
+    alternatives: tuple[PhraseGraphPattern, ...] = ()  # the model's next readings, best first
