@@ -157,7 +157,7 @@ class KgqanPath:
     async def _next_reading(self, understood: UnderstoodQuestion, first: PathResult, endpoint: Endpoint,
                             options: AskOptions) -> PathResult:
         """A second try with the model's next reading of the question, when its best one answered
-        nothing: an empty answer scores nothing, so a second reading can only help (or leave it empty)."""
+        nothing. Only a question whose right answer is nothing can lose by it."""
         alternative = understood.alternatives[0]
         answer_type = build_answer_type(understood.answer_type.kind, alternative, understood.answer_type.confidence)
         second = await self.answer_understood(replace(understood, pattern=alternative, answer_type=answer_type,
