@@ -80,6 +80,29 @@ class Relay:
         self.keepalive_s = keepalive_s
         self.cors = "".join(f"{name}: {value}\r\n" for name, value in cors_headers.items()).encode("latin-1")
         self.connections: set[RelayProtocol] = set()
+        self.uncounted: list[tuple[str, RelayPlan, int, float, str]] = []  # (outcome, plan, status, seconds, remote)
+        self._count_timer: asyncio.TimerHandle | None = None
+        self.metrics.add_collector(self.count_served)  # a scrape sees every request answered before it
+
+    def served(self, outcome: str, plan: RelayPlan, status: int, seconds: float, remote: str) -> None:
+        """Counts an answered request a little later: after the next request goes upstream, while the
+        endpoint works and the relay would only wait (or within 10 ms when no request follows)."""
+        self.uncounted.append((outcome, plan, status, seconds, remote))
+        if self._count_timer is None:
+            self._count_timer = asyncio.get_running_loop().call_later(0.01, self.count_served)
+
+    def count_served(self) -> None:
+        """Metrics and access-log lines of the requests answered since the last call."""
+        if self._count_timer is not None:
+            self._count_timer.cancel()
+            self._count_timer = None
+        served, self.uncounted = self.uncounted, []
+        metrics = self.metrics
+        for outcome, plan, status, seconds, remote in served:
+            metrics.relay.inc(outcome)
+            metrics.requests.inc(plan.route, "GET", str(status))
+            metrics.latency.observe(seconds, plan.route)
+            ACCESS_LOG.record("GET", plan.path, plan.route, status, seconds * 1000, remote, relay=True)
 
     def plan(self, head: bytes) -> RelayPlan | None:
         """The relay plan for a request head, or None when aiohttp should serve the request."""
@@ -409,6 +432,8 @@ class _Exchange:
         self.sent = time.perf_counter()
         assert connection.transport is not None
         connection.transport.write(self.plan.request.head)
+        if self.relay.uncounted:
+            self.relay.count_served()
 
     # -- the connection's sink
 
@@ -641,18 +666,13 @@ class _Exchange:
 
     def _done(self, status: int, outcome: str, keep_open: bool = True) -> None:
         self._stop()
-        elapsed = time.perf_counter() - self.started
-        metrics = self.relay.metrics
-        metrics.relay.inc(outcome)
-        metrics.requests.inc(self.plan.route, "GET", str(status))
-        metrics.latency.observe(elapsed, self.plan.route)
-        ACCESS_LOG.record("GET", self.plan.path, self.plan.route, status, elapsed * 1000, self.client.remote, relay=True)
+        self.relay.served(outcome, self.plan, status, time.perf_counter() - self.started, self.client.remote)
         self.client.finished(self, keep_open and not self.plan.close)
 
     # -- writing to the client
 
     def _head(self, status: int, content_type: str, length: int | None, cache: str | None,
-                    headers: list[tuple[str, str]] | tuple[tuple[str, str], ...], *, chunked: bool = False) -> None:
+                    headers: list[tuple[str, str]] | tuple[tuple[str, str], ...], *, chunked: bool = False) -> bytes:
         lines = [f"HTTP/1.1 {status} {_REASONS.get(status, 'Status')}", f"Content-Type: {content_type}"]
         if chunked:
             lines.append("Transfer-Encoding: chunked")
