@@ -2,8 +2,10 @@
 
 Starts Virtuoso with ck25 and `kgqa serve` (a separate process, cache off) on 127.0.0.1, then runs
 `wrk` (apt) against both with the same small SELECT at 1 and 32 concurrent connections. Each
-configuration runs `--rounds` times; the figures are medians over rounds: throughput ratio
-(proxy / direct) and the latency the proxy adds at p50 and p99. Everything runs on this machine,
+configuration runs `--rounds` times, interleaved; the figures are medians over rounds: throughput ratio
+(proxy / direct) and the latency the proxy adds at p50 and p99. The ratio is also given per round
+(each proxy run against the better direct run of the same round) with the median of those, which
+is steadier when the host's load drifts between rounds. Everything runs on this machine,
 so wrk, the proxy and Virtuoso share its cores. Virtuoso is called directly in two ways, and the faster
 at each concurrency is the baseline: with `Accept-Encoding: gzip` (Virtuoso then closes the connection
 after each answer) and with kept, uncompressed connections (`Connection: keep-alive`, what the proxy
@@ -198,9 +200,17 @@ def main() -> int:
                 ratio = med[name].requests_per_s / med[best].requests_per_s
                 added50 = med[name].p50_ms - med[best].p50_ms
                 added99 = med[name].p99_ms - med[best].p99_ms
-                figures[f"{name}@{connections}"].update(throughput_ratio=ratio, added_p50_ms=added50, added_p99_ms=added99)
-                print(f"{connections:>2} clients {name:>12}: throughput ratio {ratio:.2f}, added p50 {added50:+.2f} ms, "
-                      f"added p99 {added99:+.2f} ms")
+                # per round, against the better direct run of the same round (the host's load drifts
+                # between rounds; within one round the runs are seconds apart)
+                per_round = sorted(run.requests_per_s / max(runs["direct"][i].requests_per_s,
+                                                            runs["direct-kept"][i].requests_per_s)
+                                   for i, run in enumerate(runs[name]))
+                figures[f"{name}@{connections}"].update(throughput_ratio=ratio, added_p50_ms=added50, added_p99_ms=added99,
+                                                        round_ratios=per_round,
+                                                        round_ratio_median=statistics.median(per_round))
+                print(f"{connections:>2} clients {name:>12}: throughput ratio {ratio:.2f} (per round: median "
+                      f"{statistics.median(per_round):.2f}, {' '.join(f'{r:.2f}' for r in per_round)}), "
+                      f"added p50 {added50:+.2f} ms, added p99 {added99:+.2f} ms")
         proxy_url = targets["proxy"].split("/sparql?")[0]
         with urllib.request.urlopen(proxy_url + "/metrics") as response:
             own = proxy_own_time_ms(response.read().decode())
