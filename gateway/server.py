@@ -545,6 +545,7 @@ class RunningServer:
     async def close(self) -> None:
         self.server.close()
         if self.relay is not None:
+            self.relay.count_served()  # requests answered just before: their metrics and log lines
             for connection in list(self.relay.connections):
                 connection.close()
         await self.runner.cleanup()
