@@ -44,10 +44,10 @@ from gateway.models import AnswerStatus, QAResult
 from gateway.qa import AskOptions, Gateway
 from gateway.sparql import HttpSparqlClient
 from gateway.sparql_syntax import (
-    MAGIC_PREDICATE,
     GeneratedPattern,
     analyse,
     find_magic_triples,
+    may_hold_magic_triples,
     normalise,
     rename_pattern,
     rewrite_magic_triples,
@@ -228,9 +228,19 @@ def error_status(exc: GatewayError) -> int:
     return KIND_STATUSES.get(exc.kind, 500)
 
 
+def error_text(exc: GatewayError) -> str:
+    """The body of a proxied error: SPARQL clients show it to their user as it is."""
+    return f"{exc.kind}: {exc.message}\n"
+
+
+def is_upstream_failure(exc: GatewayError) -> bool:
+    """Whether an error is the endpoint's failure (counted in the metrics), not the client's query."""
+    return isinstance(exc, SparqlError) and not isinstance(exc, SparqlSyntaxError | UpdateRefused)
+
+
 def error_response(exc: GatewayError, status: int | None = None) -> web.Response:
-    """A plain-text error: SPARQL clients show the body to their user as it is."""
-    return web.Response(status=status or error_status(exc), text=f"{exc.kind}: {exc.message}\n",
+    """A plain-text error (`error_text`) with its kind in `X-KGQA-Error`."""
+    return web.Response(status=status or error_status(exc), text=error_text(exc),
                         content_type="text/plain", headers={"X-KGQA-Error": exc.kind})
 
 
@@ -326,7 +336,7 @@ class SparqlProxy:
             assert protocol.query is not None
             return await self._forward(request, protocol.query, protocol.accept, endpoint)
         except GatewayError as exc:
-            if isinstance(exc, SparqlError) and not isinstance(exc, SparqlSyntaxError | UpdateRefused):
+            if is_upstream_failure(exc):
                 self.metrics.upstream_errors.inc(endpoint.name, exc.kind)
             return error_response(exc)
 
@@ -393,7 +403,7 @@ class SparqlProxy:
         if kind.is_update:
             raise UpdateRefused(f"this endpoint is read-only: SPARQL Update ({kind.update_keyword}) is not accepted")
         extra_headers: dict[str, str] = {}
-        if MAGIC_PREDICATE in query or "answers" in query:
+        if may_hold_magic_triples(query):
             magic = find_magic_triples(query)
             if magic:
                 patterns = await self.generated_patterns([m.question for m in magic], endpoint)

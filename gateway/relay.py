@@ -27,6 +27,7 @@ import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from http import HTTPStatus
 from typing import TYPE_CHECKING, cast
 from urllib.parse import quote_plus
 
@@ -34,11 +35,26 @@ from yarl import URL
 
 from gateway.accesslog import ACCESS_LOG
 from gateway.endpoint import Endpoint
-from gateway.errors import EndpointTimeout, EndpointUnreachable, GatewayError, SparqlError, SparqlSyntaxError
+from gateway.errors import EndpointTimeout, EndpointUnreachable, GatewayError
 from gateway.http1 import MAX_HEAD_BYTES, Connection, Http1Error
-from gateway.proxy import SparqlProxy, error_status, is_acceptable, parse_accept, upstream_accept
-from gateway.sparql import REDIRECT_STATUSES, RETRY_STATUSES, HttpSparqlClient, RelayRequest, status_error
-from gateway.sparql_syntax import MAGIC_PREDICATE, analyse
+from gateway.proxy import (
+    SparqlProxy,
+    error_status,
+    error_text,
+    is_acceptable,
+    is_upstream_failure,
+    parse_accept,
+    upstream_accept,
+)
+from gateway.sparql import (
+    ERROR_BODY_BYTES,
+    REDIRECT_STATUSES,
+    RETRY_STATUSES,
+    HttpSparqlClient,
+    RelayRequest,
+    status_error,
+)
+from gateway.sparql_syntax import analyse, may_hold_magic_triples
 
 if TYPE_CHECKING:
     from aiohttp.web_protocol import RequestHandler
@@ -46,7 +62,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 RELAYED_FORMS = frozenset({"SELECT", "CONSTRUCT", "DESCRIBE"})
-ERROR_BODY_BYTES = 64 * 1024  # of an upstream error answer, for its message
 _URL_SAFE = re.compile(r"[A-Za-z0-9\-._~%!$'()*+,;:@/?=]*")  # passed on in the request line as it came
 _ANSWER_HEADERS = frozenset({"connection", "transfer-encoding", "content-length", "content-type", "content-encoding",
                              "x-sparql-maxrows"})
@@ -144,7 +159,7 @@ class Relay:
         if (start > 0 and query_string[start - 1] != "&") or query_string.count("query=") != 1 \
                 or not _URL_SAFE.fullmatch(encoded_query):
             encoded_query = quote_plus(query, safe="")
-        if MAGIC_PREDICATE in query or "answers" in query:
+        if may_hold_magic_triples(query):
             return None
         kind, normalised = analyse(query)
         if kind.is_update or kind.form not in RELAYED_FORMS:
@@ -190,9 +205,6 @@ class RelayProtocol(asyncio.Protocol):
             self._next()
         elif len(self.buffer) > MAX_HEAD_BYTES and self.transport is not None:
             self.transport.pause_reading()  # a client sending far ahead waits for its answers
-
-    def eof_received(self) -> bool:
-        return False
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.relay.connections.discard(self)
@@ -601,10 +613,10 @@ class _Exchange:
         if self.state in ("done", "body"):
             return
         self._release_connection(reusable=False)
-        if isinstance(error, SparqlError) and not isinstance(error, SparqlSyntaxError):
+        if is_upstream_failure(error):
             self.relay.metrics.upstream_errors.inc(self.plan.endpoint.name, error.kind)
         status = error_status(error)
-        body = f"{error.kind}: {error.message}\n".encode()
+        body = error_text(error).encode()
         self._send_client(self._head(status, "text/plain; charset=utf-8", len(body), None,
                                      [("X-KGQA-Error", error.kind)]) + body)
         self._done(status, "error")
@@ -672,8 +684,8 @@ class _Exchange:
     # -- writing to the client
 
     def _head(self, status: int, content_type: str, length: int | None, cache: str | None,
-                    headers: list[tuple[str, str]] | tuple[tuple[str, str], ...], *, chunked: bool = False) -> bytes:
-        lines = [f"HTTP/1.1 {status} {_REASONS.get(status, 'Status')}", f"Content-Type: {content_type}"]
+              headers: list[tuple[str, str]] | tuple[tuple[str, str], ...], *, chunked: bool = False) -> bytes:
+        lines = [f"HTTP/1.1 {status} {HTTPStatus(status).phrase}", f"Content-Type: {content_type}"]
         if chunked:
             lines.append("Transfer-Encoding: chunked")
         elif length is not None:
@@ -692,7 +704,3 @@ class _Exchange:
         transport = self.client.transport
         if transport is not None and data:
             transport.write(data)
-
-
-_REASONS = {200: "OK", 400: "Bad Request", 403: "Forbidden", 404: "Not Found", 500: "Internal Server Error",
-            502: "Bad Gateway", 504: "Gateway Timeout"}

@@ -53,6 +53,7 @@ RETRY_STATUSES = frozenset({429, 502, 503, 504})
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 UpstreamResponse = aiohttp.ClientResponse | Http1Response  # an open answer, from either transport
 GET_URL_LIMIT = 2000
+ERROR_BODY_BYTES = 64 * 1024  # of a non-2xx answer, read for the endpoint's message
 
 
 @dataclass(frozen=True)
@@ -481,14 +482,14 @@ class HttpSparqlClient:
             headers={**headers, "Content-Type": "application/x-www-form-urlencoded"}, timeout=client_timeout)
 
     async def _raise_for_status(self, response: UpstreamResponse, query: str) -> None:
-        body = await response.content.read(64 * 1024)
+        body = await response.content.read(ERROR_BODY_BYTES)
         raise status_error(response.status, response.reason or "", body, self.config.name)
 
     def relay_request(self, encoded_query: str, accept: str) -> RelayRequest | None:
         """The GET request `open` would send for a query through the lean transport, or None when it
         would go another way (aiohttp, a form POST for a long query). `encoded_query` is the query as
         percent-encoded in a URL: the proxy passes on its client's encoding instead of decoding and
-        encoding it again (`relay_parts` checks what goes into the request line)."""
+        encoding it again (the relay's `plan` checks that encoding's characters first)."""
         pool = self._lean
         if pool is None:
             return None

@@ -96,7 +96,7 @@ _IRI = re.compile(r"<[^<>\"{}|^`\\\x00-\x20]*>")
 # Every update keyword the lexer could find, and more (inside variables, prefixed names): no match, no update.
 _MAYBE_UPDATE = re.compile(r"(?<![A-Za-z_])(?:" + "|".join(sorted(UPDATE_KEYWORDS)) + r")(?![A-Za-z0-9_])", re.I)
 _PROLOGUE_AND_FORM = re.compile(
-    r"\s*(?:(?:PREFIX\s+(?:[A-Za-z][A-Za-z0-9_\-.]*)?:\s*|BASE\s*)<[^<>\"{}|^`\\\x00-\x20]*>\s*)*"
+    r"\s*(?:(?:PREFIX\s+(?:[A-Za-z][A-Za-z0-9_\-.]*)?:\s*|BASE\s*)" + _IRI.pattern + r"\s*)*"
     r"(SELECT|CONSTRUCT|DESCRIBE|ASK)(?![A-Za-z0-9_:\-.])", re.I)
 
 
@@ -191,6 +191,12 @@ class GeneratedPattern(Protocol):
     sparql: str
     pattern: str
     answer_var: str
+
+
+def may_hold_magic_triples(query: str) -> bool:
+    """A cheap test before `find_magic_triples`: False means the query has none (the predicate is
+    written in full, `urn:kgqa:answers`, or as a prefixed name ending in `answers`)."""
+    return MAGIC_PREDICATE in query or "answers" in query
 
 
 def find_magic_triples(query: str) -> list[MagicTriple]:
