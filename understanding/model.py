@@ -644,6 +644,20 @@ def named_pieces(source: Source) -> np.ndarray:
     return named & real
 
 
+def allowed_logits(logits: np.ndarray, row: int, length: int, grammar: Grammar) -> tuple[np.ndarray, np.ndarray]:
+    """Row `row`'s logits over its own source ([vocabulary | span starts | span ends], `length` the
+    padded batch length) with what the grammar forbids at -inf; and the grammar's mask."""
+    n = grammar.n
+    own = np.concatenate([logits[row, :V], logits[row, V: V + n], logits[row, V + length: V + length + n]])
+    allowed = grammar.allowed()
+    return np.where(allowed, own, -np.inf), allowed
+
+
+def names_uncopied(named: np.ndarray, grammar: Grammar) -> bool:
+    """Whether a name or value of the question (`named_pieces`) is still copied by no span."""
+    return bool((named & ~grammar.covered).any())
+
+
 @torch.inference_mode()
 def greedy_decode(net: PatternNet, sources: list[Source], features: list[torch.Tensor],
                   eos_penalty: float = 1.0) -> tuple[list[list[int]], torch.Tensor]:
@@ -671,10 +685,8 @@ def greedy_decode(net: PatternNet, sources: list[Source], features: list[torch.T
             if grammar.done:
                 chosen[row] = PAD
                 continue
-            own = np.concatenate([logits[row, :V], logits[row, V: V + n], logits[row, V + length: V + length + n]])
-            allowed = grammar.allowed()
-            own = np.where(allowed, own, -np.inf)
-            if penalty and allowed[EOS] and (named[row] & ~grammar.covered).any():
+            own, allowed = allowed_logits(logits, row, length, grammar)
+            if penalty and allowed[EOS] and names_uncopied(named[row], grammar):
                 own[EOS] -= penalty
             token = int(own.argmax())
             grammar.advance(token)
@@ -735,12 +747,10 @@ def beam_search(net: PatternNet, sources: list[Source], features: list[torch.Ten
                 if grammar.done:
                     candidates.append((scores[row], row, PAD))
                     continue
-                own = np.concatenate([logits[row, :V], logits[row, V: V + n], logits[row, V + length: V + length + n]])
-                allowed = grammar.allowed()
-                own = np.where(allowed, own, -np.inf)
+                own, allowed = allowed_logits(logits, row, length, grammar)
                 top = own.max()
                 log_probs = own - (top + np.log(np.exp(own - top).sum()))
-                if penalty and allowed[EOS] and (named[r] & ~grammar.covered).any():
+                if penalty and allowed[EOS] and names_uncopied(named[r], grammar):
                     log_probs[EOS] -= penalty
                 best = np.argpartition(-log_probs, min(beam, len(log_probs) - 1))[:beam]
                 candidates.extend((scores[row] + log_probs[t], row, int(t)) for t in best if log_probs[t] > -np.inf)
@@ -768,7 +778,7 @@ def beam_search(net: PatternNet, sources: list[Source], features: list[torch.Ten
         current = torch.tensor(chosen, dtype=torch.long).unsqueeze(1)
     ranked: list[list[list[int]]] = []
     for r in range(b):
-        hypotheses = [(not (named[r] & ~grammars[row].covered).any(),
+        hypotheses = [(not names_uncopied(named[r], grammars[row]),
                        scores[row] / max(1, len(outputs[row])) ** length_alpha, row)
                       for row in range(r * beam, (r + 1) * beam) if scores[row] > -np.inf and grammars[row].done]
         if not hypotheses:  # none finished within MAX_STEPS: the best unfinished one
