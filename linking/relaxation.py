@@ -29,6 +29,7 @@ from understanding.pgp import (
     PhraseGraphPattern,
     PhraseTriple,
     is_unknown,
+    next_unknown_number,
     node_degrees,
 )
 
@@ -40,7 +41,7 @@ def relax(pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     turned into an ordering; the pattern itself when there is nothing to repair."""
     triples: list[PhraseTriple] = []
     comparisons = list(pattern.comparisons)
-    next_unknown = 1 + max((int(n[len("?unknown"):]) for n in pattern.unknowns()), default=0)
+    next_unknown = next_unknown_number(pattern.unknowns())
     for triple in pattern.triples:
         split = None if triple.is_type else _comparative(triple)
         if split is None:
@@ -90,7 +91,7 @@ def _implied_orderings(triples: list[PhraseTriple], ordering: Ordering | None,
         thing = ends[1] if ends[0] == ANSWER else ends[0] if ends[1] == ANSWER else None
         if thing is None or degree.get(ANSWER) != 1 or ANSWER in compared or pattern.projection != (ANSWER,):
             continue
-        value = f"?unknown{1 + max(int(n[len('?unknown'):]) for n in degree if is_unknown(n))}"
+        value = f"?unknown{next_unknown_number(degree)}"
         renamed = [PhraseTriple(*(ANSWER if n == thing else n for n in (t.subject, t.relation, t.object)))
                    for t in triples[:index] + triples[index + 1:]]
         limit = ordering.limit if ordering is not None and ordering.node in ends else 1
@@ -161,7 +162,7 @@ def is_count_attribute(label: str, thing: str) -> bool:
 def read_as_classes(pattern: PhraseGraphPattern, phrases: list[str]) -> PhraseGraphPattern:
     """The pattern with each named node in `phrases` replaced by a new unknown of that class:
     `?u1 | age | conductors` -> `?u1 | age | ?u2 ; ?u2 | is a | conductors`."""
-    next_unknown = 1 + max((int(n[len("?unknown"):]) for n in pattern.unknowns()), default=0)
+    next_unknown = next_unknown_number(pattern.unknowns())
     renamed: dict[str, str] = {}
     for phrase in phrases:
         renamed[phrase] = f"?unknown{next_unknown}"

@@ -56,6 +56,11 @@ def is_unknown(node: str) -> bool:
     return bool(_UNKNOWN.match(node))
 
 
+def next_unknown_number(nodes: Iterable[str]) -> int:
+    """The N of a fresh `?unknownN` beside `nodes`: one past the highest unknown among them (1 if none)."""
+    return 1 + max((int(match.group(1)) for node in nodes if (match := _UNKNOWN.match(node))), default=0)
+
+
 def canonical_node(node: str) -> str:
     """`?u2` and `?unknown2` are the same unknown; phrases are kept as written (trimmed)."""
     match = _UNKNOWN.match(node.strip())

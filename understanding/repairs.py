@@ -24,6 +24,7 @@ from understanding.pgp import (
     PhraseTriple,
     QuestionForm,
     is_unknown,
+    next_unknown_number,
 )
 
 
@@ -67,8 +68,7 @@ def _typed_only(pattern: PhraseGraphPattern, node: str) -> bool:
 
 
 def _fresh_unknown(pattern: PhraseGraphPattern) -> str:
-    numbers = [int(n.removeprefix("?unknown")) for n in pattern.unknowns()]
-    return f"?unknown{max(numbers, default=1) + 1}"
+    return f"?unknown{next_unknown_number(pattern.unknowns())}"
 
 
 def with_counted_nouns(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
