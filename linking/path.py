@@ -475,16 +475,17 @@ class KgqanPath:
                                     for p in hops if p.score >= MIN_HOP_SCORE]
                     ranked[key] += await self._connectors(triple, carrier, holder_set, _classes_of(
                         triple.object if triple.subject == anchor else triple.subject, pattern, classes), endpoint)
-                first_scores = {p.iri: p.score for p in ranked[key] if p.direction == OUT and not p.through}
-                for (vertex, first), mid_set in beyond.items():
+                first_scores = {(p.iri, p.direction == OUT): p.score for p in ranked[key] if not p.through}
+                for (vertex, first, first_out), mid_set in beyond.items():
                     if vertex != key:
                         continue
                     hops = await self.relation_linker.rank(triple.relation, mid_set, endpoint, top_k=MAX_HOPS,
                                                            descriptions=descriptions, class_words=class_words)
-                    first_score = first_scores.get(first, 0.0)
-                    ranked[key] += [replace(p, score=PATH_FACTOR * max(p.score, (p.score + first_score) / 2),
-                                            through=first, through_out=True)
-                                    for p in hops if max(p.score, (p.score + first_score) / 2) >= MIN_HOP_SCORE]
+                    first_score = first_scores.get((first, first_out), 0.0)
+                    for p in hops:  # into the vertex, the first hop must fit the phrase too
+                        fit = max(p.score, (p.score + first_score) / 2) if first_out else (p.score + first_score) / 2
+                        if fit >= MIN_HOP_SCORE:
+                            ranked[key].append(replace(p, score=PATH_FACTOR * fit, through=first, through_out=first_out))
                 ranked[key] = sorted(ranked[key], key=lambda p: -p.score)[: options.predicates_per_edge]
             edges.append(EdgeLinks(triple, anchor, ranked))
             best = sorted({p for r in ranked.values() for p in r}, key=lambda p: -p.score)[: options.predicates_per_edge]

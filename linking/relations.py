@@ -174,25 +174,31 @@ class RelationLinker:
         return await _grouped(endpoint, query, key)
 
     async def predicates_beyond(self, vertices: Sequence[LinkedEntity],
-                                endpoint: Endpoint) -> dict[tuple[str, str], PredicateSet]:
-        """Outgoing predicates of the things each vertex points to, per (vertex, first predicate), in one
-        request over a bounded sample: "the research object of <paper>" is `<paper> :contribution ?c .
-        ?c :researchObject ?answer` in graphs that hang facts off intermediate nodes."""
+                                endpoint: Endpoint) -> dict[tuple[str, str, bool], PredicateSet]:
+        """Outgoing predicates of the things next to each vertex, per (vertex, first predicate, whether
+        the first hop goes out of the vertex), in one request over bounded samples of each direction:
+        "the research object of <paper>" is `<paper> :contribution ?c . ?c :researchObject ?answer` in
+        graphs that hang facts off intermediate nodes, and "the suppliers of <category Encoder>" is
+        `?p :hasCategory <Encoder> . ?p :hasSupplier ?answer` when the question leaves the products unsaid
+        (back along the same predicate, `?p :hasCategory ?other`, only finds siblings and is left out)."""
         iris = list(dict.fromkeys(v.term.value for v in vertices if isinstance(v.term, ox.NamedNode)))
         if not iris:
             return {}
         values = " ".join(f"<{iri}>" for iri in iris)
-        sample = (f"{{ SELECT ?v ?kgqaFirst ?kgqaMid WHERE {{ VALUES ?v {{ {values} }} ?v ?kgqaFirst ?kgqaMid "
-                  f"FILTER(isIRI(?kgqaMid) && ?kgqaFirst != <{RDF_TYPE}> && ?kgqaMid != ?v) }} "
-                  f"LIMIT {NEIGHBOUR_SAMPLE} }}")
-        query = (f'SELECT DISTINCT ?v ?kgqaFirst ?p ?dir ?t ?lit WHERE {{ {sample} ?kgqaMid ?p ?kgqaOther '
+        away = f"isIRI(?kgqaMid) && ?kgqaFirst != <{RDF_TYPE}> && ?kgqaMid != ?v"
+        outgoing = (f'{{ SELECT ?v ?kgqaFirst ?kgqaMid ("{OUT}" AS ?kgqaWay) WHERE {{ VALUES ?v {{ {values} }} '
+                    f"?v ?kgqaFirst ?kgqaMid FILTER({away}) }} LIMIT {NEIGHBOUR_SAMPLE} }}")
+        incoming = (f'{{ SELECT ?v ?kgqaFirst ?kgqaMid ("{IN}" AS ?kgqaWay) WHERE {{ VALUES ?v {{ {values} }} '
+                    f"?kgqaMid ?kgqaFirst ?v FILTER({away}) }} LIMIT {NEIGHBOUR_SAMPLE} }}")
+        query = (f"SELECT DISTINCT ?v ?kgqaFirst ?kgqaWay ?p ?dir ?t ?lit WHERE {{ {{ {outgoing} }} UNION "
+                 f'{{ {incoming} }} ?kgqaMid ?p ?kgqaOther FILTER(?kgqaOther != ?v && (?kgqaWay = "{OUT}" || ?p != ?kgqaFirst)) '
                  f'BIND("{OUT}" AS ?dir) OPTIONAL {{ ?kgqaOther <{RDF_TYPE}> ?t }} BIND(isLiteral(?kgqaOther) AS ?lit) '
                  f"}} LIMIT {MAX_PREDICATE_ROWS}")
 
-        def key(row: dict) -> tuple[str, str] | None:  # type: ignore[type-arg]
-            vertex, first = row.get("v"), row.get("kgqaFirst")
-            if isinstance(vertex, ox.NamedNode) and isinstance(first, ox.NamedNode):
-                return vertex.value, first.value
+        def key(row: dict) -> tuple[str, str, bool] | None:  # type: ignore[type-arg]
+            vertex, first, way = row.get("v"), row.get("kgqaFirst"), row.get("kgqaWay")
+            if isinstance(vertex, ox.NamedNode) and isinstance(first, ox.NamedNode) and way is not None:
+                return vertex.value, first.value, way.value == OUT
             return None
 
         return await _grouped(endpoint, query, key)

@@ -279,6 +279,27 @@ async def test_a_plural_value_phrase_finds_the_singular_value(path: KgqanPath, v
     assert "Interview" in values
 
 
+async def test_a_vertex_leads_to_the_answer_through_the_things_that_point_to_it(path: KgqanPath,
+                                                                               ck25: Endpoint) -> None:
+    """"The email addresses of Marketing" leaves the members unsaid: `?e memberOf <Marketing> . ?e email
+    ?answer`, a first hop into the vertex; going back along the same predicate (`?e memberOf ?other`)
+    would only find sibling departments and is never offered."""
+    result = await path.answer_understood(
+        understood("list :: ?u1 | email addresses | Marketing", AnswerType(AnswerKind.STRING)), ck25, KGQAN_ONLY)
+    truth = await ck25.sparql.select(f'SELECT ?m WHERE {{ ?d <{PV}name> "Marketing" . ?e <{PV}memberOf> ?d ; '
+                                     f'<{PV}email> ?m }}')
+    assert len(truth.rows) == 10 and {a.value for a in result.answers} == {t.value for t in truth.column("m")}
+    assert f"?kgqaHolder0 <{PV}memberOf> " in result.evidence.sparql
+    relation = result.to_dict()["evidence"]["relations"][0]["candidates"][0]
+    assert relation["through"] == PV + "memberOf" and relation["through_direction"] == "in"
+    hops = await path.relation_linker.predicates_beyond(
+        [c for c in (await path.link(PhraseGraphPattern.from_text("list :: ?u1 | email | Marketing"), ck25,
+                                     KGQAN_ONLY)).linked.nodes["Marketing"] if not c.is_literal], ck25)
+    assert any(not out and first == PV + "memberOf" for _, first, out in hops)
+    assert all((PV + "memberOf", "out") not in s.pairs for (_, first, out), s in hops.items()
+               if not out and first == PV + "memberOf")
+
+
 async def test_a_value_held_by_an_intermediate_node_is_reached_through_an_unnamed_connector(
         path: KgqanPath, virtuoso) -> None:  # noqa: ANN001
     """ORKG hangs "evaluation method" off a paper's contribution: `?paper contribution ?c . ?c
