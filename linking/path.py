@@ -3,7 +3,7 @@ execution -> answers filtered by type, with the evidence of every step.
 
 Nothing is pre-computed per graph: each question costs a handful of SPARQL requests (one text search
 per entity phrase, one literal lookup, one predicate lookup for all vertices, one each for the
-two-hop readings (through a value's holder, through an intermediate node, to the numeric attribute
+two-hop readings (through a value's holder, through an intermediate node next to a vertex, to the numeric attribute
 of an ordered thing), the predicate and class descriptions, then the candidate queries in waves), all
 counted with `counting_requests()`. Imperfect patterns are repaired first (`linking.relaxation`) and
 read several ways (a class phrase as a class, a value or a name; a relation phrase as a class), each
