@@ -482,8 +482,8 @@ class KgqanPath:
                     hops = await self.relation_linker.rank(triple.relation, mid_set, endpoint, top_k=MAX_HOPS,
                                                            descriptions=descriptions, class_words=class_words)
                     first_score = first_scores.get((first, first_out), 0.0)
-                    for p in hops:  # into the vertex, the first hop must fit the phrase too
-                        fit = max(p.score, (p.score + first_score) / 2) if first_out else (p.score + first_score) / 2
+                    for p in hops:  # into the vertex, the first hop is unnamed: the phrase is the second's
+                        fit = max(p.score, (p.score + first_score) / 2) if first_out else p.score
                         if fit >= MIN_HOP_SCORE:
                             ranked[key].append(replace(p, score=PATH_FACTOR * fit, through=first, through_out=first_out))
                 ranked[key] = sorted(ranked[key], key=lambda p: -p.score)[: options.predicates_per_edge]
