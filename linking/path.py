@@ -198,14 +198,20 @@ class KgqanPath:
             class_words = await self._class_words(understood.answer_type, endpoint, options)
             filter_ms = 0.0
             namings: dict[int, Naming] = {}
+            unnamed: dict[int, tuple[list[Term], dict[str, list[str]]]] = {}
+            filter_needs_names = options.filter_by_type and understood.answer_type.kind is AnswerKind.STRING
 
             async def check(answers: list[Term], types: dict[str, list[str]]) -> FilterOutcome:
                 nonlocal filter_ms
-                naming = await self._naming(answers, types, endpoint)
-                began = time.perf_counter()
-                try:
+                naming = None
+                if filter_needs_names:  # a named resource fits a string answer
+                    naming = await self._naming(answers, types, endpoint)
                     if naming is not None:
                         namings[id(answers)] = naming
+                else:  # only the chosen query's answers are presented by name: looked up once chosen
+                    unnamed[id(answers)] = (answers, types)
+                began = time.perf_counter()
+                try:
                     if not options.filter_by_type:
                         return FilterOutcome(list(answers))
                     return self.type_filter.filter(answers, understood.answer_type, types, class_words,
@@ -221,7 +227,10 @@ class KgqanPath:
             chosen = select_answer(executed)
             if chosen is not None:
                 await self._open_containers(chosen, endpoint, options)
-                await self._present_by_name(chosen, namings.get(id(chosen.raw_answers)), endpoint)
+                naming = namings.get(id(chosen.raw_answers))
+                if naming is None and id(chosen.raw_answers) in unnamed:
+                    naming = await self._naming(*unnamed[id(chosen.raw_answers)], endpoint)
+                await self._present_by_name(chosen, naming, endpoint)
             answers = await self._answers(chosen, endpoint, options)
             timings["filtering"] = filter_ms + (time.perf_counter() - started) * 1000
         evidence.queries = executed
