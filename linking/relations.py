@@ -185,11 +185,13 @@ class RelationLinker:
         if not iris:
             return {}
         values = " ".join(f"<{iri}>" for iri in iris)
-        away = f"isIRI(?kgqaMid) && ?kgqaFirst != <{RDF_TYPE}> && ?kgqaMid != ?v"
-        outgoing = (f'{{ SELECT ?v ?kgqaFirst ?kgqaMid ("{OUT}" AS ?kgqaWay) WHERE {{ VALUES ?v {{ {values} }} '
-                    f"?v ?kgqaFirst ?kgqaMid FILTER({away}) }} LIMIT {NEIGHBOUR_SAMPLE} }}")
-        incoming = (f'{{ SELECT ?v ?kgqaFirst ?kgqaMid ("{IN}" AS ?kgqaWay) WHERE {{ VALUES ?v {{ {values} }} '
-                    f"?kgqaMid ?kgqaFirst ?v FILTER({away}) }} LIMIT {NEIGHBOUR_SAMPLE} }}")
+
+        def sample(way: str, first_hop: str) -> str:
+            return (f'{{ SELECT ?v ?kgqaFirst ?kgqaMid ("{way}" AS ?kgqaWay) WHERE {{ VALUES ?v {{ {values} }} '
+                    f"{first_hop} FILTER(isIRI(?kgqaMid) && ?kgqaFirst != <{RDF_TYPE}> && ?kgqaMid != ?v) }} "
+                    f"LIMIT {NEIGHBOUR_SAMPLE} }}")
+
+        outgoing, incoming = sample(OUT, "?v ?kgqaFirst ?kgqaMid"), sample(IN, "?kgqaMid ?kgqaFirst ?v")
         query = (f"SELECT DISTINCT ?v ?kgqaFirst ?kgqaWay ?p ?dir ?t ?lit WHERE {{ {{ {outgoing} }} UNION "
                  f'{{ {incoming} }} ?kgqaMid ?p ?kgqaOther FILTER(?kgqaOther != ?v && (?kgqaWay = "{OUT}" || ?p != ?kgqaFirst)) '
                  f'BIND("{OUT}" AS ?dir) OPTIONAL {{ ?kgqaOther <{RDF_TYPE}> ?t }} BIND(isLiteral(?kgqaOther) AS ?lit) '
