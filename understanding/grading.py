@@ -93,17 +93,25 @@ AFTER_VALUE_OPERATOR: tuple[tuple[str, str], ...] = (
 _BEFORE = sorted(COMPARATIVE_PHRASES, key=lambda phrase: -len(phrase[0]))
 
 
-def stated_operator(question: str, value: str) -> str | None:
-    """The comparison the question's own words put on `value`: "above 10000" -> ">", "at most 23" ->
-    "<=", "25 or older" -> ">=" (a unit word may sit between: "25 years or older"); None when the
-    words around the value name no comparison or the value is not in the question."""
+def value_in_question(question: str, value: str) -> tuple[str, re.Match[str]] | None:
+    """Where `value` stands in the question as a whole token: the lower-cased question with "10,000"
+    written 10000, and the match in it; None when it is not there."""
     text = re.sub(r"(?<=\d),(?=\d{3})", "", question.lower())  # "10,000" is the value 10000
     wanted = re.sub(r"(?<=\d),(?=\d{3})", "", value.strip().strip("\"'").lower())
     if not wanted:
         return None
     found = re.search(rf"(?<![\w.]){re.escape(wanted)}(?!\w)", text)
-    if found is None:
+    return None if found is None else (text, found)
+
+
+def stated_operator(question: str, value: str) -> str | None:
+    """The comparison the question's own words put on `value`: "above 10000" -> ">", "at most 23" ->
+    "<=", "25 or older" -> ">=" (a unit word may sit between: "25 years or older"); None when the
+    words around the value name no comparison or the value is not in the question."""
+    located = value_in_question(question, value)
+    if located is None:
         return None
+    text, found = located
     before = " ".join(re.findall(r"[a-z]+", text[:found.start()])[-3:])
     for phrase, operator in _BEFORE:
         if before == phrase or before.endswith(" " + phrase):

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from understanding.grading import number_value, stated_operator
+from understanding.grading import number_value, stated_operator, value_in_question
 from understanding.pgp import (
     ANSWER,
     Comparison,
@@ -89,8 +89,8 @@ def with_counted_nouns(question: str, pattern: PhraseGraphPattern) -> PhraseGrap
     for index, comparison in enumerate(pattern.comparisons):
         if comparison.by_count or comparison.node != ANSWER or not _typed_only(pattern, ANSWER):
             continue
-        value = re.search(rf"(?<![\w.]){re.escape(comparison.value.lower())}(?!\w)", text)
-        noun = _PLURAL_AFTER_VALUE.match(text[value.end():]) if value is not None else None
+        located = value_in_question(question, comparison.value)
+        noun = _PLURAL_AFTER_VALUE.match(located[0][located[1].end():]) if located is not None else None
         if noun is None or not is_unknown(comparison.node):
             continue
         counted = _fresh_unknown(pattern)
