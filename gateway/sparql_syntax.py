@@ -61,6 +61,12 @@ def tokenize(text: str) -> list[Token]:
     return tokens
 
 
+def variables_renamed(text: str, suffix: str) -> str:
+    """`text` with every variable given `suffix` (strings, IRIs and comments untouched): a copy of a
+    pattern that can sit beside the original in one query without sharing its variables."""
+    return "".join(t.text + suffix if t.kind == "var" else t.text for t in tokenize(text))
+
+
 def significant(tokens: Sequence[Token]) -> list[Token]:
     return [t for t in tokens if t.kind not in ("ws", "comment")]
 

@@ -170,7 +170,7 @@ def union_of_ties(chosen: ExecutedQuery, executed: Sequence[ExecutedQuery]) -> E
     def unitable(item: ExecutedQuery) -> bool:
         query = item.query
         return (item.status == MATCH and query.form is QuestionForm.LIST and query.answer_var == chosen.query.answer_var
-                and query.modifiers.startswith(" LIMIT") and query.sparql.startswith(f"SELECT DISTINCT {query.answer_var} WHERE"))
+                and not query.ordered and query.modifiers.startswith(" LIMIT") and query.sparql.startswith(f"SELECT DISTINCT {query.answer_var} WHERE"))
 
     if not unitable(chosen):
         return chosen

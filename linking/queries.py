@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from gateway.sparql import term_to_sparql
+from gateway.sparql_syntax import variables_renamed
 from linking.entities import RDF_TYPE, LinkedEntity
 from linking.relations import OUT, LinkedPredicate
 from understanding.grading import number_value
@@ -86,6 +87,7 @@ class CandidateQuery:
     execution_sparql: str = ""  # what is run: `sparql` plus the answer's types for LIST forms
     result_var: str = ""  # the column holding the answer in the executed query's results
     modifiers: str = ""  # ORDER BY / LIMIT after the WHERE clause of a SELECT
+    ordered: bool = False  # answers are the best by some order: not to be joined with other queries' answers
 
     def to_dict(self) -> dict[str, object]:
         return {"sparql": self.sparql, "pattern": self.pattern, "answer_var": self.answer_var,
@@ -195,8 +197,10 @@ class QueryBuilder:
                     subject, obj = (middle, other) if predicate.direction == OUT else (other, middle)
                     edge_choices.append(_Choice(f"{first} . {subject} <{predicate.iri}> {obj}", predicate.score))
                     continue
-                if edge.other in chosen and chosen[edge.other].is_literal and predicate.direction == OUT and \
-                        predicate.iri not in chosen[edge.other].predicates:
+                if edge.other in chosen and chosen[edge.other].is_literal and (
+                        predicate.direction != OUT or predicate.iri not in chosen[edge.other].predicates):
+                    continue  # a literal is never a subject, and is reached only by a predicate that holds it
+                if edge.anchor in chosen and chosen[edge.anchor].is_literal and predicate.direction == OUT:
                     continue
                 subject, obj = (anchor, other) if predicate.direction == OUT else (other, anchor)
                 edge_choices.append(_Choice(f"{subject} <{predicate.iri}> {obj}", predicate.score))
@@ -239,6 +243,11 @@ class QueryBuilder:
         answer = ANSWER if ANSWER in projected else projected[0]
         projection = " ".join(projected)
         modifiers = group_modifiers(pattern, projected)
+        if pattern.ordering is not None and pattern.ordering.limit == 1:
+            where = best_ties(pattern, where, projection, modifiers)
+            modifiers = f" LIMIT {max_answers}"
+            sparql = f"SELECT DISTINCT {projection} WHERE {{ {where} }}{modifiers}"
+            return CandidateQuery(sparql, where, answer, score, form, sparql, answer[1:], modifiers, ordered=True)
         if pattern.ordering is not None:
             node = pattern.ordering.node
             key = (f"COUNT(DISTINCT {node})" if pattern.ordering.by_count
@@ -254,7 +263,28 @@ class QueryBuilder:
                      f"OPTIONAL {{ {answer} <{RDF_TYPE}> {TYPE_VAR} }} }} LIMIT {max(limit * 5, 500)}")
         else:
             typed = sparql
-        return CandidateQuery(sparql, where, answer, score, form, typed, answer[1:], modifiers)
+        return CandidateQuery(sparql, where, answer, score, form, typed, answer[1:], modifiers,
+                              ordered=pattern.ordering is not None)
+
+
+def best_ties(pattern: PhraseGraphPattern, where: str, projection: str, grouping: str) -> str:
+    """The WHERE body of "the most/least ..." (ORDER BY ... LIMIT 1) that keeps every answer tied for
+    first: "the most expensive product" is all products at the highest price, not one picked by the
+    engine's row order. The best value comes from a copy of the pattern with its own variables."""
+    assert pattern.ordering is not None
+    node, best = pattern.ordering.node, "MAX" if pattern.ordering.descending else "MIN"
+    copy, copied_grouping = variables_renamed(where, "_b"), variables_renamed(grouping, "_b")
+    if pattern.ordering.by_count:
+        grouping = grouping or f" GROUP BY {projection}"
+        copied_grouping = copied_grouping or f" GROUP BY {variables_renamed(projection, '_b')}"
+        counts = f"SELECT {projection} (COUNT(DISTINCT {node}) AS ?kgqaN) WHERE {{ {where} }}{grouping}"
+        copied = (f"SELECT (COUNT(DISTINCT {node}_b) AS ?kgqaM) WHERE {{ {copy} }}{copied_grouping}")
+        return (f"{{ {counts} }} {{ SELECT ({best}(?kgqaM) AS ?kgqaBest) WHERE {{ {{ {copied} }} }} }} "
+                f"FILTER(?kgqaN = ?kgqaBest)")
+    def key(variable: str) -> str:
+        return f"COALESCE({XSD_DOUBLE}(str({variable})), {variable})"
+    return (f"{where} . {{ SELECT ({best}({key(node + '_b')}) AS ?kgqaBest) WHERE {{ {copy} }} }} "
+            f"FILTER({key(node)} = ?kgqaBest)")
 
 
 def grading_moved_to(pattern: PhraseGraphPattern, leaf: str) -> PhraseGraphPattern:
@@ -395,7 +425,10 @@ def count_query(variable: str, where: str) -> str:
 
 
 def numeric(variable: str) -> str:
-    return f"{XSD_DOUBLE}(str({variable}))"
+    """A value to aggregate: typed numbers as they are, so AVG and SUM of decimals keep their exact
+    digits (a cast to double comes back rounded to 6 digits from Virtuoso: 10599.23 -> 10599.2);
+    numbers written as strings cast."""
+    return f"IF(isNumeric({variable}), {variable}, {XSD_DOUBLE}(str({variable})))"
 
 
 def comparison_expression(comparison: Comparison) -> str:
