@@ -70,6 +70,11 @@ MIN_HOP_SCORE = 0.2
 CONNECTOR_MIN_FIT = 0.8  # the value's own predicate must say what the relation phrase says
 CONNECTOR_FACTOR = 0.9  # an unnamed connector hop (paper -contribution-> ?c) costs a little more
 MAX_HOPS = 3
+# The model's next reading is tried too when its best one answers nothing or fits the graph poorly
+# (its best query's Eq. 2 score below WEAK_READING); it answers instead when it fits clearly better.
+WEAK_READING = 0.65
+BETTER_READING = 0.15
+NEXT_READING_REQUESTS = 15  # a poor fit is retried only below this many requests (a budget under 30)
 
 
 @dataclass
@@ -106,6 +111,14 @@ class KgqanEvidence:
             "sparql": self.sparql,
             "filtered": self.filtered,
         }
+
+
+def fit(result: PathResult) -> float:
+    """How well a reading fits the graph: the best effective score among its answered queries
+    (-1 when it answered nothing)."""
+    if not result.answers or not isinstance(result.evidence, KgqanEvidence):
+        return -1.0
+    return max((q.effective_score for q in result.evidence.queries), default=-1.0)
 
 
 @dataclass
@@ -146,27 +159,39 @@ class KgqanPath:
         with counting_requests() as counter:
             understood = await self.understand(question)
             understanding_ms = (time.perf_counter() - started) * 1000
-            result = await self.answer_understood(understood, endpoint, options)
-            if not result.answers and understood.alternatives and not understood.unsupported:
-                result = await self._next_reading(understood, result, endpoint, options)
+            result = await self.answer_readings(understood, endpoint, options)
         result.timings_ms = {"understanding": understanding_ms, **result.timings_ms,
                              "total": (time.perf_counter() - started) * 1000}
         result.sparql_requests += counter.count  # linking and execution counted their own
         return result
 
+    async def answer_readings(self, understood: UnderstoodQuestion, endpoint: Endpoint,
+                              options: AskOptions) -> PathResult:
+        """Answers with the model's best reading, and with its next one as well when the best one
+        answers nothing or fits the graph poorly (see `_next_reading`)."""
+        result = await self.answer_understood(understood, endpoint, options)
+        weak = not result.answers or (fit(result) < WEAK_READING and result.sparql_requests < NEXT_READING_REQUESTS)
+        if understood.alternatives and not understood.unsupported and weak:
+            result = await self._next_reading(understood, result, endpoint, options)
+        return result
+
     async def _next_reading(self, understood: UnderstoodQuestion, first: PathResult, endpoint: Endpoint,
                             options: AskOptions) -> PathResult:
         """A second try with the model's next reading of the question, when its best one answered
-        nothing. Only a question whose right answer is nothing can lose by it."""
+        nothing or fits the graph poorly: the next reading answers if it fits clearly better (by
+        BETTER_READING), or if it answers at all where the best one did not."""
         alternative = understood.alternatives[0]
         answer_type = build_answer_type(understood.answer_type.kind, alternative, understood.answer_type.confidence)
         second = await self.answer_understood(replace(understood, pattern=alternative, answer_type=answer_type,
                                                       alternatives=()), endpoint, options)
-        if not second.answers:
-            first.notes.append(f"the model's next reading ({alternative.to_text()}) found no answer either")
+        if not second.answers or (first.answers and fit(second) <= fit(first) + BETTER_READING):
+            if not first.answers:
+                first.notes.append(f"the model's next reading ({alternative.to_text()}) found no answer either")
             first.sparql_requests += second.sparql_requests
             return first
-        second.notes.insert(0, f"the best reading ({understood.pattern.to_text()}) found no answer; "
+        why = ("found no answer" if not first.answers else
+               f"fits the graph poorly (best query score {fit(first):.2f} against {fit(second):.2f})")
+        second.notes.insert(0, f"the best reading ({understood.pattern.to_text()}) {why}; "
                                "answered with the model's next reading")
         second.sparql_requests += first.sparql_requests
         second.timings_ms = {phase: first.timings_ms.get(phase, 0.0) + spent for phase, spent in second.timings_ms.items()}

@@ -4,6 +4,7 @@ answer-type filtering, and ranked generation for the proxy. Questions here are o
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import replace
 
 import pyoxigraph as ox
 import pytest
@@ -328,3 +329,20 @@ async def test_the_next_reading_answers_when_the_best_finds_nothing(ck25: Endpoi
     assert "next reading" in result.notes[0] and "zebra stripes" in result.notes[0]
     assert result.to_dict()["evidence"]["understanding"]["pattern"].endswith("product manager | Franz Kornhaeusel")
     assert 0 < result.sparql_requests < 30  # both tries counted
+
+
+async def test_a_reading_that_fits_the_graph_poorly_gives_way_to_the_next_one(path: KgqanPath, ck25: Endpoint) -> None:
+    """"How many parts does the bill of material ElectroTide VortexLine have?" read as `?u1 | bill |
+    ElectroTide VortexLine` links "bill" only weakly (to a label): the next reading, `?u1 | parts | ...`,
+    fits clearly better and answers. A reading that fits well is kept whatever comes next."""
+    number = AnswerType(AnswerKind.NUMBER)
+    weak = replace(understood("count :: ?u1 | bill | ElectroTide VortexLine", number),
+                   alternatives=(PhraseGraphPattern.from_text("count :: ?u1 | parts | ElectroTide VortexLine"),))
+    alone = await path.answer_understood(weak, ck25, KGQAN_ONLY)
+    result = await path.answer_readings(weak, ck25, KGQAN_ONLY)
+    assert [a.value for a in result.answers] == ["9"] and [a.value for a in alone.answers] != ["9"]
+    assert "fits the graph poorly" in result.notes[0] and result.sparql_requests > alone.sparql_requests
+    strong = replace(understood("count :: ?u1 | parts | ElectroTide VortexLine", number),
+                     alternatives=(PhraseGraphPattern.from_text("count :: ?u1 | bill | ElectroTide VortexLine"),))
+    kept = await path.answer_readings(strong, ck25, KGQAN_ONLY)
+    assert [a.value for a in kept.answers] == ["9"] and not any("reading" in n for n in kept.notes)
