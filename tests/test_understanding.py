@@ -19,7 +19,7 @@ from understanding import (
     QuestionParser,
     get_parser,
 )
-from understanding.grading import stated_operator
+from understanding.grading import StatedOrdering, stated_operator, stated_ordering
 from understanding.parser import ModelOutput
 
 ROUND_TRIP = [
@@ -583,6 +583,45 @@ class WrongOperatorModel:
     def predict(self, questions: list[str]) -> list[ModelOutput]:
         return [ModelOutput("list :: ?u1 | is a | stadiums ; ?u1 | capacity | ?u2 :: filter ?u2 < 10000",
                             AnswerKind.RESOURCE, 0.9) for _ in questions]
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("Which product has the highest price?", StatedOrdering(True, False)),
+    ("What is the most expensive service?", StatedOrdering(True, False)),  # "most" + adjective: a value
+    ("Which is the least expensive car?", StatedOrdering(False, False)),
+    ("Which supplier supplies the most products?", StatedOrdering(True, True)),  # "most" + plural noun: a count
+    ("Which team has the fewest wins?", StatedOrdering(False, True)),
+    ("Who has the highest number of awards?", StatedOrdering(True, True)),
+    ("List the three most expensive products.", StatedOrdering(True, False, 3)),
+    ("Name the 5 cheapest products.", StatedOrdering(False, False, 5)),
+    ("Which singers are at least 30?", None),  # a bound, not a superlative
+    ("Which film won Best Picture?", None),  # a name
+    ("What is the first name of the oldest singer?", StatedOrdering(True, False)),  # "first name" is no superlative
+    ("Who is the oldest and the youngest singer?", None),  # the two ends disagree
+])
+def test_the_superlative_states_the_ordering(question: str, expected: StatedOrdering | None) -> None:
+    assert stated_ordering(question) == expected
+
+
+class SuperlativeModel:
+    """Orders by a count where the question orders by a value, and at the wrong end: the readings the
+    trained model ranks first for "Which products have the highest reliability index?"."""
+
+    def predict(self, questions: list[str]) -> list[ModelOutput]:
+        return [ModelOutput(
+            "list :: ?u1 | products | ?u2 ; ?u2 | is a | reliability index :: order count ?u2 desc 1",
+            AnswerKind.RESOURCE, 0.9,
+            ("list :: ?u1 | products | ?u2 :: order ?u2 desc 1",  # fits, but drops "reliability index"
+             "list :: ?u1 | products | ?u2 ; ?u2 | reliability index | ?u3 :: order ?u3 asc 1"))
+            for _ in questions]
+
+
+def test_the_reading_that_orders_as_the_superlative_says_is_taken() -> None:
+    result = QuestionParser(model=SuperlativeModel()).parse_sync(["Which products have the highest reliability index?"])[0]
+    assert result.pattern.to_text() == "list :: ?u1 | products | ?u2 ; ?u2 | reliability index | ?u3 :: order ?u3 desc 1"
+    assert result.raw_output.endswith("asc 1") and result.alternatives[0].ordering.by_count
+    counted = QuestionParser(model=SuperlativeModel()).parse_sync(["Which products have the most parts?"])[0]
+    assert counted.pattern.ordering.by_count  # "the most" + a noun may be a count: the best reading stays
 
 
 @pytest.mark.parametrize(("question", "operator"), [

@@ -10,6 +10,7 @@ words live here too, so "more than two" means 2 in training targets, rule parses
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 # Adjective lemma -> the attribute it grades ("the oldest singer" orders singers by age).
 ATTRIBUTE_OF = {
@@ -123,3 +124,60 @@ def stated_operator(question: str, value: str) -> str | None:
             if following == phrase:
                 return operator
     return None
+
+
+@dataclass(frozen=True)
+class StatedOrdering:
+    """What a question's superlative says about the ordering it asks for: which end (`descending`),
+    whether things are ranked by how many of something they have (`by_count`), and how many are
+    wanted (`limit`, when a number stands before the superlative: "the three most expensive");
+    None where the words do not say."""
+
+    descending: bool | None
+    by_count: bool | None
+    limit: int | None = None
+
+
+# Superlatives whose end is unambiguous ("first" is often "first name"; "most"/"least" are read with
+# the word after them; "at least"/"at most" are bounds).
+_PLAIN_SUPERLATIVES = {word: descending for word, descending in SUPERLATIVE_DESCENDING.items()
+                       if word not in ("first", "max", "min", "most", "least")}
+_ADJECTIVE_END = re.compile(r"(ive|ous|ful|able|ible|al|ic|ant|ent|ar|ing|ed|y)$")
+_COUNT_NOUN = re.compile(r"(number|count)\s+of\b")
+_NUMBER = r"\d+|" + "|".join(w for w in NUMBER_WORDS if 2 <= NUMBER_WORDS[w] <= 20)
+
+
+def stated_ordering(question: str) -> StatedOrdering | None:
+    """The ordering a question's superlative states, or None when it has no superlative (or two that
+    disagree on the end). Capitalised words are names ("Best Picture"), never superlatives."""
+    words = re.findall(r"[A-Za-z]+|\d+", question)
+    found: list[tuple[bool, bool | None, int]] = []  # (descending, by_count, index)
+    for index, word in enumerate(words):
+        lower = word.lower()
+        if word[0].isupper() and index > 0:
+            continue
+        following = " ".join(w.lower() for w in words[index + 1: index + 4])
+        previous = words[index - 1].lower() if index else ""
+        if lower in ("most", "least", "fewest") and previous != "at":
+            after = words[index + 1].lower() if index + 1 < len(words) else ""
+            descending = lower == "most"
+            if lower == "fewest" or _COUNT_NOUN.match(following):
+                found.append((descending, True, index))
+            elif after in ATTRIBUTE_OF or _ADJECTIVE_END.search(after):
+                found.append((descending, False, index))
+            elif after.endswith("s"):  # "the most products"
+                found.append((descending, True, index))
+            else:
+                found.append((descending, None, index))
+        elif lower in _PLAIN_SUPERLATIVES:
+            by_count = bool(_COUNT_NOUN.match(following))
+            found.append((_PLAIN_SUPERLATIVES[lower], by_count, index))
+    if not found or len({d for d, _, _ in found}) > 1:
+        return None
+    descending, by_count, index = found[0]
+    before = " ".join(w.lower() for w in words[max(0, index - 2): index])
+    limit_match = re.search(rf"\b(?:the|top)\s+({_NUMBER})$", before) or \
+        re.search(rf"\btop\s+({_NUMBER})\b", question.lower())
+    limit = int(number_value(limit_match.group(1)) or 0) if limit_match else None
+    counts = {c for _, c, _ in found if c is not None}
+    return StatedOrdering(descending, counts.pop() if len(counts) == 1 else None, limit or None)

@@ -22,7 +22,7 @@ from gateway.errors import GatewayError
 from understanding.answer_types import build_answer_type
 from understanding.coverage import unsupported_reason
 from understanding.pgp import AnswerKind, PGPParseError, PhraseGraphPattern, UnderstoodQuestion
-from understanding.repairs import repaired
+from understanding.repairs import chosen_reading, repaired
 
 log = logging.getLogger(__name__)
 
@@ -171,16 +171,23 @@ class QuestionParser:
                 reasons = {i: f"model failed: {exc}" for i in range(len(texts))}
             per_question = (time.perf_counter() - started) * 1000 / max(1, len(texts))
             for i, output in enumerate(outputs):
-                try:
-                    pattern = PhraseGraphPattern.from_text(output.text)
-                except PGPParseError as exc:
-                    reasons[i] = f"model output unparseable: {exc}"
+                readings: list[tuple[str, PhraseGraphPattern]] = []
+                for text in (output.text, *output.alternatives):
+                    try:
+                        readings.append((text, PhraseGraphPattern.from_text(text)))
+                    except PGPParseError as exc:
+                        if text == output.text:
+                            reasons[i] = f"model output unparseable: {exc}"
+                if not readings or readings[0][0] != output.text:
                     continue
                 if self._repairs:
-                    pattern = repaired(texts[i], pattern)
+                    readings = [(text, repaired(texts[i], p)) for text, p in readings]
+                    readings.insert(0, readings.pop(chosen_reading(texts[i], [p for _, p in readings])))
+                (raw, pattern), later = readings[0], readings[1:]
                 answer_type = build_answer_type(output.kind, pattern, output.kind_confidence)
-                results[i] = UnderstoodQuestion(texts[i], pattern, answer_type, "model", output.text, per_question,
-                                                alternatives=self._alternatives(texts[i], output, pattern))
+                alternatives = tuple(dict.fromkeys(p for _, p in later if p != pattern))[:MAX_ALTERNATIVES]
+                results[i] = UnderstoodQuestion(texts[i], pattern, answer_type, "model", raw, per_question,
+                                                alternatives=alternatives)
         else:
             reasons = {i: self._model_unavailable or "no model" for i in range(len(texts))}
         pending = [i for i, r in enumerate(results) if r is None]
@@ -194,21 +201,6 @@ class QuestionParser:
                     texts[i], pattern, answer_type, f"fallback: {reasons.get(i, 'no model output')}", raw, per_question
                 )
         return [replace(r, unsupported=unsupported_reason(r.question, r.pattern)) for r in results if r is not None]
-
-    def _alternatives(self, question: str, output: ModelOutput, chosen: PhraseGraphPattern
-                      ) -> tuple[PhraseGraphPattern, ...]:
-        """The model's next readings that parse and differ from the chosen pattern (after repairs)."""
-        found: list[PhraseGraphPattern] = []
-        for text in output.alternatives[:MAX_ALTERNATIVES]:
-            try:
-                pattern = PhraseGraphPattern.from_text(text)
-            except PGPParseError:
-                continue
-            if self._repairs:
-                pattern = repaired(question, pattern)
-            if pattern != chosen and pattern not in found:
-                found.append(pattern)
-        return tuple(found)
 
     def _ensure_model(self) -> PatternModel | None:
         if self._model_loaded or not self._use_model:

@@ -15,7 +15,13 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from understanding.grading import number_value, stated_operator, value_in_question
+from understanding.grading import (
+    StatedOrdering,
+    number_value,
+    stated_operator,
+    stated_ordering,
+    value_in_question,
+)
 from understanding.pgp import (
     ANSWER,
     Comparison,
@@ -30,7 +36,60 @@ from understanding.pgp import (
 
 def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """The pattern with every repair applied."""
+    pattern = with_stated_ordering(question, pattern)
     return with_counted_nouns(question, with_compared_values(question, with_stated_operators(question, pattern)))
+
+
+def fits_stated_ordering(pattern: PhraseGraphPattern, stated: StatedOrdering | None) -> bool:
+    """Whether a reading orders as the question's superlative says: "the most expensive service" is an
+    ordering by a value, not by a count (nor no ordering at all); "the most products" is by a count;
+    any other form (a MAX, a COUNT, ...) is left to the model. The end and the limit are not judged:
+    `with_stated_ordering` sets them."""
+    if stated is None or pattern.form is not QuestionForm.LIST:  # "the maximum number of staff" may be a MAX
+        return True
+    if pattern.ordering is None:
+        return False
+    return stated.by_count is None or pattern.ordering.by_count == stated.by_count
+
+
+def chosen_reading(question: str, readings: list[PhraseGraphPattern]) -> int:
+    """Which of the model's readings (best first) to take: the best, unless it does not order as the
+    question's superlative says and a later reading of the same form does while keeping every word of
+    the best one's phrases (a reading that drops a constraint to fit is not taken).
+
+    With `with_stated_ordering`, on the fully aligned derived dev split (`python -m
+    benchmarks.understanding`): triple F1 0.7613 -> 0.7614, answer type 0.894 -> 0.895, exact match
+    0.624 -> 0.620 (3 questions; one is the limit: the derived gold keeps `1` for "the top 5 largest
+    ages" where the Spider query has no other limit we read). On the train-carved validation split every
+    pattern it changes (4) reads as its question says. Own KGQAN dev: one more question answered."""
+    stated = stated_ordering(question)
+    if not readings or fits_stated_ordering(readings[0], stated):
+        return 0
+    kept = _phrase_words(readings[0])
+    return next((i for i, reading in enumerate(readings) if fits_stated_ordering(reading, stated)
+                 and reading.form is readings[0].form and _phrase_words(reading) >= kept), 0)
+
+
+def _phrase_words(pattern: PhraseGraphPattern) -> set[str]:
+    """The words of a pattern's phrases (nodes, relations and classes), lower-cased."""
+    text = " ".join(part for t in pattern.triples for part in (t.subject, t.object, "" if t.is_type else t.relation)
+                    if not is_unknown(part))
+    return set(re.findall(r"\w+", text.lower()))
+
+
+def with_stated_ordering(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """The end and the number the superlative states: "the highest price" orders descending and "the
+    three cheapest" keeps three, whatever tokens the model chose; a MAX becomes a MIN for "the lowest"."""
+    stated = stated_ordering(question)
+    if stated is None or stated.descending is None:
+        return pattern
+    if pattern.form in (QuestionForm.MAX, QuestionForm.MIN) and stated.by_count is not True:
+        return replace(pattern, form=QuestionForm.MAX if stated.descending else QuestionForm.MIN)
+    if pattern.ordering is None:
+        return pattern
+    ordering = replace(pattern.ordering, descending=stated.descending,
+                       limit=stated.limit or pattern.ordering.limit)
+    return pattern if ordering == pattern.ordering else replace(pattern, ordering=ordering)
 
 
 def with_compared_values(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
