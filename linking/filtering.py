@@ -86,8 +86,8 @@ class AnswerTypeFilter:
                types: dict[str, list[str]] | None = None, type_labels: dict[str, str] | None = None,
                *, named: bool = False) -> FilterOutcome:
         """`types` maps an answer IRI to its class IRIs; `type_labels` gives class labels where known.
-        `named`: the IRIs will be presented by a name attribute (their graph has no labels), so they
-        fit a string answer."""
+        `named`: the IRIs will be presented by a name (their labels, or a naming attribute where their
+        graph has no labels), so they fit a string answer."""
         if answer_type is None or not answers:
             return FilterOutcome(list(answers))
         kind = answer_type.kind

@@ -38,6 +38,7 @@ class Naming:
 
     predicate: str | None
     reason: str
+    labelled: bool = False  # the instances carry a well-known label: presented by it, they fit a string answer
 
 
 def naming_score(predicate: str, class_iri: str) -> float:
@@ -59,7 +60,7 @@ class EntityNamer:
     """Finds (and caches per endpoint and class) the naming attribute of answer resources."""
 
     def __init__(self) -> None:
-        self._by_class: dict[tuple[str, str], str | None] = {}
+        self._by_class: dict[tuple[str, str], tuple[str | None, bool]] = {}
         self._lock = asyncio.Lock()
 
     async def naming(self, answers: Sequence[ox.NamedNode], types: dict[str, list[str]],
@@ -70,7 +71,7 @@ class EntityNamer:
         if classes:
             top = classes.most_common(1)[0][0]
             if (key, top) in self._by_class:
-                return self._decision(top, self._by_class[(key, top)])
+                return self._decision(top, *self._by_class[(key, top)])
         sample = list(dict.fromkeys(a.value for a in answers))[:SAMPLE]
         values = " ".join(f"<{iri}>" for iri in sample)
         query = (f"SELECT ?s ?p ?o WHERE {{ VALUES ?s {{ {values} }} ?s ?p ?o . "
@@ -93,22 +94,24 @@ class EntityNamer:
             return Naming(None, "the answers have no class")
         top = Counter(instance_class.values()).most_common(1)[0][0]
         members = [s for s, c in instance_class.items() if c == top]
-        predicate = self._choose(top, {s: literals.get(s, {}) for s in members})
+        attributes = {s: literals.get(s, {}) for s in members}
+        labelled = any(p in WELL_KNOWN_LABELS for found in attributes.values() for p in found)
+        predicate = None if labelled else self._choose(top, attributes)
         async with self._lock:
-            self._by_class[(key, top)] = predicate
-        return self._decision(top, predicate)
+            self._by_class[(key, top)] = (predicate, labelled)
+        return self._decision(top, predicate, labelled)
 
     @staticmethod
-    def _decision(class_iri: str, predicate: str | None) -> Naming:
+    def _decision(class_iri: str, predicate: str | None, labelled: bool) -> Naming:
+        if labelled:
+            return Naming(None, f"instances of <{class_iri}> have labels", labelled=True)
         if predicate is None:
-            return Naming(None, f"instances of <{class_iri}> have labels or no naming attribute")
+            return Naming(None, f"instances of <{class_iri}> have no labels and no naming attribute")
         return Naming(predicate, f"instances of <{class_iri}> have no labels; <{predicate}> names them")
 
     @staticmethod
     def _choose(class_iri: str, members: dict[str, dict[str, list[ox.Literal]]]) -> str | None:
         if not members:
-            return None
-        if any(p in WELL_KNOWN_LABELS for attributes in members.values() for p in attributes):
             return None
         best: tuple[float, str] | None = None
         predicates = {p for attributes in members.values() for p in attributes}

@@ -50,7 +50,7 @@ from linking.relations import (
     union,
 )
 from linking.relaxation import counted_as_attribute, is_count_attribute, read_as_classes, relax
-from understanding.answer_types import build_answer_type
+from understanding.answer_types import build_answer_type, graded_thing
 from understanding.pgp import (
     AnswerKind,
     AnswerType,
@@ -240,7 +240,8 @@ class KgqanPath:
                     if not options.filter_by_type:
                         return FilterOutcome(list(answers))
                     return self.type_filter.filter(answers, understood.answer_type, types, class_words,
-                                                   named=naming is not None and naming.predicate is not None)
+                                                   named=naming is not None and (naming.predicate is not None
+                                                                                 or naming.labelled))
                 finally:
                     filter_ms += (time.perf_counter() - began) * 1000
 
@@ -359,8 +360,10 @@ class KgqanPath:
         """Links the pattern and builds its ranked queries. A per-group count is also read as an
         attribute that stores the count (`counted_as_attribute`), where the graph has a predicate
         named so ("number products"); both readings' queries compete by score."""
+        # "the most expensive service" asks for the service: its price is no answer variant
+        kind = AnswerKind.RESOURCE if graded_thing(understood.pattern) else understood.answer_type.kind
         build = functools.partial(self.builder.build, max_queries=options.max_queries,
-                                  max_answers=options.max_answers, answer_kind=understood.answer_type.kind)
+                                  max_answers=options.max_answers, answer_kind=kind)
         reading = counted_as_attribute(relax(understood.pattern))
         if reading is None:
             linking = await self.link(understood.pattern, endpoint, options)

@@ -191,6 +191,8 @@ class QueryBuilder:
                 if predicate.through:
                     if not is_unknown(edge.other):
                         continue
+                    if edge.other in valued - {ANSWER} and predicate.direction != OUT:
+                        continue  # an ordered, compared or aggregated value is never a subject
                     middle = f"?kgqaVia{index}" if predicate.through_out else f"?kgqaHolder{index}"
                     first = (f"{anchor} <{predicate.through}> {middle}" if predicate.through_out
                              else f"{middle} <{predicate.through}> {anchor}")
@@ -202,6 +204,9 @@ class QueryBuilder:
                     continue  # a literal is never a subject, and is reached only by a predicate that holds it
                 if edge.anchor in chosen and chosen[edge.anchor].is_literal and predicate.direction == OUT:
                     continue
+                if (edge.anchor if predicate.direction == OUT else edge.other) in valued - {ANSWER}:
+                    continue  # an ordered, compared or aggregated value is never a subject (the answer may
+                    # be read as its attribute instead: `grading_moved_to`)
                 subject, obj = (anchor, other) if predicate.direction == OUT else (other, anchor)
                 edge_choices.append(_Choice(f"{subject} <{predicate.iri}> {obj}", predicate.score))
             edge_choices += merged

@@ -346,3 +346,14 @@ async def test_a_reading_that_fits_the_graph_poorly_gives_way_to_the_next_one(pa
                      alternatives=(PhraseGraphPattern.from_text("count :: ?u1 | bill | ElectroTide VortexLine"),))
     kept = await path.answer_readings(strong, ck25, KGQAN_ONLY)
     assert [a.value for a in kept.answers] == ["9"] and not any("reading" in n for n in kept.notes)
+
+
+async def test_labelled_resources_fit_a_string_answer(path: KgqanPath, ck25: Endpoint) -> None:
+    """The answer-kind classifier often says "string" for "Who ...?"/"Which ...?" (its training graphs
+    answer with names). In a graph whose resources carry labels, they are presented by their labels,
+    so they fit: no type mismatch, no penalty."""
+    result = await path.answer_understood(
+        understood("list :: ?u1 | product manager | Franz Kornhaeusel", AnswerType(AnswerKind.STRING)), ck25, KGQAN_ONLY)
+    best = result.to_dict()["evidence"]["queries"][0]
+    assert result.answers and best["status"] == "match"
+    assert not any("fits the expected type" in note for note in result.notes)

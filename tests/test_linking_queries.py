@@ -330,3 +330,11 @@ def test_a_literal_is_never_the_subject_of_a_triple() -> None:
                                           nodes={"Joe Sharp": [singer], "France": [FRANCE]}, edges=edges))
     assert queries and all(not q.pattern.lstrip().startswith('"') for q in queries)
     assert [q.pattern for q in queries] == [f'<{singer.term.value}> <{V}singer#country> "France"']
+
+
+def test_an_ordered_value_is_never_a_subject() -> None:
+    """`?u1 | weight | ?u2 :: order ?u2` cannot read the weight predicate backwards (`?u2 <weight> ?u1`
+    would order things by their IRIs)."""
+    weight = {"weight": ("?unknown1", {"": [pred("singer#age", 0.9, OUT), pred("singer#age", 0.9, IN)]})}
+    queries = QueryBuilder().build(linked("list :: ?u1 | weight | ?u2 :: order ?u2 desc 3", edges=weight))
+    assert queries and all(q.pattern.startswith("?unknown1 <") for q in queries)

@@ -662,3 +662,19 @@ def test_negation_is_reported_as_unsupported(question: str, pattern: str, negate
     assert (reason is not None) == negated
     if negated:
         assert "negation" in reason
+
+
+def test_a_superlative_alone_grades_the_thing_asked_for() -> None:
+    """"List the three heaviest products." decoded as ordering the answer itself orders by the value
+    "heaviest" names instead, and asks for the products, not their weights, whatever kind was
+    predicted; "the highest price" names an attribute, whose value may be the answer."""
+    from understanding.answer_types import predicted_kind
+    from understanding.repairs import with_stated_ordering
+
+    decoded = PhraseGraphPattern.from_text("list :: ?u1 | heaviest | ?u2 :: order ?u1 desc 1")
+    repaired_pattern = with_stated_ordering("List the three heaviest products.", decoded)
+    assert repaired_pattern.to_text() == "list :: ?u1 | heaviest | ?u2 :: order ?u2 desc 3"
+    assert predicted_kind(AnswerKind.NUMBER, repaired_pattern) is AnswerKind.RESOURCE
+    priced = PhraseGraphPattern.from_text("list :: ?u1 | price | ?u2 :: order ?u2 desc 1")
+    assert with_stated_ordering("What is the highest price?", priced) == priced
+    assert predicted_kind(AnswerKind.NUMBER, priced) is AnswerKind.NUMBER

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from understanding.grading import is_grading_phrase
 from understanding.pgp import ANSWER, AnswerKind, AnswerType, PhraseGraphPattern, QuestionForm
 
 
@@ -114,6 +115,23 @@ def rule_kind(question: str, pattern: PhraseGraphPattern) -> AnswerKind:
             if kind is not None:
                 return kind
     return AnswerKind.NUMBER if pattern.form.is_aggregate else AnswerKind.RESOURCE
+
+
+def graded_thing(pattern: PhraseGraphPattern) -> bool:
+    """Whether the answer is a thing ranked by a value a superlative alone names: "What is the heaviest
+    product?" as `?u1 | heaviest | ?u2 :: order ?u2 desc 1` asks for the product, not its weight."""
+    ordering = pattern.ordering
+    if pattern.form is not QuestionForm.LIST or ordering is None or ordering.by_count or ordering.node == ANSWER:
+        return False
+    return any(not t.is_type and set(t.nodes()) == {ANSWER, ordering.node} and is_grading_phrase(t.relation)
+               for t in pattern.triples)
+
+
+def predicted_kind(kind: AnswerKind, pattern: PhraseGraphPattern) -> AnswerKind:
+    """The classifier's kind, unless the pattern shows the answer is a graded thing, not a value."""
+    if kind in (AnswerKind.NUMBER, AnswerKind.DATE) and graded_thing(pattern):
+        return AnswerKind.RESOURCE
+    return kind
 
 
 def build_answer_type(kind: AnswerKind, pattern: PhraseGraphPattern, confidence: float = 1.0) -> AnswerType:

@@ -181,3 +181,13 @@ def stated_ordering(question: str) -> StatedOrdering | None:
     limit = int(number_value(limit_match.group(1)) or 0) if limit_match else None
     counts = {c for _, c, _ in found if c is not None}
     return StatedOrdering(descending, counts.pop() if len(counts) == 1 else None, limit or None)
+
+
+# Words that grade a thing rather than name an attribute: "heaviest", "most expensive", "cheapest".
+GRADING_WORDS = frozenset({*SUPERLATIVE_DESCENDING, *_SUPERLATIVE_OF, *ATTRIBUTE_OF, "most", "least"}) - {"first"}
+
+
+def is_grading_phrase(phrase: str) -> bool:
+    """Whether a relation phrase only grades ("heaviest", "most expensive"), naming no attribute."""
+    words = re.findall(r"[a-z]+", phrase.lower())
+    return bool(words) and all(w in GRADING_WORDS for w in words)

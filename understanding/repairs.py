@@ -17,6 +17,7 @@ from dataclasses import replace
 
 from understanding.grading import (
     StatedOrdering,
+    is_grading_phrase,
     number_value,
     stated_operator,
     stated_ordering,
@@ -31,6 +32,7 @@ from understanding.pgp import (
     QuestionForm,
     is_unknown,
     next_unknown_number,
+    node_degrees,
 )
 
 
@@ -88,8 +90,21 @@ def with_stated_ordering(question: str, pattern: PhraseGraphPattern) -> PhraseGr
     if pattern.ordering is None:
         return pattern
     ordering = replace(pattern.ordering, descending=stated.descending,
-                       limit=stated.limit or pattern.ordering.limit)
+                       limit=stated.limit or pattern.ordering.limit, node=_graded_value(pattern))
     return pattern if ordering == pattern.ordering else replace(pattern, ordering=ordering)
+
+
+def _graded_value(pattern: PhraseGraphPattern) -> str:
+    """The node to order by: the answer's value that a superlative alone names (`?u1 | heaviest |
+    ?u2`), where the model ordered the answer itself (which would sort things by their IRIs)."""
+    ordering = pattern.ordering
+    assert ordering is not None
+    if ordering.node != ANSWER or ordering.by_count:
+        return ordering.node
+    degrees = node_degrees(pattern.triples)
+    graded = [other for t in pattern.triples if not t.is_type and ANSWER in t.nodes() and is_grading_phrase(t.relation)
+              for other in t.nodes() if other != ANSWER and is_unknown(other) and degrees[other] == 1]
+    return graded[0] if len(graded) == 1 else ordering.node
 
 
 def with_compared_values(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
