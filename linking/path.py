@@ -52,6 +52,7 @@ from linking.relations import (
 from linking.relaxation import counted_as_attribute, is_count_attribute, read_as_classes, relax
 from understanding.answer_types import build_answer_type, graded_thing
 from understanding.pgp import (
+    ANSWER,
     AnswerKind,
     AnswerType,
     PhraseGraphPattern,
@@ -364,11 +365,12 @@ class KgqanPath:
         kind = AnswerKind.RESOURCE if graded_thing(understood.pattern) else understood.answer_type.kind
         build = functools.partial(self.builder.build, max_queries=options.max_queries,
                                   max_answers=options.max_answers, answer_kind=kind)
+        value_answer = kind in (AnswerKind.NUMBER, AnswerKind.DATE) and understood.pattern.form is QuestionForm.LIST
         reading = counted_as_attribute(relax(understood.pattern))
         if reading is None:
-            linking = await self.link(understood.pattern, endpoint, options)
+            linking = await self.link(understood.pattern, endpoint, options, value_answer=value_answer)
             return linking, build(linking.linked)
-        linking, other = await asyncio.gather(self.link(understood.pattern, endpoint, options),
+        linking, other = await asyncio.gather(self.link(understood.pattern, endpoint, options, value_answer=value_answer),
                                               self.link(reading.pattern, endpoint, options, retry=False))
         added = reading.edge
 
@@ -390,11 +392,12 @@ class KgqanPath:
         return replace(linking, relations=relations), queries
 
     async def link(self, pattern: PhraseGraphPattern, endpoint: Endpoint, options: AskOptions, *,
-                   retry: bool = True) -> Linking:
+                   retry: bool = True, value_answer: bool = False) -> Linking:
         """Links every node and edge of the pattern (entity search, literals, classes, predicates),
         after repairing comparisons the pattern left in its words (`linking.relaxation`). A named
         node that matches nothing but names a class ("the average age of conductors") is linked
-        again as an unknown of that class."""
+        again as an unknown of that class. `value_answer`: the answer is a number or date, so an edge
+        to it may also lead through a thing to its value ("the price" -> `price/amount`)."""
         pattern = relax(pattern)
         entity_phrases = pattern.entity_phrases()
         class_phrases = list(dict.fromkeys(pattern.class_phrases()))
@@ -424,7 +427,8 @@ class KgqanPath:
                                            for p in unmatched))
             as_classes = [p for p, found in zip(unmatched, named, strict=True) if found]
             if as_classes:
-                return await self.link(read_as_classes(pattern, as_classes), endpoint, options, retry=False)
+                return await self.link(read_as_classes(pattern, as_classes), endpoint, options, retry=False,
+                                       value_answer=value_answer)
         classes = {}
         for phrase, found in zip(class_phrases, class_lists, strict=True):
             readings = list(found)
@@ -434,7 +438,7 @@ class KgqanPath:
         entities = [NodeLinks(p, nodes[p]) for p in entity_phrases] + \
                    [NodeLinks(p, classes[p], kind="class") for p in class_phrases]
         (edges, relations), relation_classes = await asyncio.gather(
-            self._link_edges(pattern, nodes, classes, endpoint, options),
+            self._link_edges(pattern, nodes, classes, endpoint, options, value_answer),
             self._relation_classes(pattern, endpoint))
         return Linking(LinkedPattern(pattern, nodes, classes, edges, relation_classes), entities, relations)
 
@@ -449,7 +453,7 @@ class KgqanPath:
 
     async def _link_edges(self, pattern: PhraseGraphPattern, nodes: dict[str, list[LinkedEntity]],
                           classes: dict[str, list[LinkedEntity]], endpoint: Endpoint,
-                          options: AskOptions) -> tuple[list[EdgeLinks], list[EdgeEvidence]]:
+                          options: AskOptions, value_answer: bool = False) -> tuple[list[EdgeLinks], list[EdgeEvidence]]:
         triples = [t for t in pattern.triples if not t.is_type]
         if not triples:
             return [], []
@@ -476,7 +480,7 @@ class KgqanPath:
             else:
                 anchor_node, anchor_pattern = _unknown_anchor(triple, pattern, nodes, classes)
                 unanchored.append((triple, anchor_node, anchor_pattern))
-        valued = valued_nodes(pattern)
+        valued = valued_nodes(pattern) | ({ANSWER} if value_answer else set())
         to_values = {triple: (anchor_node, anchor_pattern) for triple, anchor_node, anchor_pattern in unanchored
                      if (set(triple.nodes()) - {anchor_node}) & valued}
         sampled = await asyncio.gather(*(

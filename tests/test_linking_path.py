@@ -357,3 +357,11 @@ async def test_labelled_resources_fit_a_string_answer(path: KgqanPath, ck25: End
     best = result.to_dict()["evidence"]["queries"][0]
     assert result.answers and best["status"] == "match"
     assert not any("fits the expected type" in note for note in result.notes)
+
+
+async def test_a_number_answer_reaches_the_value_through_the_thing(path: KgqanPath, ck25: Endpoint) -> None:
+    """"What is the price of the most expensive service?": `price` leads to a price node, whose
+    `amount` is the number asked for (a two-hop reading, as for ordered values)."""
+    pattern = "list :: ?u1 | price | ?u2 ; ?u2 | expensive | ?u3 ; ?u2 | is a | service :: order ?u3 desc 1"
+    result = await path.answer_understood(understood(pattern, AnswerType(AnswerKind.NUMBER)), ck25, KGQAN_ONLY)
+    assert [a.value for a in result.answers] == ["1709.54"]

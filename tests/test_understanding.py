@@ -678,3 +678,25 @@ def test_a_superlative_alone_grades_the_thing_asked_for() -> None:
     priced = PhraseGraphPattern.from_text("list :: ?u1 | price | ?u2 :: order ?u2 desc 1")
     assert with_stated_ordering("What is the highest price?", priced) == priced
     assert predicted_kind(AnswerKind.NUMBER, priced) is AnswerKind.NUMBER
+
+
+@pytest.mark.parametrize(("question", "decoded", "expected"), [
+    ("What is the total weight of the products managed by Bert Blumstein?",
+     "list :: ?u1 | total weight | ?u2 ; ?u2 | products | Bert Blumstein",
+     "sum :: ?u1 | weight | ?u2 ; ?u2 | products | Bert Blumstein"),
+    ("What is the average age of the singers?", "list :: ?u1 | average age | ?u2 ; ?u2 | is a | singers",
+     "avg :: ?u1 | age | ?u2 ; ?u2 | is a | singers"),
+    ("Which team has total points above 10?", "list :: ?u1 | total points | ?u2 :: filter ?u2 > 10", None),
+    ("Who scored the total?", "list :: ?u1 | total | ?u2", None),
+])
+def test_a_stated_total_or_average_becomes_the_aggregate(question: str, decoded: str, expected: str | None) -> None:
+    from understanding.repairs import with_stated_aggregate
+
+    pattern = PhraseGraphPattern.from_text(decoded)
+    assert with_stated_aggregate(question, pattern).to_text() == (expected or pattern.to_text())
+
+
+def test_more_comparatives_state_their_operator() -> None:
+    assert stated_operator("Which products are wider than 78 mm?", "78") == ">"
+    assert stated_operator("Which services are less expensive than 800 EUR?", "800") == "<"
+    assert stated_operator("Which rivers are narrower than 20 m?", "20") == "<"

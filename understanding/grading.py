@@ -23,8 +23,10 @@ ATTRIBUTE_OF = {
 
 # Single comparative words and prepositions -> the operator between the thing and the value.
 COMPARATIVE_OPERATOR = {
-    **dict.fromkeys(["more", "greater", "higher", "larger", "bigger", "older", "taller", "longer", "heavier", "later"], ">"),
-    **dict.fromkeys(["less", "fewer", "lower", "smaller", "younger", "shorter", "lighter", "earlier", "cheaper"], "<"),
+    **dict.fromkeys(["more", "greater", "higher", "larger", "bigger", "older", "taller", "longer", "heavier", "later",
+                     "wider", "deeper", "thicker", "faster", "richer", "more expensive"], ">"),
+    **dict.fromkeys(["less", "fewer", "lower", "smaller", "younger", "shorter", "lighter", "earlier", "cheaper",
+                     "narrower", "shallower", "thinner", "slower", "poorer", "less expensive"], "<"),
     **dict.fromkeys(["above", "over", "exceeding", "after"], ">"),
     **dict.fromkeys(["below", "under", "before"], "<"),
     "since": ">=",

@@ -38,7 +38,7 @@ from understanding.pgp import (
 
 def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """The pattern with every repair applied."""
-    pattern = with_stated_ordering(question, pattern)
+    pattern = with_stated_aggregate(question, with_stated_ordering(question, pattern))
     return with_counted_nouns(question, with_compared_values(question, with_stated_operators(question, pattern)))
 
 
@@ -92,6 +92,28 @@ def with_stated_ordering(question: str, pattern: PhraseGraphPattern) -> PhraseGr
     ordering = replace(pattern.ordering, descending=stated.descending,
                        limit=stated.limit or pattern.ordering.limit, node=_graded_value(pattern))
     return pattern if ordering == pattern.ordering else replace(pattern, ordering=ordering)
+
+
+_AGGREGATE_WORDS = {"total": QuestionForm.SUM, "average": QuestionForm.AVG, "mean": QuestionForm.AVG}
+
+
+def with_stated_aggregate(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"What is the total weight of the products ...?" decoded as a list of `?u1 | total weight | ?u2`
+    asks for one sum: a list whose answer is reached by a relation phrase that starts with "total",
+    "average" or "mean" (and says more), where the question says "the total/average/mean <that>",
+    becomes a SUM or AVG of the rest of the phrase ("weight")."""
+    if pattern.form is not QuestionForm.LIST or pattern.ordering is not None or pattern.comparisons:
+        return pattern
+    text = question.lower()
+    for index, triple in enumerate(pattern.triples):
+        words = triple.relation.split()
+        form = _AGGREGATE_WORDS.get(words[0].lower()) if len(words) > 1 and not triple.is_type else None
+        if form is None or ANSWER not in triple.nodes() or f"the {triple.relation.lower()}" not in text:
+            continue
+        triples = list(pattern.triples)
+        triples[index] = replace(triple, relation=" ".join(words[1:]))
+        return replace(pattern, form=form, triples=tuple(triples))
+    return pattern
 
 
 def _graded_value(pattern: PhraseGraphPattern) -> str:
