@@ -653,6 +653,11 @@ def allowed_logits(logits: np.ndarray, row: int, length: int, grammar: Grammar) 
     return np.where(allowed, own, -np.inf), allowed
 
 
+def number_pieces(source: Source) -> np.ndarray:
+    """Word pieces with digits: a value the question compares or counts with ("more than 5")."""
+    return np.array(source.shape, dtype=bool).reshape(len(source.input_ids), SHAPE_FEATURES)[:, 2]
+
+
 def names_uncopied(named: np.ndarray, grammar: Grammar) -> bool:
     """Whether a name or value of the question (`named_pieces`) is still copied by no span."""
     return bool((named & ~grammar.covered).any())
@@ -710,8 +715,8 @@ def beam_decode(net: PatternNet, sources: list[Source], features: list[torch.Ten
 def beam_search(net: PatternNet, sources: list[Source], features: list[torch.Tensor], beam: int,
                 eos_penalty: float = 1.0, length_alpha: float = 0.0) -> tuple[list[list[list[int]]], torch.Tensor]:
     """Constrained beam search: `beam` hypotheses per question, each under its own grammar; per
-    question the finished ones, best first: those that copy every name and value of the question,
-    then by summed log-probability (divided by length ** `length_alpha`). Same outputs and
+    question the finished ones, best first: those that copy every number of the question, then those
+    that copy every name and value, then by summed log-probability (divided by length ** `length_alpha`). Same outputs and
     end-of-pattern penalty as `greedy_decode`, which the best equals with `beam` 1."""
     batch_features, batch_shape, source_mask = pad_sources(sources, features)
     encoded = net.encode(batch_features, batch_shape, source_mask)
@@ -721,6 +726,7 @@ def beam_search(net: PatternNet, sources: list[Source], features: list[torch.Ten
     encoded = encoded[rows]
     memories = net.memories(encoded)
     memory_mask = source_mask[rows][:, None, None, :]
+    numbers = [number_pieces(s) for s in sources]
     named = [named_pieces(s) for s in sources]
     penalty = float(np.log(eos_penalty)) if eos_penalty > 1.0 else 0.0
     grammars = [Grammar(sources[r]) for r in range(b) for _ in range(beam)]
@@ -778,11 +784,11 @@ def beam_search(net: PatternNet, sources: list[Source], features: list[torch.Ten
         current = torch.tensor(chosen, dtype=torch.long).unsqueeze(1)
     ranked: list[list[list[int]]] = []
     for r in range(b):
-        hypotheses = [(not names_uncopied(named[r], grammars[row]),
+        hypotheses = [(not names_uncopied(named[r] & numbers[r], grammars[row]), not names_uncopied(named[r], grammars[row]),
                        scores[row] / max(1, len(outputs[row])) ** length_alpha, row)
                       for row in range(r * beam, (r + 1) * beam) if scores[row] > -np.inf and grammars[row].done]
         if not hypotheses:  # none finished within MAX_STEPS: the best unfinished one
-            hypotheses = [(False, scores[row], row) for row in range(r * beam, (r + 1) * beam)]
+            hypotheses = [(False, False, scores[row], row) for row in range(r * beam, (r + 1) * beam)]
         ranked.append([outputs[row] for *_, row in sorted(hypotheses, reverse=True)])
     return ranked, kind_probs
 
