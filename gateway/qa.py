@@ -43,6 +43,7 @@ class AskOptions:
     vertices_per_node: int = 1
     predicates_per_edge: int = 20
     max_queries: int = 40
+    max_requests: int = 29  # SPARQL requests per question, all readings together (linking may pass it alone)
     filter_by_type: bool = True
     # HubLink
     hublink_wait_for_index: bool = True

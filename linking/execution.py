@@ -79,8 +79,10 @@ class QueryExecutor:
     """Runs candidate queries in waves of `concurrency`, best score first, until no query still to run
     can beat the best effective score found, or `max_requests` queries have run."""
 
+    max_requests_default = 20
+
     def __init__(self, *, concurrency: int = 4, timeout_s: float = 10.0, boolean_budget: int = 8,
-                 max_requests: int = 20) -> None:
+                 max_requests: int = max_requests_default) -> None:
         self.concurrency = concurrency
         self.timeout_s = timeout_s
         self.boolean_budget = boolean_budget

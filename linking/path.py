@@ -75,7 +75,9 @@ MAX_HOPS = 3
 # (its best query's Eq. 2 score below WEAK_READING); it answers instead when it fits clearly better.
 WEAK_READING = 0.65
 BETTER_READING = 0.15
-NEXT_READING_REQUESTS = 15  # a poor fit is retried only below this many requests (a budget under 30)
+NEXT_READING_REQUESTS = 15  # a poor fit is retried only below this many requests
+MIN_READING_REQUESTS = 6  # a next reading needs at least this many requests left of `max_requests`
+AFTER_EXECUTION = 3  # requests kept for after execution: containers, naming, labels
 
 
 @dataclass
@@ -170,10 +172,12 @@ class KgqanPath:
                               options: AskOptions) -> PathResult:
         """Answers with the model's best reading, and with its next one as well when the best one
         answers nothing or fits the graph poorly (see `_next_reading`)."""
+        alternatives = bool(understood.alternatives) and not understood.unsupported
         result = await self.answer_understood(understood, endpoint, options)
         weak = not result.answers or (fit(result) < WEAK_READING and result.sparql_requests < NEXT_READING_REQUESTS)
-        if understood.alternatives and not understood.unsupported and weak:
-            result = await self._next_reading(understood, result, endpoint, options)
+        left = options.max_requests - result.sparql_requests
+        if alternatives and weak and left >= MIN_READING_REQUESTS:
+            result = await self._next_reading(understood, result, endpoint, replace(options, max_requests=left))
         return result
 
     async def _next_reading(self, understood: UnderstoodQuestion, first: PathResult, endpoint: Endpoint,
@@ -247,7 +251,9 @@ class KgqanPath:
                     filter_ms += (time.perf_counter() - began) * 1000
 
             deadline = time.monotonic() + max(1.0, options.timeout_s * 0.8)
-            executed = await QueryExecutor(timeout_s=min(10.0, options.timeout_s)).run(
+            budget = max(1, options.max_requests - counter.count - AFTER_EXECUTION)
+            executed = await QueryExecutor(timeout_s=min(10.0, options.timeout_s),
+                                           max_requests=min(QueryExecutor.max_requests_default, budget)).run(
                 queries, endpoint, check, deadline=deadline)
             timings["execution"] = (time.perf_counter() - started) * 1000 - filter_ms
             started = time.perf_counter()

@@ -365,3 +365,14 @@ async def test_a_number_answer_reaches_the_value_through_the_thing(path: KgqanPa
     pattern = "list :: ?u1 | price | ?u2 ; ?u2 | expensive | ?u3 ; ?u2 | is a | service :: order ?u3 desc 1"
     result = await path.answer_understood(understood(pattern, AnswerType(AnswerKind.NUMBER)), ck25, KGQAN_ONLY)
     assert [a.value for a in result.answers] == ["1709.54"]
+
+
+async def test_a_question_keeps_to_its_request_budget(path: KgqanPath, ck25: Endpoint) -> None:
+    """A pattern whose queries all come back empty runs up to 20 of them; `max_requests` bounds the
+    requests of the whole question (linking, execution, naming), so execution stops earlier."""
+    pattern = "list :: ?u1 | product manager | Franz Kornhaeusel ; ?u1 | weigh | ?u2 :: filter ?u2 > 1000"
+    question = understood(pattern, AnswerType(AnswerKind.RESOURCE))
+    free = await path.answer_understood(question, ck25, replace(KGQAN_ONLY, max_requests=100))
+    bounded = await path.answer_understood(question, ck25, replace(KGQAN_ONLY, max_requests=15))
+    assert not free.answers and not bounded.answers
+    assert free.sparql_requests > 15 >= bounded.sparql_requests
