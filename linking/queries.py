@@ -452,8 +452,9 @@ def comparison_expression(comparison: Comparison) -> str:
 
 
 def _written_number(value: str) -> str:
-    """A compared value as a SPARQL number ("two" -> 2, "2,000" -> 2000), or "" if it is no number."""
-    number = number_value(value) if not _ISO_DATE.match(value.strip()) else None
+    """A compared value as a SPARQL number ("two" -> 2, "2,000" -> 2000, "800 EUR" -> 800), or "" if it is
+    no number."""
+    number = number_value(value, unit=True) if not _ISO_DATE.match(value.strip()) else None
     return "" if number is None else str(number)
 
 

@@ -338,3 +338,13 @@ def test_an_ordered_value_is_never_a_subject() -> None:
     weight = {"weight": ("?unknown1", {"": [pred("singer#age", 0.9, OUT), pred("singer#age", 0.9, IN)]})}
     queries = QueryBuilder().build(linked("list :: ?u1 | weight | ?u2 :: order ?u2 desc 3", edges=weight))
     assert queries and all(q.pattern.startswith("?unknown1 <") for q in queries)
+
+
+def test_a_compared_value_with_a_unit_compares_as_its_number() -> None:
+    """"Which services cost less than 800 EUR?" may be decoded with the unit in the value."""
+    from linking.queries import comparison_expression
+    from understanding.pgp import Comparison
+
+    assert comparison_expression(Comparison("?unknown2", "<", "800 EUR")).endswith("(str(?unknown2)) < 800")
+    assert comparison_expression(Comparison("?unknown2", ">", "19 grams")).endswith("(str(?unknown2)) > 19")
+    assert "LCASE" in comparison_expression(Comparison("?unknown2", "=", "Route 15"))

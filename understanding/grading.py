@@ -68,9 +68,15 @@ NUMBER_WORDS = {
 }
 
 
-def number_value(text: str) -> int | float | None:
-    """The number a written value stands for ("2", "2,000", "2.5", "two"), else None."""
+_UNIT_AFTER = re.compile(r"^([+-]?\d[\d,]*(?:\.\d+)?)\s*(?:[a-z%€$£]{1,12}\.?)$")
+
+
+def number_value(text: str, *, unit: bool = False) -> int | float | None:
+    """The number a written value stands for ("2", "2,000", "2.5", "two"), else None; with `unit`,
+    also a number followed by one unit word ("800 EUR", "19 grams", "80mm")."""
     cleaned = text.strip().strip("\"'").replace(",", "").lower()
+    if unit and (found := _UNIT_AFTER.match(cleaned)):
+        cleaned = found.group(1)
     if cleaned in NUMBER_WORDS:
         return NUMBER_WORDS[cleaned]
     try:
