@@ -17,7 +17,7 @@ import logging
 import re
 import time
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -73,13 +73,14 @@ def content_words(text: str) -> list[str]:
     return words
 
 
-def relaxations(words: Sequence[str]) -> list[list[str]]:
+def relaxations(words: Sequence[str], names: Collection[str] = ()) -> list[list[str]]:
     """The word lists to try in turn: all words, then (at most `MAX_RELAXATIONS` times) one word
-    fewer, dropping the shortest, which is usually the least distinctive."""
+    fewer, dropping the shortest, which is usually the least distinctive; words of a name (`names`:
+    capitalised or numeric in the phrase, "material NaviTech Pulsar") go last."""
     attempts = [list(words)]
     current = list(words)
     while len(current) > 1 and len(attempts) <= MAX_RELAXATIONS:
-        shortest = min(range(len(current)), key=lambda i: (len(current[i]), -i))
+        shortest = min(range(len(current)), key=lambda i: (current[i] in names, len(current[i]), -i))
         current = current[:shortest] + current[shortest + 1:]
         attempts.append(current)
     return attempts
@@ -542,7 +543,8 @@ async def search_labels(endpoint: Endpoint, text: str, *, limit: int) -> list[La
         words = list(dict.fromkeys(w for w in words_of(text) if len(w) > 1))[:MAX_WORDS]
         if isinstance(dialect, VirtuosoDialect):
             words = []  # only stop words: Virtuoso would answer nothing or fail
-    attempts = relaxations(words) if words else []
+    names = {w for w in words_of(" ".join(t for t in text.split() if t[:1].isupper() or t[:1].isdigit()))}
+    attempts = relaxations(words, names) if words else []
 
     async def run(attempt: Sequence[str] | None) -> list[LabelHit]:
         if not attempt:

@@ -78,6 +78,9 @@ def test_relaxations_are_bounded_and_drop_the_shortest_word() -> None:
     assert many[1] == ["alpha", "be", "gamma", "deltas", "epsilon"]  # of equally short words, the last goes
     assert many[2] == ["alpha", "gamma", "deltas", "epsilon"]
     assert relaxations(["one"]) == [["one"]]
+    # "material NaviTech Pulsar": the common noun goes first, the name's words last
+    assert relaxations(["material", "navitech", "pulsar"], {"navitech", "pulsar"}) == [
+        ["material", "navitech", "pulsar"], ["navitech", "pulsar"], ["navitech"]]
 
 
 def test_virtuoso_wildcard_needs_four_letters() -> None:
@@ -173,6 +176,15 @@ async def test_phrase_that_finds_nothing_retries_with_fewer_words(pool: Endpoint
         endpoint = ck25_endpoint(pool, engine, f"{engine.kind}-relax")
         hits = await endpoint.search("memristor sensor zzyzxqq", limit=50)
         assert hits and all("memristor" in h.label.lower() for h in hits)
+
+
+async def test_a_name_outlasts_the_common_noun_before_it(pool: EndpointPool, virtuoso, oxigraph) -> None:  # type: ignore[no-untyped-def]
+    """"material NaviTech Pulsar" (the model cut "bill of material NaviTech Pulsar" there) finds the bill of
+    material named "NaviTech Pulsar", not the class "Bill of Material"."""
+    for engine in (virtuoso, oxigraph):
+        endpoint = ck25_endpoint(pool, engine, f"{engine.kind}-name-last")
+        hits = await endpoint.search("material NaviTech Pulsar", limit=50)
+        assert hits and {h.label for h in hits} == {"NaviTech Pulsar"}
 
 
 async def test_only_stop_words_is_no_error(pool: EndpointPool, virtuoso) -> None:  # type: ignore[no-untyped-def]

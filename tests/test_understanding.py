@@ -568,6 +568,8 @@ def test_a_counted_noun_the_model_left_out_is_put_back(question: str, decoded: s
     ("Which orchestras were founded after 2005?", "list :: ?u1 | is a | orchestras ; ?u1 | founded | 2005",
      "list :: ?u1 | is a | orchestras ; ?u1 | founded | ?u2 :: filter ?u2 > 2005"),
     ("Which films were released in 2005?", "list :: ?u1 | is a | films ; ?u1 | released in | 2005", None),
+    ("How many products have a price above 5 EUR?", "count :: ?u1 | is a | products ; ?u1 | price | 5 EUR",
+     "count :: ?u1 | is a | products ; ?u1 | price | ?u2 :: filter ?u2 > 5 EUR"),
     ("Is the height of the tower above 300?", "boolean :: tower | height | 300", None),
 ])
 def test_a_graded_number_becomes_a_comparison(question: str, decoded: str, expected: str | None) -> None:

@@ -139,7 +139,7 @@ def with_compared_values(question: str, pattern: PhraseGraphPattern) -> PhraseGr
         return pattern
     for index, triple in enumerate(pattern.triples):
         for value in (triple.object, triple.subject):
-            if is_unknown(value) or triple.is_type or number_value(value) is None:
+            if is_unknown(value) or triple.is_type or number_value(value, unit=True) is None:
                 continue
             operator = stated_operator(question, value)
             if operator is None:
