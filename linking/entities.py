@@ -238,6 +238,16 @@ class EntityLinker:
                 self._classes[key] = [(t.value, describe_class(t.value, labels.get(t.value))) for t in iris]
         return self._classes[key]
 
+    async def superclasses(self, endpoint: Endpoint) -> dict[str, tuple[str, ...]]:
+        """Each instantiated class -> its declared superclasses (transitively): a Hardware answer is
+        also a Product ("Which products ..."). Fetched with `classes`."""
+        await self.classes(endpoint)
+        found: dict[str, list[str]] = {}
+        for parent, children in self._subclasses.get(endpoint.config.cache_key, {}).items():
+            for child in children:
+                found.setdefault(child, []).append(parent)
+        return {child: tuple(sorted(parents)) for child, parents in found.items()}
+
     @staticmethod
     async def _optional_select(endpoint: Endpoint, query: str) -> list[dict[str, Term]]:
         try:

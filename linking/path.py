@@ -50,7 +50,7 @@ from linking.relations import (
     union,
 )
 from linking.relaxation import counted_as_attribute, is_count_attribute, read_as_classes, relax
-from understanding.answer_types import build_answer_type, graded_thing
+from understanding.answer_types import build_answer_type, graded_thing, with_wh_class
 from understanding.pgp import (
     ANSWER,
     AnswerKind,
@@ -213,6 +213,9 @@ class KgqanPath:
     async def answer_understood(self, understood: UnderstoodQuestion, endpoint: Endpoint,
                                 options: AskOptions) -> PathResult:
         """Answers an already understood question (also used with hand-written patterns)."""
+        # the type the answers are filtered by: with the question's wh-noun where the pattern has no class
+        understood = replace(understood, answer_type=with_wh_class(understood.answer_type, understood.pattern,
+                                                                    understood.wh_noun))
         evidence = KgqanEvidence(pattern=understood.pattern.to_text(), answer_type=str(understood.answer_type),
                                  source=understood.source)
         if understood.unsupported:
@@ -226,6 +229,7 @@ class KgqanPath:
             timings["linking"] = (time.perf_counter() - started) * 1000
             started = time.perf_counter()
             class_words = await self._class_words(understood.answer_type, endpoint, options)
+            superclasses = await self._superclasses(understood.answer_type, endpoint, options)
             filter_ms = 0.0
             namings: dict[int, Naming] = {}
             unnamed: dict[int, tuple[list[Term], dict[str, list[str]]]] = {}
@@ -244,6 +248,9 @@ class KgqanPath:
                 try:
                     if not options.filter_by_type:
                         return FilterOutcome(list(answers))
+                    if superclasses:  # a Hardware answer is also one of the "products" asked for
+                        types = {a: [*cs, *(p for c in cs for p in superclasses.get(c, ()) if p not in cs)]
+                                 for a, cs in types.items()}
                     return self.type_filter.filter(answers, understood.answer_type, types, class_words,
                                                    named=naming is not None and (naming.predicate is not None
                                                                                  or naming.labelled))
@@ -348,6 +355,15 @@ class KgqanPath:
             return {}
         try:
             return dict(await self.entity_linker.classes(endpoint))
+        except GatewayError:
+            return {}
+
+    async def _superclasses(self, answer_type: AnswerType, endpoint: Endpoint,
+                            options: AskOptions) -> dict[str, tuple[str, ...]]:
+        if not (options.filter_by_type and answer_type.semantic_type):
+            return {}
+        try:
+            return await self.entity_linker.superclasses(endpoint)
         except GatewayError:
             return {}
 

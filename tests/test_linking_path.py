@@ -376,3 +376,16 @@ async def test_a_question_keeps_to_its_request_budget(path: KgqanPath, ck25: End
     bounded = await path.answer_understood(question, ck25, replace(KGQAN_ONLY, max_requests=15))
     assert not free.answers and not bounded.answers
     assert free.sparql_requests > 15 >= bounded.sparql_requests
+
+
+async def test_the_wh_noun_filters_answers_where_the_pattern_has_no_class(path: KgqanPath, ck25: Endpoint) -> None:
+    """"Which suppliers are located in Switzerland?" decoded as `?u1 | suppliers | ?u2 ; ?u2 | located in |
+    Switzerland` reads best as the products supplied from there; the question's wh-noun ("suppliers")
+    makes the type filter prefer the reading whose answers are suppliers."""
+    pattern = "list :: ?u1 | suppliers | ?u2 ; ?u2 | located in | Switzerland"
+    plain = understood(pattern, AnswerType(AnswerKind.RESOURCE))
+    asked = replace(plain, wh_noun="suppliers")
+    without = await path.answer_understood(plain, ck25, KGQAN_ONLY)
+    with_noun = await path.answer_understood(asked, ck25, KGQAN_ONLY)
+    assert without.answers and all("/hw-" in a.value for a in without.answers)
+    assert with_noun.answers and all("/suppl-" in a.value for a in with_noun.answers)

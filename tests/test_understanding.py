@@ -702,3 +702,20 @@ def test_more_comparatives_state_their_operator() -> None:
     assert stated_operator("Which products are wider than 78 mm?", "78") == ">"
     assert stated_operator("Which services are less expensive than 800 EUR?", "800") == "<"
     assert stated_operator("Which rivers are narrower than 20 m?", "20") == "<"
+
+
+class SupplierRelationModel:
+    """Decodes "Which suppliers ..." with "suppliers" as a relation, as the trained model often does."""
+
+    def predict(self, questions: list[str]) -> list[ModelOutput]:
+        return [ModelOutput("list :: ?u1 | suppliers | ?u2 ; ?u2 | located in | Ghana", AnswerKind.RESOURCE, 0.9)
+                for _ in questions]
+
+
+def test_the_wh_noun_is_kept_beside_a_pattern_without_an_answer_class() -> None:
+    """The understood answer type stays as the pattern says (no class: no semantic type, as in the
+    derived gold); the wh-noun is kept for the answer filter."""
+    parser = QuestionParser(model=SupplierRelationModel())
+    asked, plain = parser.parse_sync(["Which suppliers are located in Ghana?", "What is located in Ghana?"])
+    assert asked.wh_noun == "suppliers" and asked.answer_type.semantic_type is None
+    assert plain.wh_noun is None

@@ -19,9 +19,9 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from gateway.errors import GatewayError
-from understanding.answer_types import build_answer_type, predicted_kind
+from understanding.answer_types import build_answer_type, predicted_kind, wh_noun
 from understanding.coverage import unsupported_reason
-from understanding.pgp import AnswerKind, PGPParseError, PhraseGraphPattern, UnderstoodQuestion
+from understanding.pgp import AnswerKind, PGPParseError, PhraseGraphPattern, QuestionForm, UnderstoodQuestion
 from understanding.repairs import chosen_reading, repaired
 
 log = logging.getLogger(__name__)
@@ -189,6 +189,7 @@ class QuestionParser:
                 alternatives = tuple(dict.fromkeys(p for _, p in later if p != pattern))[:MAX_ALTERNATIVES]
                 results[i] = UnderstoodQuestion(texts[i], pattern, answer_type, "model", raw, per_question,
                                                 alternatives=alternatives)
+            self._add_wh_nouns(results)
         else:
             reasons = {i: self._model_unavailable or "no model" for i in range(len(texts))}
         pending = [i for i, r in enumerate(results) if r is None]
@@ -202,6 +203,16 @@ class QuestionParser:
                     texts[i], pattern, answer_type, f"fallback: {reasons.get(i, 'no model output')}", raw, per_question
                 )
         return [replace(r, unsupported=unsupported_reason(r.question, r.pattern)) for r in results if r is not None]
+
+    def _add_wh_nouns(self, results: list[UnderstoodQuestion | None]) -> None:
+        """What "Which <noun> ..." asks for, where the pattern names no answer class (one spaCy batch)."""
+        wanted = [i for i, r in enumerate(results) if r is not None and r.answer_type.semantic_type is None
+                  and r.pattern.form is QuestionForm.LIST]
+        if not wanted:
+            return
+        docs = self._ensure_fallback().nlp.pipe([results[i].question for i in wanted], batch_size=64)  # type: ignore[union-attr]
+        for i, doc in zip(wanted, docs, strict=True):
+            results[i] = replace(results[i], wh_noun=wh_noun(doc))  # type: ignore[type-var]
 
     def _ensure_model(self) -> PatternModel | None:
         if self._model_loaded or not self._use_model:

@@ -299,3 +299,4 @@ class UnderstoodQuestion:
     elapsed_ms: float = 0.0
     unsupported: str | None = None  # why the pattern cannot stand for the question (negation, ...)
     alternatives: tuple[PhraseGraphPattern, ...] = ()  # the model's next readings, best first
+    wh_noun: str | None = None  # what "Which <noun> ..." asks for, where the pattern names no answer class
