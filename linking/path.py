@@ -386,7 +386,7 @@ class KgqanPath:
         # "the most expensive service" asks for the service: its price is no answer variant
         kind = AnswerKind.RESOURCE if graded_thing(understood.pattern) else understood.answer_type.kind
         build = functools.partial(self.builder.build, max_queries=options.max_queries,
-                                  max_answers=options.max_answers, answer_kind=kind)
+                                  max_answers=options.max_answers, answer_kind=kind, asked=understood.wh_noun)
         value_answer = kind in (AnswerKind.NUMBER, AnswerKind.DATE) and understood.pattern.form is QuestionForm.LIST
         reading = counted_as_attribute(relax(understood.pattern))
         if reading is None:

@@ -120,7 +120,7 @@ class QueryBuilder:
     """Turns a `LinkedPattern` into ranked `CandidateQuery`s."""
 
     def build(self, linked: LinkedPattern, *, max_queries: int = 40, max_answers: int = 100,
-              answer_kind: AnswerKind | None = None) -> list[CandidateQuery]:
+              answer_kind: AnswerKind | None = None, asked: str | None = None) -> list[CandidateQuery]:
         """Ranked queries; when a literal answer is expected (string, number, date) each query is
         followed by variants answering with an attribute leaf of ?unknown1 ("?u1 | name | ?u2"), so
         type filtering can pick the node that holds the value."""
@@ -133,7 +133,7 @@ class QueryBuilder:
         seen: set[str] = set()
         for assignment in itertools.product(*candidates_per_node):
             chosen = dict(zip(entity_nodes, assignment, strict=True))
-            options = self._edge_options(linked, chosen)
+            options = self._edge_options(linked, chosen, asked)
             if options is None:
                 continue
             node_scores = [c.score for c in assignment]
@@ -158,7 +158,8 @@ class QueryBuilder:
                     queries.append(self._render(grading_moved_to(pattern, leaf), body, score, max_answers, answer=leaf))
         return queries[:max_queries]
 
-    def _edge_options(self, linked: LinkedPattern, chosen: dict[str, LinkedEntity]) -> list[list[_Choice]] | None:
+    def _edge_options(self, linked: LinkedPattern, chosen: dict[str, LinkedEntity],
+                      asked: str | None = None) -> list[list[_Choice]] | None:
         options: list[list[_Choice]] = []
         by_triple = {edge.triple: edge for edge in linked.edges}
         dangling = dangling_unknowns(linked.pattern)
@@ -178,16 +179,22 @@ class QueryBuilder:
             anchor_key = chosen[edge.anchor].term.value if edge.anchor in chosen else ""
             predicates = edge.by_anchor.get(anchor_key, [])
             merged = merge_choices(triple, linked.relation_classes.get(triple.relation, []), dangling, index,
-                                   unmergeable)
+                                   unmergeable, asked)
             if not predicates and not merged:
                 return None
             anchor = self._node_term(edge.anchor, chosen)
             other = self._node_term(edge.other, chosen)
             edge_choices = []
             to_value = edge.other in valued and is_unknown(edge.other)
+            # "Which suppliers ..." as `?u1 | suppliers | ?u2`: the answer is a supplier, so reading the
+            # phrase as a predicate of the answer (`?u1 hasSupplier ?u2`) is the discounted one
+            asks_class = bool(merged) and ANSWER in triple.nodes() and asked is not None and \
+                _words(asked) == _words(triple.relation)
             for predicate in predicates:
                 if to_value and not predicate.literal:
                     predicate = replace(predicate, score=predicate.score * THING_VALUE_FACTOR)
+                if asks_class:
+                    predicate = replace(predicate, score=predicate.score * MERGE_FACTOR)
                 if predicate.through:
                     if not is_unknown(edge.other):
                         continue
@@ -332,17 +339,23 @@ def membership(subject: str, candidate: LinkedEntity, index: int) -> str:
 
 
 def merge_choices(triple: PhraseTriple, classes: Sequence[LinkedEntity], dangling: set[str],
-                  index: int, unmergeable: set[str]) -> list[_Choice]:
+                  index: int, unmergeable: set[str], asked: str | None = None) -> list[_Choice]:
     """An edge between two unknowns whose relation phrase names a class ("?u1 | suppliers | ?u2 ;
     ?u2 | located in | Switzerland") read as one thing of that class: both unknowns are the same
     (or the other one is dropped when nothing else uses it). Not when either is an ordered,
     compared, counted or aggregated unknown: a value is no thing of a class, and the things counted
-    per answer are not the answer."""
+    per answer are not the answer. When the phrase is what the question asks for (`asked`: "Which
+    suppliers ...", "How many suppliers ..."), the reading is not discounted."""
     if not (is_unknown(triple.subject) and is_unknown(triple.object)) or set(triple.nodes()) & unmergeable:
         return []
     target, other = (triple.object, triple.subject) if triple.object == ANSWER else (triple.subject, triple.object)
     same = "" if other in dangling else f" FILTER({target} = {other})"
-    return [_Choice(membership(target, c, 100 + index) + same, c.score * MERGE_FACTOR) for c in classes]
+    factor = 1.0 if asked and target == ANSWER and _words(asked) == _words(triple.relation) else MERGE_FACTOR
+    return [_Choice(membership(target, c, 100 + index) + same, c.score * factor) for c in classes]
+
+
+def _words(phrase: str) -> list[str]:
+    return re.findall(r"\w+", phrase.lower())
 
 
 def class_choices(subject: str, candidates: Sequence[LinkedEntity], index: int) -> list[_Choice]:

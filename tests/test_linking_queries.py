@@ -348,3 +348,18 @@ def test_a_compared_value_with_a_unit_compares_as_its_number() -> None:
     assert comparison_expression(Comparison("?unknown2", "<", "800 EUR")).endswith("(str(?unknown2)) < 800")
     assert comparison_expression(Comparison("?unknown2", ">", "19 grams")).endswith("(str(?unknown2)) > 19")
     assert "LCASE" in comparison_expression(Comparison("?unknown2", "=", "Route 15"))
+
+
+def test_a_relation_phrase_the_question_asks_for_reads_first_as_the_answers_class() -> None:
+    """"How many suppliers are based in Germany?" decoded as `?u1 | suppliers | ?u2 ; ...`: with the
+    wh-noun "suppliers", membership of the class (?u1 = ?u2, a Supplier) outranks a `hasSupplier`
+    predicate that fits the phrase a little better; without it, the predicate stays first."""
+    supplier = LinkedEntity(ox.NamedNode(V + "Supplier"), "Supplier", 0.95, "class")
+    edges = {"suppliers": ("?unknown2", {"": [pred("hasSupplier", 0.97, IN)]})}
+    pattern = PhraseGraphPattern.from_text("count :: ?u1 | suppliers | ?u2")
+    linked_pattern = LinkedPattern(pattern, {}, {}, [EdgeLinks(pattern.triples[0], "?unknown2", edges["suppliers"][1])],
+                                   {"suppliers": [supplier]})
+    plain = QueryBuilder().build(linked_pattern)
+    asked = QueryBuilder().build(linked_pattern, asked="suppliers")
+    assert "hasSupplier" in plain[0].pattern
+    assert asked[0].pattern.startswith("?unknown1 <" + RDF_TYPE + "> <" + V + "Supplier>")

@@ -719,3 +719,10 @@ def test_the_wh_noun_is_kept_beside_a_pattern_without_an_answer_class() -> None:
     asked, plain = parser.parse_sync(["Which suppliers are located in Ghana?", "What is located in Ghana?"])
     assert asked.wh_noun == "suppliers" and asked.answer_type.semantic_type is None
     assert plain.wh_noun is None
+    from understanding.answer_types import wh_noun
+    from understanding.resources import spacy_pipeline
+
+    nlp = spacy_pipeline()
+    assert wh_noun(nlp("How many suppliers are based in Germany?")) == "suppliers"
+    assert wh_noun(nlp("In which country is Drake Ltd located?")) == "country"
+    assert wh_noun(nlp("What type of bread is this?")) is None

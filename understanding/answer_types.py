@@ -140,10 +140,14 @@ _NOT_A_CLASS = wordset("type kind sort number name names amount percentage part 
 
 def wh_noun(doc: Any) -> str | None:
     """The noun a question's wh-determiner asks for ("Which suppliers are located in Ghana?" ->
-    "suppliers", "In which country ..." -> "country"), from a spaCy parse; None for "What is ...",
-    "What type of ..." and the like."""
-    for token in list(doc)[:4]:
-        if token.lower_ not in ("which", "what") or token.dep_ != "det" or token.head.pos_ not in ("NOUN", "PROPN"):
+    "suppliers", "In which country ..." -> "country", "How many suppliers ..." -> "suppliers"), from a
+    spaCy parse; None for "What is ...", "What type of ..." and the like."""
+    tokens = list(doc)
+    for token in tokens[:4]:
+        if token.lower_ == "many" and token.i > 0 and tokens[token.i - 1].lower_ == "how" and \
+                token.head.pos_ in ("NOUN", "PROPN") and token.head.i > token.i:  # "How many suppliers ..."
+            pass
+        elif token.lower_ not in ("which", "what") or token.dep_ != "det" or token.head.pos_ not in ("NOUN", "PROPN"):
             continue
         head = token.head
         words = [t for t in head.subtree if t.i > token.i and t.i <= head.i]

@@ -207,7 +207,7 @@ class QuestionParser:
     def _add_wh_nouns(self, results: list[UnderstoodQuestion | None]) -> None:
         """What "Which <noun> ..." asks for, where the pattern names no answer class (one spaCy batch)."""
         wanted = [i for i, r in enumerate(results) if r is not None and r.answer_type.semantic_type is None
-                  and r.pattern.form is QuestionForm.LIST]
+                  and r.pattern.form in (QuestionForm.LIST, QuestionForm.COUNT)]
         if not wanted:
             return
         docs = self._ensure_fallback().nlp.pipe([results[i].question for i in wanted], batch_size=64)  # type: ignore[union-attr]
