@@ -21,6 +21,7 @@ from understanding.pgp import (
     ANSWER,
     AnswerKind,
     Comparison,
+    Ordering,
     PhraseGraphPattern,
     PhraseTriple,
     QuestionForm,
@@ -256,7 +257,7 @@ class QueryBuilder:
         projection = " ".join(projected)
         modifiers = group_modifiers(pattern, projected)
         if pattern.ordering is not None and pattern.ordering.limit == 1:
-            where = best_ties(pattern, where, projection, modifiers)
+            where = best_ties(pattern.ordering, where, projection, modifiers)
             modifiers = f" LIMIT {max_answers}"
             sparql = f"SELECT DISTINCT {projection} WHERE {{ {where} }}{modifiers}"
             return CandidateQuery(sparql, where, answer, score, form, sparql, answer[1:], modifiers, ordered=True)
@@ -279,14 +280,13 @@ class QueryBuilder:
                               ordered=pattern.ordering is not None)
 
 
-def best_ties(pattern: PhraseGraphPattern, where: str, projection: str, grouping: str) -> str:
+def best_ties(ordering: Ordering, where: str, projection: str, grouping: str) -> str:
     """The WHERE body of "the most/least ..." (ORDER BY ... LIMIT 1) that keeps every answer tied for
     first: "the most expensive product" is all products at the highest price, not one picked by the
     engine's row order. The best value comes from a copy of the pattern with its own variables."""
-    assert pattern.ordering is not None
-    node, best = pattern.ordering.node, "MAX" if pattern.ordering.descending else "MIN"
+    node, best = ordering.node, "MAX" if ordering.descending else "MIN"
     copy, copied_grouping = variables_renamed(where, "_b"), variables_renamed(grouping, "_b")
-    if pattern.ordering.by_count:
+    if ordering.by_count:
         grouping = grouping or f" GROUP BY {projection}"
         copied_grouping = copied_grouping or f" GROUP BY {variables_renamed(projection, '_b')}"
         counts = f"SELECT {projection} (COUNT(DISTINCT {node}) AS ?kgqaN) WHERE {{ {where} }}{grouping}"

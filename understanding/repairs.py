@@ -90,7 +90,7 @@ def with_stated_ordering(question: str, pattern: PhraseGraphPattern) -> PhraseGr
     if pattern.ordering is None:
         return pattern
     ordering = replace(pattern.ordering, descending=stated.descending,
-                       limit=stated.limit or pattern.ordering.limit, node=_graded_value(pattern))
+                       limit=stated.limit or pattern.ordering.limit, node=_graded_value(pattern, pattern.ordering))
     return pattern if ordering == pattern.ordering else replace(pattern, ordering=ordering)
 
 
@@ -116,11 +116,9 @@ def with_stated_aggregate(question: str, pattern: PhraseGraphPattern) -> PhraseG
     return pattern
 
 
-def _graded_value(pattern: PhraseGraphPattern) -> str:
+def _graded_value(pattern: PhraseGraphPattern, ordering: Ordering) -> str:
     """The node to order by: the answer's value that a superlative alone names (`?u1 | heaviest |
     ?u2`), where the model ordered the answer itself (which would sort things by their IRIs)."""
-    ordering = pattern.ordering
-    assert ordering is not None
     if ordering.node != ANSWER or ordering.by_count:
         return ordering.node
     degrees = node_degrees(pattern.triples)
