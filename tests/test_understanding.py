@@ -726,3 +726,19 @@ def test_the_wh_noun_is_kept_beside_a_pattern_without_an_answer_class() -> None:
     assert wh_noun(nlp("How many suppliers are based in Germany?")) == "suppliers"
     assert wh_noun(nlp("In which country is Drake Ltd located?")) == "country"
     assert wh_noun(nlp("What type of bread is this?")) is None
+
+
+@pytest.mark.parametrize(("question", "decoded", "expected"), [
+    ("Who supplies the product A181-1118563?", "list :: ?u1 | product | A181-1118563", ["product"]),
+    ("Where is the stadium Balmoor located?", "list :: ?u1 | stadium | Balmoor", ["stadium"]),
+    ("How many products are in the category Meter?", "count :: ?u1 | is a | products ; ?u1 | category | Meter", []),
+    ("Who directed the film Titanic?", "list :: ?u1 | directed | Titanic", []),
+])
+def test_a_noun_before_a_name_is_no_relation(question: str, decoded: str, expected: list[str]) -> None:
+    from understanding.repairs import apposition_relations, chosen_reading
+
+    assert apposition_relations(question, PhraseGraphPattern.from_text(decoded)) == expected
+    readings = [PhraseGraphPattern.from_text(t) for t in (
+        "list :: ?u1 | stadium | Balmoor", "list :: ?u2 | stadium | Balmoor ; ?u1 | located | ?u2",
+        "list :: ?u1 | located | Balmoor")]
+    assert chosen_reading("Where is the stadium Balmoor located?", readings) == 2
