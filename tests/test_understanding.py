@@ -742,3 +742,18 @@ def test_a_noun_before_a_name_is_no_relation(question: str, decoded: str, expect
         "list :: ?u1 | stadium | Balmoor", "list :: ?u2 | stadium | Balmoor ; ?u1 | located | ?u2",
         "list :: ?u1 | located | Balmoor")]
     assert chosen_reading("Where is the stadium Balmoor located?", readings) == 2
+
+
+@pytest.mark.parametrize(("question", "decoded", "expected"), [
+    ("Is Franz Kornhaeusel a manager?", "boolean :: Franz Kornhaeusel | manager | Franz Kornhaeusel",
+     "boolean :: Franz Kornhaeusel | is a | manager"),
+    ("Is Guatemala a unitary state?", "boolean :: Guatemala | state | unitary", "boolean :: Guatemala | is a | unitary state"),
+    ("Is Karen Brant a member of the Marketing department?", "boolean :: Karen Brant | member | Marketing", None),
+    ("Is there a supplier?", "boolean :: ?u1 | is a | supplier", None),
+    ("Which city is a capital?", "list :: ?u1 | is a | city ; ?u1 | is a | capital", None),
+])
+def test_is_a_name_a_kind_asks_for_membership(question: str, decoded: str, expected: str | None) -> None:
+    from understanding.repairs import with_stated_membership
+
+    pattern = PhraseGraphPattern.from_text(decoded)
+    assert with_stated_membership(question, pattern).to_text() == (expected or pattern.to_text())

@@ -25,6 +25,7 @@ from understanding.grading import (
 )
 from understanding.pgp import (
     ANSWER,
+    TYPE_RELATION,
     Comparison,
     Ordering,
     PhraseGraphPattern,
@@ -38,6 +39,7 @@ from understanding.pgp import (
 
 def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """The pattern with every repair applied."""
+    pattern = with_stated_membership(question, pattern)
     pattern = with_stated_aggregate(question, with_stated_ordering(question, pattern))
     return with_counted_nouns(question, with_compared_values(question, with_stated_operators(question, pattern)))
 
@@ -125,6 +127,30 @@ def with_stated_ordering(question: str, pattern: PhraseGraphPattern) -> PhraseGr
     ordering = replace(pattern.ordering, descending=stated.descending,
                        limit=stated.limit or pattern.ordering.limit, node=_graded_value(pattern, pattern.ordering))
     return pattern if ordering == pattern.ordering else replace(pattern, ordering=ordering)
+
+
+_MEMBERSHIP = re.compile(r"^(?:is|was|are|were)\s+(?P<name>.+?)\s+an?\s+(?P<kind>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2})\s*\?*$")
+
+
+def with_stated_membership(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"Is Franz Kornhaeusel a manager?" asks whether a named thing is of a kind: `boolean :: Franz
+    Kornhaeusel | is a | manager` (linking reads "manager" as a class, an attribute value, or
+    nothing). The derived training data aligns no such question (their gold queries use other
+    properties), so the model writes `Franz Kornhaeusel | manager | Franz Kornhaeusel`; the name
+    must be one the pattern copied, or capitalised."""
+    if pattern.form is not QuestionForm.BOOLEAN:
+        return pattern
+    text = " ".join(question.split())
+    found = _MEMBERSHIP.match(text[:1].lower() + text[1:])
+    if found is None:
+        return pattern
+    name, kind = found.group("name"), found.group("kind")
+    if name.lower().startswith(("the ", "a ", "an ")) or not (name[:1].isupper() or name in pattern.nodes()):
+        return pattern
+    membership = PhraseTriple(name, TYPE_RELATION, kind)
+    if membership in pattern.triples:
+        return pattern
+    return replace(pattern, triples=(membership,), comparisons=(), ordering=None)
 
 
 _AGGREGATE_WORDS = {"total": QuestionForm.SUM, "average": QuestionForm.AVG, "mean": QuestionForm.AVG}
