@@ -179,18 +179,18 @@ class QueryBuilder:
                 return None
             anchor_key = chosen[edge.anchor].term.value if edge.anchor in chosen else ""
             predicates = edge.by_anchor.get(anchor_key, [])
+            # "Which suppliers ..." as `?u1 | suppliers | ?u2`: the answer is a supplier, so reading the
+            # phrase as a predicate of the answer (`?u1 hasSupplier ?u2`) is the discounted one
+            asked_for = asked is not None and ANSWER in triple.nodes() and _words(asked) == _words(triple.relation)
             merged = merge_choices(triple, linked.relation_classes.get(triple.relation, []), dangling, index,
-                                   unmergeable, asked)
+                                   unmergeable, asked_for)
             if not predicates and not merged:
                 return None
             anchor = self._node_term(edge.anchor, chosen)
             other = self._node_term(edge.other, chosen)
             edge_choices = []
             to_value = edge.other in valued and is_unknown(edge.other)
-            # "Which suppliers ..." as `?u1 | suppliers | ?u2`: the answer is a supplier, so reading the
-            # phrase as a predicate of the answer (`?u1 hasSupplier ?u2`) is the discounted one
-            asks_class = bool(merged) and ANSWER in triple.nodes() and asked is not None and \
-                _words(asked) == _words(triple.relation)
+            asks_class = asked_for and bool(merged)
             for predicate in predicates:
                 if to_value and not predicate.literal:
                     predicate = replace(predicate, score=predicate.score * THING_VALUE_FACTOR)
@@ -339,18 +339,18 @@ def membership(subject: str, candidate: LinkedEntity, index: int) -> str:
 
 
 def merge_choices(triple: PhraseTriple, classes: Sequence[LinkedEntity], dangling: set[str],
-                  index: int, unmergeable: set[str], asked: str | None = None) -> list[_Choice]:
+                  index: int, unmergeable: set[str], asked_for: bool = False) -> list[_Choice]:
     """An edge between two unknowns whose relation phrase names a class ("?u1 | suppliers | ?u2 ;
     ?u2 | located in | Switzerland") read as one thing of that class: both unknowns are the same
     (or the other one is dropped when nothing else uses it). Not when either is an ordered,
     compared, counted or aggregated unknown: a value is no thing of a class, and the things counted
-    per answer are not the answer. When the phrase is what the question asks for (`asked`: "Which
-    suppliers ...", "How many suppliers ..."), the reading is not discounted."""
+    per answer are not the answer. When the phrase is what the question asks for (`asked_for`: "Which
+    suppliers ...", "How many suppliers ..." with the answer at one end), the reading is not discounted."""
     if not (is_unknown(triple.subject) and is_unknown(triple.object)) or set(triple.nodes()) & unmergeable:
         return []
     target, other = (triple.object, triple.subject) if triple.object == ANSWER else (triple.subject, triple.object)
     same = "" if other in dangling else f" FILTER({target} = {other})"
-    factor = 1.0 if asked and target == ANSWER and _words(asked) == _words(triple.relation) else MERGE_FACTOR
+    factor = 1.0 if asked_for else MERGE_FACTOR
     return [_Choice(membership(target, c, 100 + index) + same, c.score * factor) for c in classes]
 
 
