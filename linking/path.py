@@ -228,8 +228,7 @@ class KgqanPath:
             evidence.entities, evidence.relations = linking.entities, linking.relations
             timings["linking"] = (time.perf_counter() - started) * 1000
             started = time.perf_counter()
-            class_words = await self._class_words(understood.answer_type, endpoint, options)
-            superclasses = await self._superclasses(understood.answer_type, endpoint, options)
+            class_words, superclasses = await self._semantic_classes(understood.answer_type, endpoint, options)
             filter_ms = 0.0
             namings: dict[int, Naming] = {}
             unnamed: dict[int, tuple[list[Term], dict[str, list[str]]]] = {}
@@ -350,22 +349,16 @@ class KgqanPath:
         except GatewayError:
             return {}
 
-    async def _class_words(self, answer_type: AnswerType, endpoint: Endpoint, options: AskOptions) -> dict[str, str]:
+    async def _semantic_classes(self, answer_type: AnswerType, endpoint: Endpoint, options: AskOptions
+                                ) -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:
+        """What the semantic type filter compares answers' classes with: the graph's class words, and
+        each class's declared superclasses (nothing when there is no semantic type to check)."""
         if not (options.filter_by_type and answer_type.semantic_type):
-            return {}
+            return {}, {}
         try:
-            return dict(await self.entity_linker.classes(endpoint))
+            return dict(await self.entity_linker.classes(endpoint)), await self.entity_linker.superclasses(endpoint)
         except GatewayError:
-            return {}
-
-    async def _superclasses(self, answer_type: AnswerType, endpoint: Endpoint,
-                            options: AskOptions) -> dict[str, tuple[str, ...]]:
-        if not (options.filter_by_type and answer_type.semantic_type):
-            return {}
-        try:
-            return await self.entity_linker.superclasses(endpoint)
-        except GatewayError:
-            return {}
+            return {}, {}
 
     async def _answers(self, chosen: ExecutedQuery | None, endpoint: Endpoint, options: AskOptions) -> list[Answer]:
         if chosen is None:
@@ -546,9 +539,10 @@ class KgqanPath:
                                                            descriptions=descriptions, class_words=class_words)
                     first_score = first_scores.get((first, first_out), 0.0)
                     for p in hops:  # into the vertex, the first hop is unnamed: the phrase is the second's
-                        fit = max(p.score, (p.score + first_score) / 2) if first_out else p.score
-                        if fit >= MIN_HOP_SCORE:
-                            ranked[key].append(replace(p, score=PATH_FACTOR * fit, through=first, through_out=first_out))
+                        hop_fit = max(p.score, (p.score + first_score) / 2) if first_out else p.score
+                        if hop_fit >= MIN_HOP_SCORE:
+                            ranked[key].append(replace(p, score=PATH_FACTOR * hop_fit, through=first,
+                                                       through_out=first_out))
                 ranked[key] = sorted(ranked[key], key=lambda p: -p.score)[: options.predicates_per_edge]
             edges.append(EdgeLinks(triple, anchor, ranked))
             best = sorted({p for r in ranked.values() for p in r}, key=lambda p: -p.score)[: options.predicates_per_edge]
