@@ -40,11 +40,12 @@ class LinkedEntity:
     term: Term
     label: str
     score: float
-    kind: str = "vertex"  # "vertex", "literal" or "class"
-    predicates: tuple[str, ...] = ()  # literals: the predicates that carry the value in the graph
+    kind: str = "vertex"  # "vertex", "literal", "class" or "linked" (the things linked to a vertex)
+    predicates: tuple[str, ...] = ()  # literals and linked: the predicates that carry the value in the graph
     subject_classes: tuple[tuple[str, str], ...] = ()  # literals: (predicate, class of a subject carrying it)
     subclasses: tuple[str, ...] = ()  # classes: the subclasses whose instances are members too
     twins: tuple[str, ...] = ()  # vertices: other IRIs with the very same label (one reading for all of them)
+    partner: str | None = None  # linked things and values of a class phrase: the class whose words they complete
 
     @property
     def is_literal(self) -> bool:

@@ -197,12 +197,16 @@ def union_of_ties(chosen: ExecutedQuery, executed: Sequence[ExecutedQuery]) -> E
 
 def select_answer(executed: Sequence[ExecutedQuery]) -> ExecutedQuery | None:
     """The answered query with the best effective score (Eq. 2 score less its type mismatch
-    penalty; the better rank on ties); for yes/no questions, `false` from the best query if none
-    was true."""
+    penalty; on ties, for "the most/least ..." the query singling out fewer answers, then the better
+    rank: a reading where every group ties for first, such as each product having one manager,
+    says nothing); for yes/no questions, `false` from the best query if none was true."""
     ran = [e for e in executed if e.status != SKIPPED]
     answered = [e for e in ran if e.status in (MATCH, MISMATCH)]
     if answered:
-        return union_of_ties(max(answered, key=lambda e: (round(e.effective_score, 9), -e.rank)), answered)
+        def preference(e: ExecutedQuery) -> tuple[float, int, int]:
+            return round(e.effective_score, 9), -len(e.answers) if e.query.ordered else 0, -e.rank
+
+        return union_of_ties(max(answered, key=preference), answered)
     if ran and ran[0].query.form is QuestionForm.BOOLEAN:
         for item in ran:
             if item.status == EMPTY:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import re
 import time
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -61,6 +62,7 @@ from understanding.pgp import (
     UnderstoodQuestion,
     is_unknown,
 )
+from understanding.repairs import adds_a_class
 
 NAME = "kgqan"
 CONTAINER_CLASSES = ("list", "seq", "bag", "alt", "collection", "container")
@@ -71,10 +73,14 @@ MIN_HOP_SCORE = 0.2
 CONNECTOR_MIN_FIT = 0.8  # the value's own predicate must say what the relation phrase says
 CONNECTOR_FACTOR = 0.9  # an unnamed connector hop (paper -contribution-> ?c) costs a little more
 MAX_HOPS = 3
+CLASS_FIT = 0.9  # a class phrase that no class fits this well is also looked for as a thing ("sensors")
+NAMED_LINK_FACTOR = 0.95  # a capitalised class phrase read as what its members link to, not as the thing
+MAX_LINKING_PREDICATES = 4  # predicates into a thing a class phrase names, read as membership
 # The model's next reading is tried too when its best one answers nothing or fits the graph poorly
 # (its best query's Eq. 2 score below WEAK_READING); it answers instead when it fits clearly better.
 WEAK_READING = 0.65
 BETTER_READING = 0.15
+NARROWER_SLACK = 0.05  # a next reading that only adds a class answers unless it fits this much worse
 NEXT_READING_REQUESTS = 15  # a poor fit is retried only below this many requests
 MIN_READING_REQUESTS = 6  # a next reading needs at least this many requests left of `max_requests`
 AFTER_EXECUTION = 3  # requests kept for after execution: containers, naming, labels
@@ -175,27 +181,32 @@ class KgqanPath:
         alternatives = bool(understood.alternatives) and not understood.unsupported
         result = await self.answer_understood(understood, endpoint, options)
         weak = not result.answers or (fit(result) < WEAK_READING and result.sparql_requests < NEXT_READING_REQUESTS)
+        # the next reading says one class more ("the cheapest service"): it answers if it fits about as well
+        narrower = alternatives and adds_a_class(understood.pattern, understood.alternatives[0])
         left = options.max_requests - result.sparql_requests
-        if alternatives and weak and left >= MIN_READING_REQUESTS:
-            result = await self._next_reading(understood, result, endpoint, replace(options, max_requests=left))
+        if alternatives and (weak or narrower) and left >= MIN_READING_REQUESTS:
+            margin = BETTER_READING if weak else -NARROWER_SLACK
+            result = await self._next_reading(understood, result, endpoint, replace(options, max_requests=left), margin)
         return result
 
     async def _next_reading(self, understood: UnderstoodQuestion, first: PathResult, endpoint: Endpoint,
-                            options: AskOptions) -> PathResult:
+                            options: AskOptions, margin: float = BETTER_READING) -> PathResult:
         """A second try with the model's next reading of the question, when its best one answered
-        nothing or fits the graph poorly: the next reading answers if it fits clearly better (by
-        BETTER_READING), or if it answers at all where the best one did not."""
+        nothing or fits the graph poorly, or when the next one only adds a class: the next reading
+        answers if it fits better by `margin` (BETTER_READING; a class-adding reading may fit a little
+        worse), or if it answers at all where the best one did not."""
         alternative = understood.alternatives[0]
         answer_type = build_answer_type(understood.answer_type.kind, alternative, understood.answer_type.confidence)
         second = await self.answer_understood(replace(understood, pattern=alternative, answer_type=answer_type,
                                                       alternatives=()), endpoint, options)
-        if not second.answers or (first.answers and fit(second) <= fit(first) + BETTER_READING):
+        if not second.answers or (first.answers and fit(second) <= fit(first) + margin):
             if not first.answers:
                 first.notes.append(f"the model's next reading ({alternative.to_text()}) found no answer either")
             first.sparql_requests += second.sparql_requests
             return first
-        why = ("found no answer" if not first.answers else
-               f"fits the graph poorly (best query score {fit(first):.2f} against {fit(second):.2f})")
+        scores = f"(best query score {fit(first):.2f} against {fit(second):.2f})"
+        why = ("found no answer" if not first.answers else f"fits the graph poorly {scores}" if margin >= 0 else
+               f"leaves out the class the next reading names {scores}")
         second.notes.insert(0, f"the best reading ({understood.pattern.to_text()}) {why}; "
                                "answered with the model's next reading")
         second.sparql_requests += first.sparql_requests
@@ -422,16 +433,25 @@ class KgqanPath:
         for phrase in searched:
             if phrase == phrase.lower() and (single := _singular_phrase(phrase)) != phrase:
                 singulars.setdefault(phrase, [single])
+        # the class list is fetched once per endpoint: after the first question this sends no request
+        class_lists = await asyncio.gather(*(self.entity_linker.link_classes(p, endpoint) for p in class_phrases))
+        found_classes = dict(zip(class_phrases, class_lists, strict=True))
         named_classes = [p for p in class_phrases if p not in entity_phrases and _looks_like_a_name(p)
                          and not _anchored_by_name(p, pattern)]
-        vertex_lists, literal_map, class_lists = await asyncio.gather(
-            asyncio.gather(*(self.entity_linker.link_entities(p, endpoint, max_vertices=options.max_vertices,
+        # a class phrase no class fits may name a thing its members link to ("sensors" -> the category Sensor)
+        kinds = [p for p in class_phrases if p not in entity_phrases and p not in named_classes
+                 and max((c.score for c in found_classes[p]), default=0.0) < CLASS_FIT]
+        searches = [*searched, *named_classes, *kinds]
+        vertex_lists, literal_map = await asyncio.gather(
+            asyncio.gather(*(self.entity_linker.link_entities(p if p not in kinds else _singular_phrase(p), endpoint,
+                                                              max_vertices=options.max_vertices,
                                                               top_k=options.vertices_per_node)
-                             for p in [*searched, *named_classes])),
+                             for p in searches)),
             self.entity_linker.link_literals([*entity_phrases, *class_phrases], endpoint, extra_forms=singulars),
-            asyncio.gather(*(self.entity_linker.link_classes(p, endpoint) for p in class_phrases)),
         )
-        vertices = dict(zip([*searched, *named_classes], vertex_lists, strict=True))
+        vertices = dict(zip(searches, vertex_lists, strict=True))
+        kind_vertices = {p: [c for c in found if not c.is_literal]
+                         for p, found in zip(searches, vertex_lists, strict=True) if p in named_classes or p in kinds}
         nodes: dict[str, list[LinkedEntity]] = {}
         for phrase in entity_phrases:
             nodes[phrase] = sorted(vertices.get(phrase, []) + literal_map.get(phrase, []), key=lambda c: -c.score)
@@ -445,16 +465,24 @@ class KgqanPath:
                 return await self.link(read_as_classes(pattern, as_classes), endpoint, options, retry=False,
                                        value_answer=value_answer)
         classes = {}
-        for phrase, found in zip(class_phrases, class_lists, strict=True):
+        for phrase, found in found_classes.items():
             readings = list(found)
             if phrase not in nodes:
-                readings += literal_map.get(phrase, []) + vertices.get(phrase, [])
+                readings += literal_map.get(phrase, []) + (vertices.get(phrase, []) if phrase in named_classes else [])
             classes[phrase] = sorted(readings, key=lambda c: -c.score * reading_factor(c))
+        extra = [c for found in kind_vertices.values() for c in found]
+        (edges, relations, around), relation_classes = await asyncio.gather(
+            self._link_edges(pattern, nodes, classes, endpoint, options, value_answer, extra),
+            self._relation_classes(pattern, endpoint))
+        for phrase, found in kind_vertices.items():
+            # a capitalised class phrase names the thing itself first ("is a | Network Dipole")
+            factor = NAMED_LINK_FACTOR if phrase in named_classes else 1.0
+            linked = [_linked_reading(phrase, replace(v, score=v.score * factor), around.get(v.term.value),
+                                      found_classes[phrase]) for v in found]
+            classes[phrase] = sorted(classes[phrase] + [c for c in linked if c is not None],
+                                     key=lambda c: -c.score * reading_factor(c))
         entities = [NodeLinks(p, nodes[p]) for p in entity_phrases] + \
                    [NodeLinks(p, classes[p], kind="class") for p in class_phrases]
-        (edges, relations), relation_classes = await asyncio.gather(
-            self._link_edges(pattern, nodes, classes, endpoint, options, value_answer),
-            self._relation_classes(pattern, endpoint))
         return Linking(LinkedPattern(pattern, nodes, classes, edges, relation_classes), entities, relations)
 
     async def _relation_classes(self, pattern: PhraseGraphPattern, endpoint: Endpoint) -> dict[str, list[LinkedEntity]]:
@@ -468,12 +496,17 @@ class KgqanPath:
 
     async def _link_edges(self, pattern: PhraseGraphPattern, nodes: dict[str, list[LinkedEntity]],
                           classes: dict[str, list[LinkedEntity]], endpoint: Endpoint,
-                          options: AskOptions, value_answer: bool = False) -> tuple[list[EdgeLinks], list[EdgeEvidence]]:
+                          options: AskOptions, value_answer: bool = False, extra: list[LinkedEntity] | None = None,
+                          ) -> tuple[list[EdgeLinks], list[EdgeEvidence], dict[str, PredicateSet]]:
+        """Ranked predicates per edge, their evidence, and the predicates around the `extra` vertices
+        (fetched in the same request as those around the pattern's own vertices)."""
         triples = [t for t in pattern.triples if not t.is_type]
         if not triples:
-            return [], []
+            around = await self.relation_linker.predicates_around(extra, endpoint) if extra else {}
+            return [], [], around
         vertices = [c for candidates in nodes.values() for c in candidates if not c.is_literal]
         vertices += [LinkedEntity(ox.NamedNode(iri), c.label, c.score) for c in vertices for iri in c.twins]
+        vertices += extra or []
         held = {n for t in triples for n, other in ((t.subject, t.object), (t.object, t.subject))
                 if not is_unknown(n) and is_unknown(other)}
         literals = [c for phrase in held for c in nodes.get(phrase, []) if c.is_literal]
@@ -548,7 +581,7 @@ class KgqanPath:
             best = sorted({p for r in ranked.values() for p in r}, key=lambda p: -p.score)[: options.predicates_per_edge]
             evidence.append(EdgeEvidence(triple.relation, f"{triple.subject} | {triple.relation} | {triple.object}",
                                          anchor, best))
-        return edges, evidence
+        return edges, evidence, around
 
 
     async def _connectors(self, triple: PhraseTriple, carrier: str, holder_set: PredicateSet,
@@ -589,13 +622,39 @@ class KgqanPath:
             literal_only = PredicateSet(hop_set.literal, hop_set.ends, hop_set.literal)
             hops = await self.relation_linker.rank(triple.relation, literal_only, endpoint, top_k=MAX_HOPS,
                                                    descriptions=descriptions, class_words=class_words)
-            out += [replace(p, score=PATH_FACTOR * (p.score + first_scores[first]) / 2, through=first,
-                            through_out=True) for p in hops]
+            # a thing with one number or date (a price's amount) has that as its value: the phrase named the thing
+            sole = len(literal_only.pairs) == 1
+            out += [replace(p, score=PATH_FACTOR * (max(p.score, first_scores[first]) if sole else
+                                                    (p.score + first_scores[first]) / 2),
+                            through=first, through_out=True) for p in hops]
         return sorted(out, key=lambda p: -p.score)
 
 
 def _singular_phrase(phrase: str) -> str:
     return " ".join(singular(w) for w in phrase.split())
+
+
+def _word_set(text: str) -> set[str]:
+    return {singular(w) for w in re.findall(r"\w+", text.lower())}
+
+
+def _linked_reading(phrase: str, vertex: LinkedEntity, around: PredicateSet | None,
+                    found_classes: list[LinkedEntity]) -> LinkedEntity | None:
+    """A class phrase read as "linked to this thing" ("sensors" -> `?x hasCategory <Sensor>`): the
+    predicates pointing into the vertex. When a class names the rest of the phrase's words ("LCD
+    products": Product), that class is its partner, and the two make one reading together."""
+    if around is None:
+        return None
+    predicates = sorted(iri for iri, direction in around.pairs if direction == IN)[:MAX_LINKING_PREDICATES]
+    if not predicates:
+        return None
+    words, named = _word_set(phrase), _word_set(vertex.label)
+    partner = next((c.term.value for c in found_classes
+                    if (class_words := _word_set(c.label)) and not class_words & named and class_words | named == words),
+                   None)
+    if partner is None and named != words:  # "companies" is no thing named "X Company"
+        return None
+    return LinkedEntity(vertex.term, vertex.label, vertex.score, "linked", predicates=tuple(predicates), partner=partner)
 
 
 def _classes_of(node: str, pattern: PhraseGraphPattern, classes: dict[str, list[LinkedEntity]]) -> set[str]:

@@ -360,13 +360,22 @@ def _words(phrase: str) -> list[str]:
 
 def class_choices(subject: str, candidates: Sequence[LinkedEntity], index: int) -> list[_Choice]:
     """Ways to say "subject is a <class phrase>": membership of a linked class (or of one of its
-    subclasses), an attribute equal to a value named like the class ("dogs" -> `pettype "dog"`),
-    or no constraint at all (`CLASS_DROP_SCORE`): class words in questions are often not classes."""
+    subclasses), an attribute equal to a value named like the class ("dogs" -> `pettype "dog"`), a
+    link to a thing named like the class ("sensors" -> `hasCategory <Sensor>`), a class together with
+    such a value or link when each names its own words of the phrase ("LCD products" -> Product with
+    `hasCategory <LCD>`), or no constraint at all (`CLASS_DROP_SCORE`): class words in questions are
+    often not classes."""
     choices = []
+    valued = [c for c in candidates if c.kind in ("literal", "linked")]
     for candidate in candidates:
         if candidate.kind == "class":
             choices.append(_Choice(membership(subject, candidate, index), candidate.score))
-        elif candidate.kind == "literal":
+            for value in valued:
+                if value.partner == candidate.term.value:
+                    score = candidate.score + value.score * (1 - candidate.score)  # together they say more
+                    choices.extend(_Choice(f"{membership(subject, candidate, index)} . {subject} <{p}> "
+                                           f"{term_to_sparql(value.term)}", score) for p in value.predicates)
+        elif candidate.kind in ("literal", "linked"):
             value = term_to_sparql(candidate.term)
             choices.extend(_Choice(f"{subject} <{p}> {value}", candidate.score * CLASS_VALUE_FACTOR)
                            for p in candidate.predicates)
@@ -379,7 +388,8 @@ def class_choices(subject: str, candidates: Sequence[LinkedEntity], index: int) 
 
 def reading_factor(candidate: LinkedEntity) -> float:
     """What reading a class phrase as this candidate costs (1 for a class)."""
-    return {"class": 1.0, "literal": CLASS_VALUE_FACTOR}.get(candidate.kind, CLASS_VERTEX_FACTOR)
+    return {"class": 1.0, "literal": CLASS_VALUE_FACTOR, "linked": CLASS_VALUE_FACTOR}.get(candidate.kind,
+                                                                                          CLASS_VERTEX_FACTOR)
 
 
 def attribute_leaves(pattern: PhraseGraphPattern) -> list[str]:

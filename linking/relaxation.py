@@ -78,7 +78,7 @@ def _implied_orderings(triples: list[PhraseTriple], ordering: Ordering | None,
     degree = node_degrees(triples)
     compared = {c.node for c in pattern.comparisons}
     for index, triple in enumerate(triples):
-        implied = IMPLIED_ORDER.get(triple.relation.strip().lower())
+        implied = IMPLIED_ORDER.get(triple.relation.strip().lower()) or _graded_compound(triple.relation)
         if implied is None or not (is_unknown(triple.subject) and is_unknown(triple.object)):
             continue
         attribute, descending = implied
@@ -97,6 +97,15 @@ def _implied_orderings(triples: list[PhraseTriple], ordering: Ordering | None,
         limit = ordering.limit if ordering is not None and ordering.node in ends else 1
         return [PhraseTriple(ANSWER, attribute, value), *renamed], Ordering(value, descending=descending, limit=limit)
     return triples, ordering
+
+
+def _graded_compound(relation: str) -> tuple[str, bool] | None:
+    """"lowest-priced", "highest-rated": a superlative joined to the attribute it grades."""
+    words = relation.strip().lower().split("-")
+    if len(words) == 2 and words[0] in SUPERLATIVE_DESCENDING and words[0] not in ("most", "least", "first") \
+            and words[1].isalpha():
+        return words[1], SUPERLATIVE_DESCENDING[words[0]]
+    return None
 
 
 def _comparative(triple: PhraseTriple) -> tuple[str, str, str, str] | None:

@@ -170,6 +170,30 @@ async def test_a_relation_phrase_that_names_a_class_reads_as_membership(path: Kg
     assert f"?unknown1 <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <{PV}Service>" in result.evidence.sparql
 
 
+async def test_a_class_phrase_no_class_fits_reads_as_what_its_members_link_to(path: KgqanPath, ck25: Endpoint) -> None:
+    # ck25 has no class Sensor: "sensors" are the products in the category Sensor
+    result = await path.answer_understood(
+        understood("list :: ?u1 | is a | sensors ; ?u1 | weigh | ?u2 :: filter ?u2 > 18", AnswerType(AnswerKind.RESOURCE)),
+        ck25, KGQAN_ONLY)
+    truth = await ck25.sparql.select(f"SELECT ?h WHERE {{ ?h <{PV}hasCategory>/<http://www.w3.org/2000/01/rdf-schema#label> "
+                                     f'"Sensor" ; <{PV}weight_g> ?w FILTER(?w > 18) }}')
+    assert sorted(a.value for a in result.answers) == sorted(r["h"].value for r in truth.rows) and truth.rows
+    assert f"<{PV}hasCategory> <http://ld.company.org/prod-instances/prod-cat-Sensor>" in result.evidence.sparql
+
+
+async def test_the_next_reading_that_names_a_left_out_class_answers(path: KgqanPath, ck25: Endpoint) -> None:
+    """"What is the cheapest service?": the best reading leaves out "service" and finds the cheapest of
+    everything priced; the next reading, the same and `?u2 | is a | service`, fits as well and answers."""
+    best = replace(understood("list :: ?u1 | cheapest | ?u2 :: order ?u2 asc 1", AnswerType(AnswerKind.RESOURCE)),
+                   alternatives=(PhraseGraphPattern.from_text(
+                       "list :: ?u1 | cheapest | ?u2 ; ?u2 | is a | service :: order ?u2 asc 1"),))
+    result = await path.answer_readings(best, ck25, KGQAN_ONLY)
+    truth = await ck25.sparql.select(f"SELECT ?s WHERE {{ ?s a <{PV}Service> ; <{PV}price>/<{PV}amount> ?a }} "
+                                     "ORDER BY ?a LIMIT 1")
+    assert [a.value for a in result.answers] == [truth.rows[0]["s"].value]
+    assert "leaves out the class" in result.notes[0] and result.sparql_requests < 30
+
+
 async def test_ordering_by_a_thing_goes_on_to_its_numeric_value(path: KgqanPath, ck25: Endpoint) -> None:
     # "the most expensive service": pv:price leads to a price node; its pv:amount is what is ordered
     result = await path.answer_understood(

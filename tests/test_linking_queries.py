@@ -85,6 +85,21 @@ def test_class_phrase_reads_as_subclasses_or_an_attribute_value() -> None:
     assert pets[0].pattern == f'?unknown1 <{V}pets#pettype> "dog"'
 
 
+def test_class_phrase_reads_as_a_link_to_a_thing_alone_or_with_its_class() -> None:
+    """"sensors" where no class is named so: the things linked to the category Sensor; "LCD products":
+    products (the class names "products") linked to LCD (the thing names "LCD"), one reading."""
+    pv, inst = "http://ld.company.org/prod-vocab/", "http://ld.company.org/prod-instances/"
+    sensor = LinkedEntity(ox.NamedNode(inst + "prod-cat-Sensor"), "Sensor", 1.0, "linked", (pv + "hasCategory",))
+    queries = QueryBuilder().build(linked("count :: ?u1 | is a | sensors", classes={"sensors": [sensor]}))
+    assert queries[0].pattern == f"?unknown1 <{pv}hasCategory> <{inst}prod-cat-Sensor>"
+    product = LinkedEntity(ox.NamedNode(pv + "Product"), "Product", 0.75, "class")
+    lcd = LinkedEntity(ox.NamedNode(inst + "prod-cat-LCD"), "LCD", 0.75, "linked", (pv + "hasCategory",),
+                       partner=pv + "Product")
+    both = QueryBuilder().build(linked("count :: ?u1 | is a | LCD products", classes={"LCD products": [product, lcd]}))
+    assert both[0].pattern == f"?unknown1 <{RDF_TYPE}> <{pv}Product> . ?unknown1 <{pv}hasCategory> <{inst}prod-cat-LCD>"
+    assert both[0].score == pytest.approx(0.75 + 0.75 * 0.25)  # each reading explains its own words
+
+
 def test_no_query_when_a_named_node_has_no_candidate() -> None:
     pattern = linked("list :: ?u1 | country | Atlantis", nodes={"Atlantis": []},
                      edges={"country": ("Atlantis", {})})
@@ -318,6 +333,21 @@ async def test_superlatives_keep_ties_and_aggregates_keep_exact_decimals(ck25: E
     chosen = select_answer(await executor.run(queries, ck25, accept_all))
     assert chosen is not None and float(chosen.answers[0].value) == pytest.approx(float(mean.value), abs=1e-12)
     assert len(chosen.answers[0].value.split(".")[1]) > 6
+
+
+async def test_of_tied_superlative_readings_the_one_singling_out_fewer_answers_is_taken(ck25: Endpoint) -> None:
+    """"Who is product manager for the most products?" read both ways round: products by their count of
+    managers (each has one, so all 1,000 tie) or managers by their count of products (one wins)."""
+    pv = "http://ld.company.org/prod-vocab/"
+    both = {"product manager": ("?unknown1", {"": [LinkedPredicate(pv + "hasProductManager", "product manager", 1.0, OUT),
+                                                   LinkedPredicate(pv + "hasProductManager", "product manager", 1.0, IN)]})}
+    queries = QueryBuilder().build(linked("list :: ?u1 | product manager | ?u2 :: order count ?u2 desc 1", edges=both))
+    assert queries[0].score == queries[1].score
+    executed = await QueryExecutor().run(queries, ck25, accept_all)
+    assert sorted(len(e.answers) for e in executed[:2])[0] == 1 and max(len(e.answers) for e in executed[:2]) > 1
+    chosen = select_answer(executed)
+    assert chosen is not None and [a.value for a in chosen.answers] == \
+        ["http://ld.company.org/prod-instances/empl-Wolfgang.Martin%40company.org"]
 
 
 def test_a_literal_is_never_the_subject_of_a_triple() -> None:

@@ -43,6 +43,12 @@ def test_the_thing_a_superlative_answer_hangs_off_becomes_the_answer() -> None:
     assert pattern.to_text() == "list :: ?u1 | age | ?u3 ; ?u1 | is a | conductor :: order ?u3 desc 1"
 
 
+def test_a_hyphenated_superlative_names_its_attribute() -> None:
+    pattern = relax(PhraseGraphPattern.from_text("list :: ?u1 | lowest-priced | ?u2 ; ?u2 | is a | item"))
+    assert pattern.to_text() == "list :: ?u1 | priced | ?u3 ; ?u1 | is a | item :: order ?u3 asc 1"
+    assert relax(PhraseGraphPattern.from_text("list :: ?u1 | most-cited | ?u2")).ordering is None  # "most" needs its noun
+
+
 def test_a_per_group_count_is_also_read_as_a_stored_count() -> None:
     most = PhraseGraphPattern.from_text("list :: ?u1 | shop | ?u2 ; ?u2 | is a | products :: order count ?u2 desc 1")
     alternative = counted_as_attribute(most)

@@ -600,6 +600,9 @@ class WrongOperatorModel:
     ("Which film won Best Picture?", None),  # a name
     ("What is the first name of the oldest singer?", StatedOrdering(True, False)),  # "first name" is no superlative
     ("Who is the oldest and the youngest singer?", None),  # the two ends disagree
+    ("Which sensors have the best reliability index?", StatedOrdering(True, False)),
+    ("Who has the best world rank?", StatedOrdering(False, False)),  # the best rank is the lowest number
+    ("How tall is the tallest Oscillator?", StatedOrdering(True, False)),
 ])
 def test_the_superlative_states_the_ordering(question: str, expected: StatedOrdering | None) -> None:
     assert stated_ordering(question) == expected
@@ -757,3 +760,13 @@ def test_is_a_name_a_kind_asks_for_membership(question: str, decoded: str, expec
 
     pattern = PhraseGraphPattern.from_text(decoded)
     assert with_stated_membership(question, pattern).to_text() == (expected or pattern.to_text())
+
+
+def test_a_reading_that_only_adds_a_class_is_recognised() -> None:
+    from understanding.repairs import adds_a_class
+
+    best = PhraseGraphPattern.from_text("list :: ?u1 | cheapest | ?u2 :: order ?u2 asc 1")
+    narrower = PhraseGraphPattern.from_text("list :: ?u1 | cheapest | ?u2 ; ?u2 | is a | service :: order ?u2 asc 1")
+    other = PhraseGraphPattern.from_text("list :: ?u1 | price | ?u2 ; ?u2 | is a | service :: order ?u2 asc 1")
+    assert adds_a_class(best, narrower)
+    assert not adds_a_class(narrower, best) and not adds_a_class(best, other) and not adds_a_class(best, best)

@@ -43,8 +43,10 @@ COMPARATIVE_PHRASES: tuple[tuple[str, str], ...] = (
 
 # Superlatives -> descending (True: the largest value first).
 SUPERLATIVE_DESCENDING = {
-    **dict.fromkeys(["highest", "largest", "biggest", "most", "maximum", "max", "greatest", "oldest", "latest", "longest", "heaviest"], True),
-    **dict.fromkeys(["lowest", "smallest", "least", "fewest", "minimum", "min", "youngest", "earliest", "shortest", "lightest", "cheapest", "first", "slowest", "nearest", "closest", "narrowest", "shallowest"], False),
+    **dict.fromkeys(["highest", "largest", "biggest", "most", "maximum", "max", "greatest", "oldest", "latest", "longest", "heaviest",
+                     "tallest", "widest", "deepest", "thickest", "fastest", "newest", "richest", "best"], True),
+    **dict.fromkeys(["lowest", "smallest", "least", "fewest", "minimum", "min", "youngest", "earliest", "shortest", "lightest", "cheapest", "first", "slowest", "nearest", "closest", "narrowest", "shallowest",
+                     "thinnest", "worst"], False),
 }
 ASCENDING = frozenset(word for word, descending in SUPERLATIVE_DESCENDING.items() if not descending)
 
@@ -152,6 +154,7 @@ _PLAIN_SUPERLATIVES = {word: descending for word, descending in SUPERLATIVE_DESC
                        if word not in ("first", "max", "min", "most", "least")}
 _ADJECTIVE_END = re.compile(r"(ive|ous|ful|able|ible|al|ic|ant|ent|ar|ing|ed|y)$")
 _COUNT_NOUN = re.compile(r"(number|count)\s+of\b")
+_RANK_NOUN = re.compile(r"\b(rank|ranking|position|place|placing)\b")
 _NUMBER = r"\d+|" + "|".join(w for w in NUMBER_WORDS if 2 <= NUMBER_WORDS[w] <= 20)
 
 
@@ -179,7 +182,10 @@ def stated_ordering(question: str) -> StatedOrdering | None:
                 found.append((descending, None, index))
         elif lower in _PLAIN_SUPERLATIVES:
             by_count = bool(_COUNT_NOUN.match(following))
-            found.append((_PLAIN_SUPERLATIVES[lower], by_count, index))
+            descending = _PLAIN_SUPERLATIVES[lower]
+            if lower in ("best", "worst") and _RANK_NOUN.search(following):
+                descending = not descending  # the best rank is the lowest number
+            found.append((descending, by_count, index))
     if not found or len({d for d, _, _ in found}) > 1:
         return None
     descending, by_count, index = found[0]
