@@ -128,8 +128,9 @@ def main() -> None:
     tasks = {"relation": relation_items(random.Random(args.seed), args.items),
              "entity": entity_items(random.Random(args.seed), args.items)}
     print(f"items: relation {len(tasks['relation'])}, entity {len(tasks['entity'])} (seed {args.seed})\n")
-    print("| backend | method | char fallback | relation hits@1 | relation MRR | entity hits@1 | entity MRR | median ms/item |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| backend | method | char fallback | same stems | relation hits@1 | relation MRR | entity hits@1 | entity MRR "
+          "| median ms/item |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for backend in args.backends.split(","):
         try:
             vectors = make_vectors(backend)
@@ -137,12 +138,13 @@ def main() -> None:
             print(f"| {backend} | not available: {exc} | | | | | | |")
             continue
         for method in ("pairwise", "best_match", "mean_vector"):
-            for fallback in (True, False):
-                scorer = AffinityScorer(vectors, method=method, char_fallback=fallback)
+            for fallback, morphology in ((True, True), (True, False), (False, False)):
+                scorer = AffinityScorer(vectors, method=method, char_fallback=fallback, morphology=morphology)
                 relation = evaluate(scorer, tasks["relation"])
                 entity = evaluate(scorer, tasks["entity"])
-                print(f"| {backend} | {method} | {'yes' if fallback else 'no'} | {relation[0]:.3f} | {relation[1]:.3f} | "
-                      f"{entity[0]:.3f} | {entity[1]:.3f} | {max(relation[2], entity[2]):.2f} |")
+                print(f"| {backend} | {method} | {'yes' if fallback else 'no'} | {'yes' if morphology else 'no'} | "
+                      f"{relation[0]:.3f} | {relation[1]:.3f} | {entity[0]:.3f} | {entity[1]:.3f} | "
+                      f"{max(relation[2], entity[2]):.2f} |")
 
 
 if __name__ == "__main__":

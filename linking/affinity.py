@@ -15,6 +15,7 @@ one. `benchmarks/affinity.py` measures the backends and formulas on proxy tasks 
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import re
 import threading
@@ -32,6 +33,7 @@ _NON_WORD = re.compile(r"[^0-9a-zA-Z\u00C0-\uFFFF]+")
 _DIGITS = re.compile(r"\d")
 
 METHODS = ("pairwise", "best_match", "mean_vector")
+STEM_SIMILARITY = 0.85  # two forms of one word ("evaluated", "evaluation"), unless the vectors say more
 
 
 def split_words(text: str) -> list[str]:
@@ -55,6 +57,30 @@ def singular(word: str) -> str:
     if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
         return word[:-1]
     return word
+
+
+@functools.lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """The Snowball (Porter 2) stem: "evaluated" and "evaluation" are both "evalu"."""
+    return _stemmer().stemWord(word)
+
+
+@functools.lru_cache(maxsize=1)
+def _stemmer():  # noqa: ANN202 - snowballstemmer has no types
+    import snowballstemmer
+
+    return snowballstemmer.stemmer("english")
+
+
+def same_stem(a: str, b: str) -> bool:
+    """Whether two words are forms of one word ("located"/"location", "supplies"/"supplier"): equal
+    stems, or one stem of 6 letters or more starting the other. Question verbs and the nouns that name
+    predicates differ this way, and word vectors often place them apart."""
+    sa, sb = stem(a), stem(b)
+    if sa == sb:
+        return len(sa) >= 3
+    short, long = sorted((sa, sb), key=len)
+    return len(short) >= 6 and long.startswith(short)
 
 
 def trigram_similarity(a: str, b: str) -> float:
@@ -174,12 +200,13 @@ class AffinityScorer:
     """
 
     def __init__(self, vectors: WordVectors | None = None, *, method: str = "best_match",
-                 char_fallback: bool = True) -> None:
+                 char_fallback: bool = True, morphology: bool = True) -> None:
         if method not in METHODS:
             raise ValueError(f"unknown affinity method {method!r}; use one of {', '.join(METHODS)}")
         self._vectors = vectors
         self.method = method
         self.char_fallback = char_fallback
+        self.morphology = morphology
         self._cache: dict[str, tuple[np.ndarray, bool]] = {}
         self._lock = threading.Lock()
 
@@ -238,6 +265,8 @@ class AffinityScorer:
                     sims[i, j] = 1.0
                 elif not (known_a and self._cache[wb][1]):
                     sims[i, j] = trigram_similarity(sa, sb) if self.char_fallback else 0.0
+                if self.morphology and sims[i, j] < STEM_SIMILARITY and same_stem(wa, wb):
+                    sims[i, j] = STEM_SIMILARITY
         return sims
 
     def _phrase_score(self, a: _Words, b: _Words) -> float:

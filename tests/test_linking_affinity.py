@@ -5,7 +5,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from linking.affinity import AffinityScorer, content_words, singular, split_words, trigram_similarity
+from linking.affinity import (
+    STEM_SIMILARITY,
+    AffinityScorer,
+    content_words,
+    same_stem,
+    singular,
+    split_words,
+    trigram_similarity,
+)
 
 
 @pytest.fixture(scope="module")
@@ -63,3 +71,11 @@ def test_methods_and_batches(scorer: AffinityScorer) -> None:
 async def test_scoring_off_the_event_loop(scorer: AffinityScorer) -> None:
     scores = await scorer.ascore_many("capacity", ["capacity", "location"])
     assert scores[0] > scores[1]
+
+
+def test_forms_of_one_word_score_as_near_synonyms(scorer: AffinityScorer) -> None:
+    assert same_stem("evaluated", "evaluation") and same_stem("supplies", "supplier") and same_stem("managed", "manager")
+    assert not same_stem("compatible", "company") and not same_stem("international", "internet")
+    plain = AffinityScorer(scorer.vectors, morphology=False)
+    assert plain.score("supplies", "supplier") < STEM_SIMILARITY <= scorer.score("supplies", "supplier")
+    assert scorer.score("evaluated with", "evaluation method") > plain.score("evaluated with", "evaluation method")
