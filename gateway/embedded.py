@@ -32,7 +32,7 @@ from gateway.errors import (
     SparqlSyntaxError,
     UpdateRefused,
 )
-from gateway.sparql import SelectResult, Term, record_request
+from gateway.sparql import SelectResult, Term, record_request, shared_result
 from gateway.textsearch import words_of
 
 log = logging.getLogger(__name__)
@@ -333,6 +333,9 @@ class EmbeddedStore:
             record_request(query, started)
 
     async def select(self, query: str, *, timeout_s: float | None = None, max_rows: int | None = None) -> SelectResult:
+        return await shared_result(("select", query, max_rows), lambda: self._select(query, timeout_s, max_rows))
+
+    async def _select(self, query: str, timeout_s: float | None, max_rows: int | None) -> SelectResult:
         cap = max_rows if max_rows is not None else self.max_rows
         started = time.perf_counter()
 
@@ -358,6 +361,9 @@ class EmbeddedStore:
         return SelectResult(variables, rows, cut, reason, (time.perf_counter() - started) * 1000)
 
     async def ask(self, query: str, *, timeout_s: float | None = None) -> bool:
+        return await shared_result(("ask", query), lambda: self._ask(query, timeout_s))
+
+    async def _ask(self, query: str, timeout_s: float | None) -> bool:
         def boolean_of(result: object) -> bool:
             if not isinstance(result, ox.QueryBoolean):
                 raise SparqlError("expected an ASK (boolean) answer but the query is not an ASK",

@@ -20,9 +20,9 @@ import random
 import re
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Callable, Iterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import Protocol, TypeVar, runtime_checkable
 from urllib.parse import quote, urlencode, urlsplit
 
 import aiohttp
@@ -92,6 +92,7 @@ class RequestCounter:
             self.queries.append(query)
 
 
+T = TypeVar("T")
 _counter: contextvars.ContextVar[RequestCounter | None] = contextvars.ContextVar("sparql_counter", default=None)
 
 
@@ -104,6 +105,37 @@ def counting_requests(keep_queries: bool = False) -> Iterator[RequestCounter]:
         yield counter
     finally:
         _counter.reset(token)
+
+
+_shared: contextvars.ContextVar[dict[tuple[object, ...], asyncio.Future] | None] = contextvars.ContextVar(  # type: ignore[type-arg]
+    "sparql_shared", default=None)
+
+
+@contextlib.contextmanager
+def sharing_results() -> Iterator[None]:
+    """Inside this block (and tasks it starts), a query sent again with the same arguments gets the
+    first answer instead of a new request: the readings of one question look up the same names and
+    predicates. Failed requests are not kept."""
+    token = _shared.set({})
+    try:
+        yield
+    finally:
+        _shared.reset(token)
+
+
+async def shared_result(key: tuple[object, ...], call: Callable[[], Awaitable[T]]) -> T:
+    """`call()`, or the result of the same call already made in the active `sharing_results()`."""
+    memo = _shared.get()
+    if memo is None:
+        return await call()
+    future = memo.get(key)
+    if future is None:
+        future = memo[key] = asyncio.ensure_future(call())
+    try:
+        return await asyncio.shield(future)
+    except Exception:
+        memo.pop(key, None)
+        raise
 
 
 def record_request(query: str, started: float) -> None:
@@ -541,6 +573,9 @@ class HttpSparqlClient:
             return body, response.headers.get("Content-Type", ""), response.headers
 
     async def select(self, query: str, *, timeout_s: float | None = None, max_rows: int | None = None) -> SelectResult:
+        return await shared_result(("select", query, max_rows), lambda: self._select(query, timeout_s, max_rows))
+
+    async def _select(self, query: str, timeout_s: float | None, max_rows: int | None) -> SelectResult:
         started = time.perf_counter()
         body, content_type, headers = await self._fetch(query, SELECT_ACCEPT, timeout_s)
         cap = max_rows if max_rows is not None else self.max_rows
@@ -556,6 +591,9 @@ class HttpSparqlClient:
         return SelectResult(variables, rows, reason is not None, reason, (time.perf_counter() - started) * 1000)
 
     async def ask(self, query: str, *, timeout_s: float | None = None) -> bool:
+        return await shared_result(("ask", query), lambda: self._ask(query, timeout_s))
+
+    async def _ask(self, query: str, timeout_s: float | None) -> bool:
         body, content_type, _ = await self._fetch(query, SELECT_ACCEPT, timeout_s)
         _, value, _ = _parse_results(body, content_type, None, self.config.name)
         return _as_boolean(value, self.config.name)

@@ -77,16 +77,18 @@ TypeCheck = Callable[[list[Term], dict[str, list[str]]], FilterOutcome | Awaitab
 
 class QueryExecutor:
     """Runs candidate queries in waves of `concurrency`, best score first, until no query still to run
-    can beat the best effective score found, or `max_requests` queries have run."""
+    can beat the best effective score found, `max_requests` queries have run, or `empty_limit`
+    queries have run without any answer."""
 
     max_requests_default = 20
 
     def __init__(self, *, concurrency: int = 4, timeout_s: float = 10.0, boolean_budget: int = 8,
-                 max_requests: int = max_requests_default) -> None:
+                 max_requests: int = max_requests_default, empty_limit: int | None = None) -> None:
         self.concurrency = concurrency
         self.timeout_s = timeout_s
         self.boolean_budget = boolean_budget
         self.max_requests = max_requests
+        self.empty_limit = empty_limit  # stop once this many queries ran and none answered
 
     async def run(self, queries: Sequence[CandidateQuery], endpoint: Endpoint, check: TypeCheck,
                   *, deadline: float | None = None) -> list[ExecutedQuery]:
@@ -109,6 +111,8 @@ class QueryExecutor:
             following = start + len(batch)
             if best >= 0 and (following >= limit or best >= executed[following].query.score - 1e-9):
                 break
+            if best < 0 and self.empty_limit is not None and following >= self.empty_limit:
+                break  # the reading finds nothing: its remaining requests are better spent on another
         return executed
 
     async def _one(self, item: ExecutedQuery, endpoint: Endpoint, check: TypeCheck) -> None:

@@ -25,7 +25,7 @@ from gateway.endpoint import Endpoint
 from gateway.errors import GatewayError
 from gateway.models import Answer, AnswerStatus, PathResult
 from gateway.qa import AskOptions
-from gateway.sparql import Term, counting_requests, term_to_sparql
+from gateway.sparql import Term, counting_requests, sharing_results, term_to_sparql
 from linking.affinity import AffinityScorer, default_scorer, singular
 from linking.entities import RDF_TYPE, EntityLinker, LinkedEntity, NodeLinks, is_value_phrase, local_name
 from linking.execution import ExecutedQuery, QueryExecutor, select_answer
@@ -84,6 +84,7 @@ NARROWER_SLACK = 0.05  # a next reading that only adds a class answers unless it
 NEXT_READING_REQUESTS = 15  # a poor fit is retried only below this many requests
 MIN_READING_REQUESTS = 6  # a next reading needs at least this many requests left of `max_requests`
 AFTER_EXECUTION = 3  # requests kept for after execution: containers, naming, labels
+EMPTY_READING_QUERIES = 12  # a reading whose best 12 queries find nothing gives way to the next reading
 
 
 @dataclass
@@ -163,9 +164,15 @@ class KgqanPath:
         parsed = await get_parser().parse([question])
         return parsed[0]
 
+    async def rule_reading(self, question: str) -> UnderstoodQuestion:
+        """The rule-based reading (spaCy), independent of the model's."""
+        from understanding import get_parser  # type: ignore[attr-defined]
+
+        return await get_parser().rule_reading(question)
+
     async def answer(self, question: str, endpoint: Endpoint, options: AskOptions) -> PathResult:
         started = time.perf_counter()
-        with counting_requests() as counter:
+        with counting_requests() as counter, sharing_results():  # the readings share their lookups
             understood = await self.understand(question)
             understanding_ms = (time.perf_counter() - started) * 1000
             result = await self.answer_readings(understood, endpoint, options)
@@ -187,7 +194,29 @@ class KgqanPath:
         if alternatives and (weak or narrower) and left >= MIN_READING_REQUESTS:
             margin = BETTER_READING if weak else -NARROWER_SLACK
             result = await self._next_reading(understood, result, endpoint, replace(options, max_requests=left), margin)
+        left = options.max_requests - result.sparql_requests
+        if not result.answers and understood.source == "model" and not understood.unsupported and \
+                left >= MIN_READING_REQUESTS:
+            result = await self._rule_reading(understood, result, endpoint, replace(options, max_requests=left))
         return result
+
+    async def _rule_reading(self, understood: UnderstoodQuestion, first: PathResult, endpoint: Endpoint,
+                            options: AskOptions) -> PathResult:
+        """The last try when the model's readings found nothing: the spaCy rules' reading, if it
+        differs from those tried and is supported; it answers if it finds anything."""
+        rules = await self.rule_reading(understood.question)
+        if rules.unsupported or rules.pattern == understood.pattern or rules.pattern in understood.alternatives[:1]:
+            return first
+        second = await self.answer_understood(rules, endpoint, options)
+        second.sparql_requests += first.sparql_requests
+        if not second.answers:
+            first.sparql_requests = second.sparql_requests
+            first.notes.append(f"the rule-based reading ({rules.pattern.to_text()}) found no answer either")
+            return first
+        second.notes.insert(0, f"the model's readings found no answer; answered with the rule-based reading "
+                               f"({rules.pattern.to_text()})")
+        second.timings_ms = {phase: first.timings_ms.get(phase, 0.0) + spent for phase, spent in second.timings_ms.items()}
+        return second
 
     async def _next_reading(self, understood: UnderstoodQuestion, first: PathResult, endpoint: Endpoint,
                             options: AskOptions, margin: float = BETTER_READING) -> PathResult:
@@ -270,7 +299,8 @@ class KgqanPath:
             deadline = time.monotonic() + max(1.0, options.timeout_s * 0.8)
             budget = max(1, options.max_requests - counter.count - AFTER_EXECUTION)
             executed = await QueryExecutor(timeout_s=min(10.0, options.timeout_s),
-                                           max_requests=min(QueryExecutor.max_requests_default, budget)).run(
+                                           max_requests=min(QueryExecutor.max_requests_default, budget),
+                                           empty_limit=EMPTY_READING_QUERIES).run(
                 queries, endpoint, check, deadline=deadline)
             timings["execution"] = (time.perf_counter() - started) * 1000 - filter_ms
             started = time.perf_counter()

@@ -355,6 +355,23 @@ async def test_the_next_reading_answers_when_the_best_finds_nothing(ck25: Endpoi
     assert 0 < result.sparql_requests < 30  # both tries counted
 
 
+class UnhelpfulModel(KgqanPath):
+    """The KGQAN path with a model whose two readings find nothing; the spaCy rules read the question."""
+
+    async def understand(self, question: str) -> UnderstoodQuestion:
+        best = PhraseGraphPattern.from_text("list :: ?u1 | zebra stripes | Nowhere Unheard-Of")
+        following = PhraseGraphPattern.from_text("list :: ?u1 | unicorn horns | Nowhere Unheard-Of")
+        return UnderstoodQuestion(question, best, AnswerType(AnswerKind.NUMBER), "model", alternatives=(following,))
+
+
+async def test_the_rule_reading_answers_when_the_models_readings_find_nothing(ck25: Endpoint) -> None:
+    result = await UnhelpfulModel().answer("How heavy is the Network Driver?", ck25, KGQAN_ONLY)
+    truth = await ck25.sparql.select(f'SELECT ?w WHERE {{ ?h <{PV}name> "Network Driver" ; <{PV}weight_g> ?w }}')
+    assert sorted(a.value for a in result.answers) == sorted(r["w"].value for r in truth.rows)  # 3 share the name
+    assert "rule-based reading" in result.notes[0] and result.to_dict()["evidence"]["understanding"]["source"] == "rules"
+    assert 0 < result.sparql_requests < 30  # all three tries counted, repeated lookups sent once
+
+
 async def test_a_reading_that_fits_the_graph_poorly_gives_way_to_the_next_one(path: KgqanPath, ck25: Endpoint) -> None:
     """"How many parts does the bill of material ElectroTide VortexLine have?" read as `?u1 | bill |
     ElectroTide VortexLine` links "bill" only weakly (to a label): the next reading, `?u1 | parts | ...`,

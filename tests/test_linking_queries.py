@@ -245,6 +245,17 @@ async def test_execution_stops_after_the_first_wave_that_answers(concert: Endpoi
     assert select_answer(executed) is executed[4]
 
 
+async def test_execution_gives_up_on_a_reading_whose_best_queries_find_nothing(concert: Endpoint) -> None:
+    absent = [pred(f"singer#absent_{i}", 0.9 - i * 0.01) for i in range(12)]
+    queries = QueryBuilder().build(linked("list :: ?u1 | is a | singers ; ?u1 | age | ?u2 :: select ?u2",
+                                          classes={"singers": [SINGER]},
+                                          edges={"age": ("?unknown1", {"": absent})}))
+    with counting_requests() as counter:
+        executed = await QueryExecutor(concurrency=4, empty_limit=8).run(queries, concert, accept_all)
+    assert counter.count == 8 and all(e.status == EMPTY for e in executed[:8])
+    assert select_answer(executed) is None
+
+
 def test_an_edge_to_a_dangling_unknown_may_be_dropped() -> None:
     weak = {"use": ("?unknown1", {"": [pred("singer#song_name", 0.1)]})}
     queries = QueryBuilder().build(linked("count :: ?u1 | is a | singers ; ?u1 | use | ?u2",

@@ -25,7 +25,7 @@ from gateway.errors import (
     SparqlSyntaxError,
     UnknownEndpoint,
 )
-from gateway.sparql import GET_URL_LIMIT, HttpSparqlClient, counting_requests
+from gateway.sparql import GET_URL_LIMIT, HttpSparqlClient, counting_requests, sharing_results
 
 XSD = "http://www.w3.org/2001/XMLSchema#"
 EMPTY_RESULTS = b'{"head": {"vars": ["x"]}, "results": {"bindings": []}}'
@@ -137,6 +137,18 @@ async def test_select_blank_node_on_oxigraph(oxigraph) -> None:  # type: ignore[
 async def test_ask_true_and_false(ck25: HttpSparqlClient) -> None:
     assert await ck25.ask("ASK { ?s <http://www.w3.org/2000/01/rdf-schema#label> ?o }") is True
     assert await ck25.ask("ASK { ?s <http://example.org/no-such-predicate> ?o }") is False
+
+
+async def test_one_questions_repeated_queries_are_sent_once(ck25: HttpSparqlClient) -> None:
+    query = "SELECT ?s WHERE { ?s <http://www.w3.org/2000/01/rdf-schema#label> ?o } LIMIT 3"
+    with counting_requests() as counter:
+        with sharing_results():
+            together = await asyncio.gather(ck25.select(query), ck25.select(query), ck25.ask("ASK { ?s ?p ?o }"))
+            again = await ck25.select(query)
+        assert counter.count == 2  # the SELECT (its second, concurrent copy waited for the first) and the ASK
+        assert together[0].rows == together[1].rows == again.rows and together[2] is True
+        await ck25.select(query)
+        assert counter.count == 3  # outside the block every query is sent
 
 
 async def test_construct_with_blank_nodes_and_literals(ck25: HttpSparqlClient) -> None:

@@ -105,6 +105,18 @@ class QuestionParser:
             self._compute(missing)
         return self._collect(questions, texts)
 
+    async def rule_reading(self, question: str) -> UnderstoodQuestion:
+        """The spaCy rules' reading of a question, whatever the model says: a last, independent
+        reading for when the model's readings find nothing in the graph."""
+        def parse() -> UnderstoodQuestion:
+            text = normalise_question(question)
+            with self._work_lock:
+                pattern, answer_type = self._ensure_fallback().parse_batch([text])[0]
+            return UnderstoodQuestion(question, pattern, answer_type, "rules", pattern.to_text(), 0.0,
+                                      unsupported=unsupported_reason(question, pattern))
+
+        return await asyncio.to_thread(parse)
+
     def load(self) -> None:
         """Loads the model (or notes why it cannot) and spaCy now instead of on the first question."""
         with self._work_lock:
