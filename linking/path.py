@@ -70,7 +70,7 @@ MERGE_MIN_SCORE = 0.7  # a relation phrase must name a class this clearly to be 
 # Two-hop readings (through a value's holder or an intermediate node) are many: only those whose
 # predicate fits the relation phrase well, and a few per first hop, compete with the direct ones.
 MIN_HOP_SCORE = 0.2
-CONNECTOR_MIN_FIT = 0.8  # the value's own predicate must say what the relation phrase says
+CONNECTOR_MIN_FIT = 0.6  # the value's own predicate must say about what the relation phrase says
 CONNECTOR_FACTOR = 0.9  # an unnamed connector hop (paper -contribution-> ?c) costs a little more
 MAX_HOPS = 3
 CLASS_FIT = 0.9  # a class phrase that no class fits this well is also looked for as a thing ("sensors")
