@@ -184,7 +184,9 @@ class KgqanPath:
     async def answer_readings(self, understood: UnderstoodQuestion, endpoint: Endpoint,
                               options: AskOptions) -> PathResult:
         """Answers with the model's best reading, and with its next one as well when the best one
-        answers nothing or fits the graph poorly (see `_next_reading`)."""
+        answers nothing, fits the graph poorly or leaves out a class the next one names (see
+        `_next_reading`); when the model's readings find nothing, with the spaCy rules' reading
+        (`_rule_reading`)."""
         alternatives = bool(understood.alternatives) and not understood.unsupported
         result = await self.answer_understood(understood, endpoint, options)
         weak = not result.answers or (fit(result) < WEAK_READING and result.sparql_requests < NEXT_READING_REQUESTS)
