@@ -230,7 +230,8 @@ class KgqanPath:
         answer_type = build_answer_type(understood.answer_type.kind, alternative, understood.answer_type.confidence)
         second = await self.answer_understood(replace(understood, pattern=alternative, answer_type=answer_type,
                                                       alternatives=()), endpoint, options)
-        if not second.answers or (first.answers and fit(second) <= fit(first) + margin):
+        same = {a.value for a in second.answers} == {a.value for a in first.answers}
+        if not second.answers or same or (first.answers and fit(second) <= fit(first) + margin):
             if not first.answers:
                 first.notes.append(f"the model's next reading ({alternative.to_text()}) found no answer either")
             first.sparql_requests += second.sparql_requests

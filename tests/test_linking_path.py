@@ -194,6 +194,17 @@ async def test_the_next_reading_that_names_a_left_out_class_answers(path: KgqanP
     assert "leaves out the class" in result.notes[0] and result.sparql_requests < 30
 
 
+async def test_a_class_adding_reading_with_the_same_answers_leaves_the_best_one(path: KgqanPath, ck25: Endpoint) -> None:
+    best = replace(understood("list :: ?u1 | product manager | Franz Kornhaeusel", AnswerType(AnswerKind.RESOURCE)),
+                   alternatives=(PhraseGraphPattern.from_text(
+                       "list :: ?u1 | is a | products ; ?u1 | product manager | Franz Kornhaeusel"),))
+    alone = await path.answer_understood(best, ck25, KGQAN_ONLY)
+    result = await path.answer_readings(best, ck25, KGQAN_ONLY)
+    assert alone.answers and {a.value for a in result.answers} == {a.value for a in alone.answers}
+    assert not any("reading" in n for n in result.notes)
+    assert result.to_dict()["evidence"]["understanding"]["pattern"] == "list :: ?u1 | product manager | Franz Kornhaeusel"
+
+
 async def test_ordering_by_a_thing_goes_on_to_its_numeric_value(path: KgqanPath, ck25: Endpoint) -> None:
     # "the most expensive service": pv:price leads to a price node; its pv:amount is what is ordered
     result = await path.answer_understood(
