@@ -62,7 +62,7 @@ from understanding.pgp import (
     UnderstoodQuestion,
     is_unknown,
 )
-from understanding.repairs import adds_a_class
+from understanding.repairs import adds_a_class, coordinated_names, with_whole_name
 
 NAME = "kgqan"
 CONTAINER_CLASSES = ("list", "seq", "bag", "alt", "collection", "container")
@@ -84,6 +84,7 @@ NARROWER_SLACK = 0.05  # a next reading that only adds a class answers unless it
 NEXT_READING_REQUESTS = 15  # a poor fit is retried only below this many requests
 MIN_READING_REQUESTS = 6  # a next reading needs at least this many requests left of `max_requests`
 AFTER_EXECUTION = 3  # requests kept for after execution: containers, naming, labels
+WHOLE_NAME_FIT = 0.95  # "Bennett, Best and Jacobson" is one name when a label matches it this well
 EMPTY_READING_QUERIES = 12  # a reading whose best 12 queries find nothing gives way to the next reading
 
 
@@ -175,11 +176,33 @@ class KgqanPath:
         with counting_requests() as counter, sharing_results():  # the readings share their lookups
             understood = await self.understand(question)
             understanding_ms = (time.perf_counter() - started) * 1000
+            understood = await self._whole_names(understood, endpoint, options)
             result = await self.answer_readings(understood, endpoint, options)
         result.timings_ms = {"understanding": understanding_ms, **result.timings_ms,
                              "total": (time.perf_counter() - started) * 1000}
         result.sparql_requests += counter.count  # linking and execution counted their own
         return result
+
+    async def _whole_names(self, understood: UnderstoodQuestion, endpoint: Endpoint,
+                           options: AskOptions) -> UnderstoodQuestion:
+        """Readings with "Bennett, Best and Jacobson" as one name where the model split it as a list,
+        if the graph has a thing labelled so (one text search, which linking then reuses)."""
+        names = [n for n in coordinated_names(understood.question) if with_whole_name(understood.pattern, n) !=
+                 understood.pattern or any(with_whole_name(a, n) != a for a in understood.alternatives)]
+        found = await asyncio.gather(*(self.entity_linker.link_entities(n, endpoint, max_vertices=options.max_vertices)
+                                       for n in names))
+        whole = [n for n, hits in zip(names, found, strict=True)
+                 if hits and hits[0].score >= WHOLE_NAME_FIT and n.casefold() in hits[0].label.casefold()]
+        if not whole:
+            return understood
+
+        def merged(pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+            for name in whole:
+                pattern = with_whole_name(pattern, name)
+            return pattern
+
+        alternatives = tuple(dict.fromkeys(merged(a) for a in understood.alternatives))
+        return replace(understood, pattern=merged(understood.pattern), alternatives=alternatives)
 
     async def answer_readings(self, understood: UnderstoodQuestion, endpoint: Endpoint,
                               options: AskOptions) -> PathResult:

@@ -205,6 +205,25 @@ async def test_a_class_adding_reading_with_the_same_answers_leaves_the_best_one(
     assert result.to_dict()["evidence"]["understanding"]["pattern"] == "list :: ?u1 | product manager | Franz Kornhaeusel"
 
 
+class SplitName(KgqanPath):
+    """A model that reads "A, B and C" as a list and keeps only its first part."""
+
+    async def understand(self, question: str) -> UnderstoodQuestion:
+        first = question.split(" by ")[1].split(",")[0]
+        pattern = PhraseGraphPattern.from_text(f"count :: ?u1 | is a | products ; ?u1 | supplied by | {first}")
+        return UnderstoodQuestion(question, pattern, AnswerType(AnswerKind.NUMBER), "model")
+
+
+async def test_a_name_the_model_split_is_one_name_when_the_graph_has_it(ck25: Endpoint) -> None:
+    result = await SplitName().answer("How many products are supplied by Horton, Sims and Pacheco?", ck25, KGQAN_ONLY)
+    truth = await ck25.sparql.select(f"SELECT (COUNT(DISTINCT ?h) AS ?n) WHERE {{ ?h <{PV}hasSupplier>/<{PV}name> "
+                                     '"Horton, Sims and Pacheco" }')
+    assert [a.value for a in result.answers] == [truth.rows[0]["n"].value]
+    assert result.to_dict()["evidence"]["understanding"]["pattern"].endswith("supplied by | Horton, Sims and Pacheco")
+    listed = await SplitName().answer("How many products are supplied by Germany, Italy and France?", ck25, KGQAN_ONLY)
+    assert listed.to_dict()["evidence"]["understanding"]["pattern"].endswith("supplied by | Germany")  # no such thing
+
+
 async def test_ordering_by_a_thing_goes_on_to_its_numeric_value(path: KgqanPath, ck25: Endpoint) -> None:
     # "the most expensive service": pv:price leads to a price node; its pv:amount is what is ordered
     result = await path.answer_understood(

@@ -770,3 +770,15 @@ def test_a_reading_that_only_adds_a_class_is_recognised() -> None:
     other = PhraseGraphPattern.from_text("list :: ?u1 | price | ?u2 ; ?u2 | is a | service :: order ?u2 asc 1")
     assert adds_a_class(best, narrower)
     assert not adds_a_class(narrower, best) and not adds_a_class(best, other) and not adds_a_class(best, best)
+
+
+def test_a_firms_name_read_as_a_list_becomes_one_name_again() -> None:
+    from understanding.repairs import coordinated_names, with_whole_name
+
+    question = "Which products does Harris, Wright and Morales supply?"
+    assert coordinated_names(question) == ["Harris, Wright and Morales"]
+    assert coordinated_names("Harris, Wright and Morales supply what?") == []  # the first word may be any word
+    split = PhraseGraphPattern.from_text("list :: ?u1 | located | Griffin, Smith ; ?u1 | located | Smith")
+    assert with_whole_name(split, "Griffin, Smith and Smith").to_text() == "list :: ?u1 | located | Griffin, Smith and Smith"
+    other = PhraseGraphPattern.from_text("list :: ?u1 | flows through | Austria")
+    assert with_whole_name(other, "Germany, Italy and France") == other

@@ -92,6 +92,29 @@ def adds_a_class(best: PhraseGraphPattern, reading: PhraseGraphPattern) -> bool:
             and reading.comparisons == best.comparisons and reading.projection == best.projection)
 
 
+# "Bennett, Best and Jacobson": capitalised words joined by commas and a final "and" (a firm's name, or a list)
+_COORDINATED_NAME = re.compile(r"\b[A-Z][\w'’-]*(?:, [A-Z][\w'’-]*)+,? and [A-Z][\w'’-]*\b")
+
+
+def coordinated_names(question: str) -> list[str]:
+    """Spans like "Bennett, Best and Jacobson" that may be one name. The model reads them as a list
+    (`?u1 | supply | Bennett, Best ; ?u1 | supply | Jacobson`): whether the graph has a thing of that
+    whole name decides (`linking.path.KgqanPath`), not the words."""
+    return [m.group() for m in _COORDINATED_NAME.finditer(question) if m.start() > 0]
+
+
+def with_whole_name(pattern: PhraseGraphPattern, name: str) -> PhraseGraphPattern:
+    """The pattern with every node that is a piece of `name` ("Bennett, Best", "Jacobson") replaced
+    by the whole name; triples made equal by it are kept once."""
+    pieces = {n for t in pattern.triples for n in (t.subject, t.object)
+              if not is_unknown(n) and n != name and len(n) > 1 and n in name}
+    if not pieces:
+        return pattern
+    triples = [PhraseTriple(name if t.subject in pieces else t.subject, t.relation,
+                            t.object if t.is_type or t.object not in pieces else name) for t in pattern.triples]
+    return replace(pattern, triples=tuple(dict.fromkeys(triples)))
+
+
 def apposition_relations(question: str, pattern: PhraseGraphPattern) -> list[str]:
     """Relation phrases that are only the noun the question puts before a name after a verb ("Who
     supplies the product A181-1118563?" decoded as `?u1 | product | A181-1118563`): "product" says
