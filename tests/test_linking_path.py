@@ -3,7 +3,7 @@ answer-type filtering, and ranked generation for the proxy. Questions here are o
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
 
 import pyoxigraph as ox
@@ -205,22 +205,16 @@ async def test_a_class_adding_reading_with_the_same_answers_leaves_the_best_one(
     assert result.to_dict()["evidence"]["understanding"]["pattern"] == "list :: ?u1 | product manager | Franz Kornhaeusel"
 
 
-class SplitName(KgqanPath):
-    """A model that reads "A, B and C" as a list and keeps only its first part."""
-
-    async def understand(self, question: str) -> UnderstoodQuestion:
-        first = question.split(" by ")[1].split(",")[0]
-        pattern = PhraseGraphPattern.from_text(f"count :: ?u1 | is a | products ; ?u1 | supplied by | {first}")
-        return UnderstoodQuestion(question, pattern, AnswerType(AnswerKind.NUMBER), "model")
-
-
 async def test_a_name_the_model_split_is_one_name_when_the_graph_has_it(ck25: Endpoint) -> None:
-    result = await SplitName().answer("How many products are supplied by Horton, Sims and Pacheco?", ck25, KGQAN_ONLY)
+    # a model that reads "A, B and C" as a list and keeps only its first part
+    split = FixedReadings(lambda q: f"count :: ?u1 | is a | products ; ?u1 | supplied by | {q.split(' by ')[1].split(',')[0]}",
+                          kind=AnswerKind.NUMBER)
+    result = await split.answer("How many products are supplied by Horton, Sims and Pacheco?", ck25, KGQAN_ONLY)
     truth = await ck25.sparql.select(f"SELECT (COUNT(DISTINCT ?h) AS ?n) WHERE {{ ?h <{PV}hasSupplier>/<{PV}name> "
                                      '"Horton, Sims and Pacheco" }')
     assert [a.value for a in result.answers] == [truth.rows[0]["n"].value]
     assert result.to_dict()["evidence"]["understanding"]["pattern"].endswith("supplied by | Horton, Sims and Pacheco")
-    listed = await SplitName().answer("How many products are supplied by Germany, Italy and France?", ck25, KGQAN_ONLY)
+    listed = await split.answer("How many products are supplied by Germany, Italy and France?", ck25, KGQAN_ONLY)
     assert listed.to_dict()["evidence"]["understanding"]["pattern"].endswith("supplied by | Germany")  # no such thing
 
 
@@ -368,34 +362,35 @@ async def test_a_value_held_by_an_intermediate_node_is_reached_through_an_unname
     assert {"R868569", "R868651", "R868823"} <= papers
 
 
-class TwoReadings(KgqanPath):
-    """The KGQAN path with a fixed understanding: a best reading that finds nothing, then a good one."""
+class FixedReadings(KgqanPath):
+    """The KGQAN path with a fixed understanding standing in for the model: the `best` reading (a
+    pattern, or a function of the question giving one), then the `following` ones."""
+
+    def __init__(self, best: str | Callable[[str], str], *following: str, kind: AnswerKind = AnswerKind.RESOURCE) -> None:
+        super().__init__()
+        self.best, self.following, self.kind = best, following, kind
 
     async def understand(self, question: str) -> UnderstoodQuestion:
-        best = PhraseGraphPattern.from_text("list :: ?u1 | zebra stripes | Nowhere Unheard-Of")
-        following = PhraseGraphPattern.from_text("list :: ?u1 | product manager | Franz Kornhaeusel")
-        return UnderstoodQuestion(question, best, AnswerType(AnswerKind.RESOURCE), "model", alternatives=(following,))
+        best = self.best(question) if callable(self.best) else self.best
+        return UnderstoodQuestion(question, PhraseGraphPattern.from_text(best), AnswerType(self.kind), "model",
+                                  alternatives=tuple(PhraseGraphPattern.from_text(t) for t in self.following))
+
+
+NOWHERE = "list :: ?u1 | zebra stripes | Nowhere Unheard-Of"  # a reading that finds nothing
 
 
 async def test_the_next_reading_answers_when_the_best_finds_nothing(ck25: Endpoint) -> None:
-    result = await TwoReadings().answer("Which products does Franz Kornhaeusel manage?", ck25, KGQAN_ONLY)
+    two_readings = FixedReadings(NOWHERE, "list :: ?u1 | product manager | Franz Kornhaeusel")
+    result = await two_readings.answer("Which products does Franz Kornhaeusel manage?", ck25, KGQAN_ONLY)
     assert result.answers and all(a.kind == "iri" for a in result.answers)
     assert "next reading" in result.notes[0] and "zebra stripes" in result.notes[0]
     assert result.to_dict()["evidence"]["understanding"]["pattern"].endswith("product manager | Franz Kornhaeusel")
     assert 0 < result.sparql_requests < 30  # both tries counted
 
 
-class UnhelpfulModel(KgqanPath):
-    """The KGQAN path with a model whose two readings find nothing; the spaCy rules read the question."""
-
-    async def understand(self, question: str) -> UnderstoodQuestion:
-        best = PhraseGraphPattern.from_text("list :: ?u1 | zebra stripes | Nowhere Unheard-Of")
-        following = PhraseGraphPattern.from_text("list :: ?u1 | unicorn horns | Nowhere Unheard-Of")
-        return UnderstoodQuestion(question, best, AnswerType(AnswerKind.NUMBER), "model", alternatives=(following,))
-
-
 async def test_the_rule_reading_answers_when_the_models_readings_find_nothing(ck25: Endpoint) -> None:
-    result = await UnhelpfulModel().answer("How heavy is the Network Driver?", ck25, KGQAN_ONLY)
+    unhelpful = FixedReadings(NOWHERE, "list :: ?u1 | unicorn horns | Nowhere Unheard-Of", kind=AnswerKind.NUMBER)
+    result = await unhelpful.answer("How heavy is the Network Driver?", ck25, KGQAN_ONLY)
     truth = await ck25.sparql.select(f'SELECT ?w WHERE {{ ?h <{PV}name> "Network Driver" ; <{PV}weight_g> ?w }}')
     assert sorted(a.value for a in result.answers) == sorted(r["w"].value for r in truth.rows)  # 3 share the name
     assert "rule-based reading" in result.notes[0] and result.to_dict()["evidence"]["understanding"]["source"] == "rules"
