@@ -333,7 +333,7 @@ class EmbeddedStore:
             record_request(query, started)
 
     async def select(self, query: str, *, timeout_s: float | None = None, max_rows: int | None = None) -> SelectResult:
-        return await shared_result(("select", query, max_rows), lambda: self._select(query, timeout_s, max_rows))
+        return await shared_result((self, "select", query, max_rows), lambda: self._select(query, timeout_s, max_rows))
 
     async def _select(self, query: str, timeout_s: float | None, max_rows: int | None) -> SelectResult:
         cap = max_rows if max_rows is not None else self.max_rows
@@ -361,7 +361,7 @@ class EmbeddedStore:
         return SelectResult(variables, rows, cut, reason, (time.perf_counter() - started) * 1000)
 
     async def ask(self, query: str, *, timeout_s: float | None = None) -> bool:
-        return await shared_result(("ask", query), lambda: self._ask(query, timeout_s))
+        return await shared_result((self, "ask", query), lambda: self._ask(query, timeout_s))
 
     async def _ask(self, query: str, timeout_s: float | None) -> bool:
         def boolean_of(result: object) -> bool:

@@ -92,7 +92,6 @@ class RequestCounter:
             self.queries.append(query)
 
 
-T = TypeVar("T")
 _counter: contextvars.ContextVar[RequestCounter | None] = contextvars.ContextVar("sparql_counter", default=None)
 
 
@@ -123,8 +122,12 @@ def sharing_results() -> Iterator[None]:
         _shared.reset(token)
 
 
+T = TypeVar("T")
+
+
 async def shared_result(key: tuple[object, ...], call: Callable[[], Awaitable[T]]) -> T:
-    """`call()`, or the result of the same call already made in the active `sharing_results()`."""
+    """`call()`, or the result of the same call (same client, same arguments) already made in the
+    active `sharing_results()`."""
     memo = _shared.get()
     if memo is None:
         return await call()
@@ -573,7 +576,7 @@ class HttpSparqlClient:
             return body, response.headers.get("Content-Type", ""), response.headers
 
     async def select(self, query: str, *, timeout_s: float | None = None, max_rows: int | None = None) -> SelectResult:
-        return await shared_result(("select", query, max_rows), lambda: self._select(query, timeout_s, max_rows))
+        return await shared_result((self, "select", query, max_rows), lambda: self._select(query, timeout_s, max_rows))
 
     async def _select(self, query: str, timeout_s: float | None, max_rows: int | None) -> SelectResult:
         started = time.perf_counter()
@@ -591,7 +594,7 @@ class HttpSparqlClient:
         return SelectResult(variables, rows, reason is not None, reason, (time.perf_counter() - started) * 1000)
 
     async def ask(self, query: str, *, timeout_s: float | None = None) -> bool:
-        return await shared_result(("ask", query), lambda: self._ask(query, timeout_s))
+        return await shared_result((self, "ask", query), lambda: self._ask(query, timeout_s))
 
     async def _ask(self, query: str, timeout_s: float | None) -> bool:
         body, content_type, _ = await self._fetch(query, SELECT_ACCEPT, timeout_s)
