@@ -782,3 +782,15 @@ def test_a_firms_name_read_as_a_list_becomes_one_name_again() -> None:
     assert with_whole_name(split, "Griffin, Smith and Smith").to_text() == "list :: ?u1 | located | Griffin, Smith and Smith"
     other = PhraseGraphPattern.from_text("list :: ?u1 | flows through | Austria")
     assert with_whole_name(other, "Germany, Italy and France") == other
+
+
+def test_a_compared_number_the_pattern_left_out_filters_its_dangling_unknown() -> None:
+    from understanding.repairs import with_stated_comparison
+
+    decoded = PhraseGraphPattern.from_text("list :: ?u1 | is a | products ; ?u1 | from | Bennett ; ?u1 | cost | ?u2")
+    repaired = with_stated_comparison("Which products from Bennett cost under 1 EUR?", decoded)
+    assert repaired.to_text() == decoded.to_text() + " :: filter ?u2 < 1"
+    kept = PhraseGraphPattern.from_text("list :: ?u1 | is a | singers ; ?u1 | age | ?u2 :: filter ?u2 > 30")
+    assert with_stated_comparison("Which singers are older than 30?", kept) == kept  # already compared
+    two = PhraseGraphPattern.from_text("list :: ?u1 | cost | ?u2 ; ?u1 | weight | ?u3")
+    assert with_stated_comparison("Which products cost under 1 EUR?", two) == two  # which unknown is unclear
