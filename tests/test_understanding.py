@@ -794,3 +794,6 @@ def test_a_compared_number_the_pattern_left_out_filters_its_dangling_unknown() -
     assert with_stated_comparison("Which singers are older than 30?", kept) == kept  # already compared
     two = PhraseGraphPattern.from_text("list :: ?u1 | cost | ?u2 ; ?u1 | weight | ?u3")
     assert with_stated_comparison("Which products cost under 1 EUR?", two) == two  # which unknown is unclear
+    singers = PhraseGraphPattern.from_text("list :: ?u1 | countries | ?u2 ; ?u2 | is a | singers")
+    assert with_stated_comparison("Which countries have at least two singers?", singers).to_text() == \
+        "list :: ?u1 | countries | ?u2 ; ?u2 | is a | singers :: filter count ?u2 >= two"
