@@ -797,3 +797,5 @@ def test_a_compared_number_the_pattern_left_out_filters_its_dangling_unknown() -
     singers = PhraseGraphPattern.from_text("list :: ?u1 | countries | ?u2 ; ?u2 | is a | singers")
     assert with_stated_comparison("Which countries have at least two singers?", singers).to_text() == \
         "list :: ?u1 | countries | ?u2 ; ?u2 | is a | singers :: filter count ?u2 >= two"
+    hundred = PhraseGraphPattern.from_text("list :: ?u1 | is a | suppliers ; ?u1 | products | ?u2")
+    assert with_stated_comparison("Which suppliers have more than one hundred products?", hundred) == hundred

@@ -223,7 +223,7 @@ def _graded_value(pattern: PhraseGraphPattern, ordering: Ordering) -> str:
 
 
 _NUMBER_TOKEN = re.compile(r"(?<![\w.])(?:\d+(?:\.\d+)?|" + "|".join(w for w in NUMBER_WORDS if NUMBER_WORDS[w] <= 20)
-                           + r")(?![\w.])", re.I)
+                           + r")(?![\w.])(?!\s+(?:hundred|thousand|million)\b)", re.I)  # not "one hundred"
 
 
 def with_stated_comparison(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
