@@ -233,15 +233,10 @@ class KgqanPath:
         if rules.unsupported or rules.pattern == understood.pattern or rules.pattern in understood.alternatives[:1]:
             return first
         second = await self.answer_understood(rules, endpoint, options)
-        second.sparql_requests += first.sparql_requests
         if not second.answers:
-            first.sparql_requests = second.sparql_requests
-            first.notes.append(f"the rule-based reading ({rules.pattern.to_text()}) found no answer either")
-            return first
-        second.notes.insert(0, f"the model's readings found no answer; answered with the rule-based reading "
-                               f"({rules.pattern.to_text()})")
-        second.timings_ms = {phase: first.timings_ms.get(phase, 0.0) + spent for phase, spent in second.timings_ms.items()}
-        return second
+            return _kept(first, second, f"the rule-based reading ({rules.pattern.to_text()}) found no answer either")
+        return _taken(first, second, "the model's readings found no answer; answered with the rule-based reading "
+                                     f"({rules.pattern.to_text()})")
 
     async def _next_reading(self, understood: UnderstoodQuestion, first: PathResult, endpoint: Endpoint,
                             options: AskOptions, margin: float = BETTER_READING) -> PathResult:
@@ -255,18 +250,13 @@ class KgqanPath:
                                                       alternatives=()), endpoint, options)
         same = {a.value for a in second.answers} == {a.value for a in first.answers}
         if not second.answers or same or (first.answers and fit(second) <= fit(first) + margin):
-            if not first.answers:
-                first.notes.append(f"the model's next reading ({alternative.to_text()}) found no answer either")
-            first.sparql_requests += second.sparql_requests
-            return first
+            return _kept(first, second, None if first.answers else
+                         f"the model's next reading ({alternative.to_text()}) found no answer either")
         scores = f"(best query score {fit(first):.2f} against {fit(second):.2f})"
         why = ("found no answer" if not first.answers else f"fits the graph poorly {scores}" if margin >= 0 else
                f"leaves out the class the next reading names {scores}")
-        second.notes.insert(0, f"the best reading ({understood.pattern.to_text()}) {why}; "
-                               "answered with the model's next reading")
-        second.sparql_requests += first.sparql_requests
-        second.timings_ms = {phase: first.timings_ms.get(phase, 0.0) + spent for phase, spent in second.timings_ms.items()}
-        return second
+        return _taken(first, second, f"the best reading ({understood.pattern.to_text()}) {why}; "
+                                     "answered with the model's next reading")
 
     async def generate(self, question: str, endpoint: Endpoint, options: AskOptions) -> list[CandidateQuery]:
         """Ranked SPARQL for a question, without running it (SPARQL proxy, TEXT2SPARQL)."""
@@ -684,6 +674,22 @@ class KgqanPath:
                                                     (p.score + first_scores[first]) / 2),
                             through=first, through_out=True) for p in hops]
         return sorted(out, key=lambda p: -p.score)
+
+
+def _kept(first: PathResult, tried: PathResult, note: str | None) -> PathResult:
+    """The first reading's result stands; the requests of the reading tried after it count too."""
+    first.sparql_requests += tried.sparql_requests
+    if note:
+        first.notes.append(note)
+    return first
+
+
+def _taken(first: PathResult, second: PathResult, note: str) -> PathResult:
+    """A later reading's result answers, with the first one's requests and time added and a note why."""
+    second.notes.insert(0, note)
+    second.sparql_requests += first.sparql_requests
+    second.timings_ms = {phase: first.timings_ms.get(phase, 0.0) + spent for phase, spent in second.timings_ms.items()}
+    return second
 
 
 def _singular_phrase(phrase: str) -> str:

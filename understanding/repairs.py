@@ -246,12 +246,13 @@ def with_stated_comparison(question: str, pattern: PhraseGraphPattern) -> Phrase
     value, operator, end = stated[0]
     # "at least two singers" with `?u2 | is a | singers`: how many singers each answer has
     noun = _PLURAL_AFTER_VALUE.match(question[end:].lower())
+    modified = pattern.modified_nodes()
     counted = [t.subject for t in pattern.triples if t.is_type and noun is not None and is_unknown(t.subject)
-               and t.subject != ANSWER and t.object.lower() == noun.group(1) and t.subject not in pattern.modified_nodes()]
+               and t.subject != ANSWER and t.object.lower() == noun.group(1) and t.subject not in modified]
     if len(counted) == 1 and pattern.form is QuestionForm.LIST and not pattern.grouped:
         return replace(pattern, comparisons=(*pattern.comparisons, Comparison(counted[0], operator, value, by_count=True)))
     degree = node_degrees(pattern.triples)
-    busy = pattern.modified_nodes() | {t.subject for t in pattern.triples if t.is_type} | {ANSWER}
+    busy = modified | {t.subject for t in pattern.triples if t.is_type} | {ANSWER}
     dangling = [n for n, d in degree.items() if is_unknown(n) and d == 1 and n not in busy]
     if len(dangling) != 1:
         return pattern
