@@ -174,14 +174,18 @@ class KgqanPath:
     async def answer(self, question: str, endpoint: Endpoint, options: AskOptions) -> PathResult:
         started = time.perf_counter()
         with counting_requests() as counter, sharing_results():  # the readings share their lookups
-            understood = await self.understand(question)
+            understood = await self._understood_on(question, endpoint, options)
             understanding_ms = (time.perf_counter() - started) * 1000
-            understood = await self._whole_names(understood, endpoint, options)
             result = await self.answer_readings(understood, endpoint, options)
         result.timings_ms = {"understanding": understanding_ms, **result.timings_ms,
                              "total": (time.perf_counter() - started) * 1000}
         result.sparql_requests += counter.count  # linking and execution counted their own
         return result
+
+    async def _understood_on(self, question: str, endpoint: Endpoint, options: AskOptions) -> UnderstoodQuestion:
+        """The question understood, with names the model split read whole where this graph has them
+        (for answering and for generating SPARQL alike)."""
+        return await self._whole_names(await self.understand(question), endpoint, options)
 
     async def _whole_names(self, understood: UnderstoodQuestion, endpoint: Endpoint,
                            options: AskOptions) -> UnderstoodQuestion:
@@ -260,10 +264,11 @@ class KgqanPath:
 
     async def generate(self, question: str, endpoint: Endpoint, options: AskOptions) -> list[CandidateQuery]:
         """Ranked SPARQL for a question, without running it (SPARQL proxy, TEXT2SPARQL)."""
-        understood = await self.understand(question)
-        if understood.unsupported:
-            return []
-        _, queries = await self.link_and_build(understood, endpoint, options)
+        with sharing_results():  # the whole-name lookup and linking share their text search
+            understood = await self._understood_on(question, endpoint, options)
+            if understood.unsupported:
+                return []
+            _, queries = await self.link_and_build(understood, endpoint, options)
         return queries
 
     async def answer_understood(self, understood: UnderstoodQuestion, endpoint: Endpoint,

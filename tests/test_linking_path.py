@@ -214,6 +214,12 @@ async def test_a_name_the_model_split_is_one_name_when_the_graph_has_it(ck25: En
                                      '"Horton, Sims and Pacheco" }')
     assert [a.value for a in result.answers] == [truth.rows[0]["n"].value]
     assert result.to_dict()["evidence"]["understanding"]["pattern"].endswith("supplied by | Horton, Sims and Pacheco")
+    # the SPARQL proxy and TEXT2SPARQL read it whole too: "Boyd" alone would be one of three firms
+    firms = await ck25.sparql.select(f'SELECT ?n ?s WHERE {{ ?s <{PV}name> ?n FILTER(STRSTARTS(?n, "Boyd, ")) }}')
+    assert len(firms.rows) > 1
+    generated = await split.generate("How many products are supplied by Boyd, Berg and Sampson?", ck25, KGQAN_ONLY)
+    assert all((row["s"].value in generated[0].sparql) == (row["n"].value == "Boyd, Berg and Sampson")
+               for row in firms.rows)
     listed = await split.answer("How many products are supplied by Germany, Italy and France?", ck25, KGQAN_ONLY)
     assert listed.to_dict()["evidence"]["understanding"]["pattern"].endswith("supplied by | Germany")  # no such thing
 
