@@ -693,12 +693,33 @@ def test_a_superlative_alone_grades_the_thing_asked_for() -> None:
      "avg :: ?u1 | age | ?u2 ; ?u2 | is a | singers"),
     ("Which team has total points above 10?", "list :: ?u1 | total points | ?u2 :: filter ?u2 > 10", None),
     ("Who scored the total?", "list :: ?u1 | total | ?u2", None),
+    ("What's the lowest price among the hardware supplied by Williamson-Young?",
+     "list :: ?u1 | lowest price | ?u2 ; ?u2 | is a | hardware ; ?u2 | supplied by | Williamson-Young",
+     "min :: ?u1 | price | ?u2 ; ?u2 | is a | hardware ; ?u2 | supplied by | Williamson-Young"),
+    ("What is the highest salary of the staff?", "list :: ?u1 | highest salary | ?u2 ; ?u2 | is a | staff",
+     "max :: ?u1 | salary | ?u2 ; ?u2 | is a | staff"),
+    ("What is the highest point of Italy?", "list :: ?u1 | highest point | Italy", None),
 ])
 def test_a_stated_total_or_average_becomes_the_aggregate(question: str, decoded: str, expected: str | None) -> None:
     from understanding.repairs import with_stated_aggregate
 
     pattern = PhraseGraphPattern.from_text(decoded)
     assert with_stated_aggregate(question, pattern).to_text() == (expected or pattern.to_text())
+
+
+@pytest.mark.parametrize(("question", "decoded", "expected"), [
+    ("Which Transformer hardware costs under 0.5 EUR?",
+     "list :: ?u1 | is a | hardware ; ?u1 | costs | ?u2 :: filter ?u2 < 0.5",
+     "list :: ?u1 | is a | Transformer hardware ; ?u1 | costs | ?u2 :: filter ?u2 < 0.5"),
+    ("Which Crystal hardware do we source from vendors in Japan?",
+     "list :: ?u1 | is a | hardware ; ?u1 | source from | Crystal ; ?u1 | vendors | Japan", None),
+    ("Transformer products are listed where?", "list :: ?u1 | is a | products", None),
+])
+def test_capitalised_words_before_a_class_phrase_join_it(question: str, decoded: str, expected: str | None) -> None:
+    from understanding.repairs import with_named_kinds
+
+    pattern = PhraseGraphPattern.from_text(decoded)
+    assert with_named_kinds(question, pattern).to_text() == (expected or pattern.to_text())
 
 
 def test_more_comparatives_state_their_operator() -> None:

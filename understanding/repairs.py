@@ -43,7 +43,7 @@ def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     pattern = with_stated_membership(question, pattern)
     pattern = with_stated_aggregate(question, with_stated_ordering(question, pattern))
     pattern = with_compared_values(question, with_stated_operators(question, pattern))
-    return with_counted_nouns(question, with_stated_comparison(question, pattern))
+    return with_named_kinds(question, with_counted_nouns(question, with_stated_comparison(question, pattern)))
 
 
 def fits_stated_ordering(pattern: PhraseGraphPattern, stated: StatedOrdering | None) -> bool:
@@ -190,19 +190,27 @@ def with_stated_membership(question: str, pattern: PhraseGraphPattern) -> Phrase
 
 
 _AGGREGATE_WORDS = {"total": QuestionForm.SUM, "average": QuestionForm.AVG, "mean": QuestionForm.AVG}
+# Extremes are aggregates only over other unknowns: "the highest point of Italy" names a property.
+_EXTREME_WORDS = {**dict.fromkeys(("lowest", "minimum", "smallest"), QuestionForm.MIN),
+                  **dict.fromkeys(("highest", "maximum", "largest", "biggest"), QuestionForm.MAX)}
 
 
 def with_stated_aggregate(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """"What is the total weight of the products ...?" decoded as a list of `?u1 | total weight | ?u2`
     asks for one sum: a list whose answer is reached by a relation phrase that starts with "total",
     "average" or "mean" (and says more), where the question says "the total/average/mean <that>",
-    becomes a SUM or AVG of the rest of the phrase ("weight")."""
+    becomes a SUM or AVG of the rest of the phrase ("weight"). "The lowest price" among other things
+    (`?u1 | lowest price | ?u2`, both unknown) becomes a MIN, "the highest" a MAX; it changes none of
+    the derived dev or validation patterns."""
     if pattern.form is not QuestionForm.LIST or pattern.ordering is not None or pattern.comparisons:
         return pattern
     text = question.lower()
     for index, triple in enumerate(pattern.triples):
         words = triple.relation.split()
-        form = _AGGREGATE_WORDS.get(words[0].lower()) if len(words) > 1 and not triple.is_type else None
+        first = words[0].lower()
+        form = _AGGREGATE_WORDS.get(first) if len(words) > 1 and not triple.is_type else None
+        if form is None and len(words) > 1 and not triple.is_type and all(is_unknown(n) for n in triple.nodes()):
+            form = _EXTREME_WORDS.get(first)
         if form is None or ANSWER not in triple.nodes() or f"the {triple.relation.lower()}" not in text:
             continue
         triples = list(pattern.triples)
@@ -336,3 +344,22 @@ def with_stated_operators(question: str, pattern: PhraseGraphPattern) -> PhraseG
     comparisons = tuple(replace(c, operator=stated_operator(question, c.value) or c.operator)
                         for c in pattern.comparisons)
     return pattern if comparisons == pattern.comparisons else replace(pattern, comparisons=comparisons)
+
+
+def with_named_kinds(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"Which Transformer hardware costs under 0.5 EUR?" decoded as `?u1 | is a | hardware`: the
+    capitalised words the question puts right before a class phrase, inside the sentence, and which
+    no phrase of the pattern uses, belong to that class phrase ("Transformer hardware"); linking then
+    reads them as a class and what its members link to (the category Transformer). It changes none of
+    the derived dev or validation patterns."""
+    used = {w for phrase in (*pattern.nodes(), *(t.relation for t in pattern.triples))
+            for w in re.findall(r"\w+", phrase.lower())}
+    triples = list(pattern.triples)
+    for index, triple in enumerate(triples):
+        if not triple.is_type:
+            continue
+        found = re.search(r"(?<=[a-z,] )((?:[A-Z][\w-]*\s+){1,2})" + re.escape(triple.object) + r"\b", question)
+        if found is None or any(w.lower() in used for w in found.group(1).split()):
+            continue
+        triples[index] = replace(triple, object=f"{' '.join(found.group(1).split())} {triple.object}")
+    return replace(pattern, triples=tuple(triples)) if triples != list(pattern.triples) else pattern
