@@ -708,6 +708,21 @@ def test_a_stated_total_or_average_becomes_the_aggregate(question: str, decoded:
 
 
 @pytest.mark.parametrize(("question", "decoded", "expected"), [
+    ("Show me the top 3 most expensive hardware products in the Sensor category.",
+     "list :: ?u1 | is a | hardware products ; ?u1 | category | Sensor :: order ?u1 desc 3",
+     "list :: ?u1 | is a | hardware products ; ?u1 | category | Sensor ; ?u1 | most expensive | ?u2 :: order ?u2 desc 3"),
+    ("What is the highest price?", "list :: ?u1 | price | ?u2 :: order ?u1 desc 1", None),
+    ("Which is the oldest singer?", "list :: ?u1 | is a | singer ; ?u1 | oldest | ?u2 :: order ?u2 desc 1", None),
+])
+def test_an_ordered_thing_is_ordered_by_the_attribute_its_superlative_names(question: str, decoded: str,
+                                                                             expected: str | None) -> None:
+    from understanding.repairs import with_implied_attribute
+
+    pattern = PhraseGraphPattern.from_text(decoded)
+    assert with_implied_attribute(question, pattern).to_text() == (expected or pattern.to_text())
+
+
+@pytest.mark.parametrize(("question", "decoded", "expected"), [
     ("Which Transformer hardware costs under 0.5 EUR?",
      "list :: ?u1 | is a | hardware ; ?u1 | costs | ?u2 :: filter ?u2 < 0.5",
      "list :: ?u1 | is a | Transformer hardware ; ?u1 | costs | ?u2 :: filter ?u2 < 0.5"),

@@ -16,6 +16,7 @@ import re
 from dataclasses import replace
 
 from understanding.grading import (
+    IMPLIED_ORDER,
     NUMBER_WORDS,
     StatedOrdering,
     is_grading_phrase,
@@ -43,7 +44,8 @@ def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     pattern = with_stated_membership(question, pattern)
     pattern = with_stated_aggregate(question, with_stated_ordering(question, pattern))
     pattern = with_compared_values(question, with_stated_operators(question, pattern))
-    return with_named_kinds(question, with_counted_nouns(question, with_stated_comparison(question, pattern)))
+    pattern = with_counted_nouns(question, with_stated_comparison(question, pattern))
+    return with_named_kinds(question, with_implied_attribute(question, pattern))
 
 
 def fits_stated_ordering(pattern: PhraseGraphPattern, stated: StatedOrdering | None) -> bool:
@@ -363,3 +365,23 @@ def with_named_kinds(question: str, pattern: PhraseGraphPattern) -> PhraseGraphP
             continue
         triples[index] = replace(triple, object=f"{' '.join(found.group(1).split())} {triple.object}")
     return replace(pattern, triples=tuple(triples)) if triples != list(pattern.triples) else pattern
+
+
+def with_implied_attribute(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"the top 3 most expensive hardware products in the Sensor category" decoded as an ordering of
+    the answer itself (`?u1 | is a | hardware products ... :: order ?u1 desc 3`), which would sort
+    things by their IRIs: when the answer is a thing (it has a class) and the question's superlative
+    names its attribute ("most expensive", "heaviest", "oldest"), the ordering is by that attribute,
+    written as the model writes it (`?u1 | most expensive | ?u2 :: order ?u2 desc 3`). It changes none
+    of the derived dev or validation patterns."""
+    ordering = pattern.ordering
+    if ordering is None or ordering.by_count or ordering.node != ANSWER or \
+            not any(t.is_type and t.subject == ANSWER for t in pattern.triples):
+        return pattern
+    text = " ".join(re.findall(r"[a-z]+", question.lower()))
+    word = next((w for w in sorted(IMPLIED_ORDER, key=len, reverse=True) if re.search(rf"\b{w}\b", text)), None)
+    if word is None or any(t.relation.lower() == word for t in pattern.triples):
+        return pattern
+    graded = _fresh_unknown(pattern)
+    return replace(pattern, triples=(*pattern.triples, PhraseTriple(ANSWER, word, graded)),
+                   ordering=replace(ordering, node=graded))
