@@ -501,8 +501,17 @@ class KgqanPath:
             self.entity_linker.link_literals([*entity_phrases, *class_phrases], endpoint, extra_forms=singulars),
         )
         vertices = dict(zip(searches, vertex_lists, strict=True))
-        kind_vertices = {p: [c for c in found if not c.is_literal]
-                         for p, found in zip(searches, vertex_lists, strict=True) if p in named_classes or p in kinds}
+        # "Which Resistors ...": a capitalised plural that names nothing is a kind (members of the category Resistor)
+        plurals = [p for p in named_classes if not vertices[p] and _singular_phrase(p) != p
+                   and max((c.score for c in found_classes[p]), default=0.0) < CLASS_FIT]
+        for phrase, found in zip(plurals, await asyncio.gather(*(
+                self.entity_linker.link_entities(_singular_phrase(p), endpoint, max_vertices=options.max_vertices,
+                                                 top_k=options.vertices_per_node) for p in plurals)), strict=True):
+            vertices[phrase] = found
+            named_classes.remove(phrase)
+            kinds.append(phrase)
+        kind_vertices = {p: [c for c in vertices[p] if not c.is_literal] for p in searches
+                         if p in named_classes or p in kinds}
         nodes: dict[str, list[LinkedEntity]] = {}
         for phrase in entity_phrases:
             nodes[phrase] = sorted(vertices.get(phrase, []) + literal_map.get(phrase, []), key=lambda c: -c.score)

@@ -181,6 +181,17 @@ async def test_a_class_phrase_no_class_fits_reads_as_what_its_members_link_to(pa
     assert f"<{PV}hasCategory> <http://ld.company.org/prod-instances/prod-cat-Sensor>" in result.evidence.sparql
 
 
+async def test_a_capitalised_plural_that_names_nothing_reads_as_a_category(path: KgqanPath, ck25: Endpoint) -> None:
+    # "Which Resistors are taller than 75 mm?": no thing is named "Resistors"; the category Resistor is
+    result = await path.answer_understood(
+        understood("list :: ?u1 | is a | Resistors ; ?u1 | taller | ?u2 :: filter ?u2 > 75", AnswerType(AnswerKind.RESOURCE)),
+        ck25, KGQAN_ONLY)
+    truth = await ck25.sparql.select(f"SELECT ?h WHERE {{ ?h <{PV}hasCategory>/<http://www.w3.org/2000/01/rdf-schema#label> "
+                                     f'"Resistor" ; <{PV}height_mm> ?v FILTER(?v > 75) }}')
+    assert sorted(a.value for a in result.answers) == sorted(r["h"].value for r in truth.rows) and truth.rows
+    assert f"<{PV}hasCategory> <http://ld.company.org/prod-instances/prod-cat-Resistor>" in result.evidence.sparql
+
+
 async def test_the_next_reading_that_names_a_left_out_class_answers(path: KgqanPath, ck25: Endpoint) -> None:
     """"What is the cheapest service?": the best reading leaves out "service" and finds the cheapest of
     everything priced; the next reading, the same and `?u2 | is a | service`, fits as well and answers."""

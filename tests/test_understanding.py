@@ -723,6 +723,24 @@ def test_an_ordered_thing_is_ordered_by_the_attribute_its_superlative_names(ques
 
 
 @pytest.mark.parametrize(("question", "decoded", "expected"), [
+    ("List the Meter products with a reliability index above 0.95.",
+     "list :: ?u1 | Meter products | ?u2 ; ?u2 | reliability index | ?u3 :: filter ?u3 > 0.95",
+     "list :: ?u1 | is a | Meter products ; ?u1 | reliability index | ?u3 :: filter ?u3 > 0.95"),
+    ("Which Resistors are taller than 75 mm?", "list :: ?u1 | Resistors | ?u2 :: filter ?u2 > 75",
+     "list :: ?u1 | is a | Resistors ; ?u1 | taller | ?u2 :: filter ?u2 > 75"),
+    ("Who is the Artist of the singles whose genre is Country music?",
+     "list :: ?u1 | Artist | ?u2 ; ?u2 | is a | singles ; ?u2 | genre | Country music", None),
+    ("Which Resistors are there?", "list :: ?u1 | Resistors | ?u2", None),
+])
+def test_a_capitalised_plural_relation_from_a_bare_answer_is_its_kind(question: str, decoded: str,
+                                                                     expected: str | None) -> None:
+    from understanding.repairs import with_capitalised_kinds
+
+    pattern = PhraseGraphPattern.from_text(decoded)
+    assert with_capitalised_kinds(question, pattern).to_text() == (expected or pattern.to_text())
+
+
+@pytest.mark.parametrize(("question", "decoded", "expected"), [
     ("Which Transformer hardware costs under 0.5 EUR?",
      "list :: ?u1 | is a | hardware ; ?u1 | costs | ?u2 :: filter ?u2 < 0.5",
      "list :: ?u1 | is a | Transformer hardware ; ?u1 | costs | ?u2 :: filter ?u2 < 0.5"),

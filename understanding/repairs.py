@@ -16,6 +16,7 @@ import re
 from dataclasses import replace
 
 from understanding.grading import (
+    COMPARATIVE_OPERATOR,
     IMPLIED_ORDER,
     NUMBER_WORDS,
     StatedOrdering,
@@ -45,7 +46,8 @@ def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     pattern = with_stated_aggregate(question, with_stated_ordering(question, pattern))
     pattern = with_compared_values(question, with_stated_operators(question, pattern))
     pattern = with_counted_nouns(question, with_stated_comparison(question, pattern))
-    return with_named_kinds(question, with_implied_attribute(question, pattern))
+    pattern = with_capitalised_kinds(question, with_implied_attribute(question, pattern))
+    return with_named_kinds(question, pattern)
 
 
 def fits_stated_ordering(pattern: PhraseGraphPattern, stated: StatedOrdering | None) -> bool:
@@ -385,3 +387,44 @@ def with_implied_attribute(question: str, pattern: PhraseGraphPattern) -> Phrase
     graded = _fresh_unknown(pattern)
     return replace(pattern, triples=(*pattern.triples, PhraseTriple(ANSWER, word, graded)),
                    ordering=replace(ordering, node=graded))
+
+
+def _renamed(pattern: PhraseGraphPattern, old: str, new: str) -> PhraseGraphPattern:
+    """The pattern with node `old` called `new` everywhere (triples, ordering, comparisons, projection)."""
+    def name(node: str) -> str:
+        return new if node == old else node
+
+    triples = tuple(dict.fromkeys(PhraseTriple(name(t.subject), t.relation, t.object if t.is_type else name(t.object))
+                                  for t in pattern.triples))
+    ordering = replace(pattern.ordering, node=name(pattern.ordering.node)) if pattern.ordering else None
+    return replace(pattern, triples=triples, ordering=ordering,
+                   comparisons=tuple(replace(c, node=name(c.node)) for c in pattern.comparisons),
+                   projection=tuple(dict.fromkeys(name(n) for n in pattern.projection)))
+
+
+def with_capitalised_kinds(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"List the Meter products with a reliability index above 0.95." decoded as `?u1 | Meter products
+    | ?u2 ; ?u2 | reliability index | ?u3`: a relation phrase that is a capitalised plural inside the
+    sentence ("Meter products", "Resistors"), from an answer that has nothing else, names the answer's
+    kind. The answer takes the other unknown's place; where that unknown is only compared ("Which
+    Resistors are taller than 75 mm?" as `?u1 | Resistors | ?u2 :: filter ?u2 > 75`), the comparative
+    before "than" becomes its relation. It changes none of the derived dev or validation patterns."""
+    if node_degrees(pattern.triples).get(ANSWER) != 1:
+        return pattern
+    triple = next((t for t in pattern.triples if not t.is_type and ANSWER in t.nodes()), None)
+    if triple is None:
+        return pattern
+    other = triple.object if triple.subject == ANSWER else triple.subject
+    phrase = triple.relation
+    if not is_unknown(other) or not phrase[:1].isupper() or not phrase.endswith("s") or \
+            re.search(r"(?<=[a-z,] )" + re.escape(phrase) + r"\b", question) is None:
+        return pattern
+    rest = tuple(t for t in pattern.triples if t != triple)
+    kind = PhraseTriple(ANSWER, TYPE_RELATION, phrase)
+    if any(other in t.nodes() for t in rest):
+        return _renamed(replace(pattern, triples=(kind, *rest)), other, ANSWER)
+    compared = re.search(r"\b([a-z]+) than\b", question.lower())
+    if not any(c.node == other for c in pattern.comparisons) or compared is None or \
+            compared.group(1) not in COMPARATIVE_OPERATOR or compared.group(1) in ("more", "less", "fewer"):
+        return pattern
+    return replace(pattern, triples=(kind, *rest, PhraseTriple(ANSWER, compared.group(1), other)))
