@@ -8,7 +8,9 @@ without any class is kept: absence of typing is no evidence against it.
 The predicted type is itself a guess, so a query whose answers do not fit is not thrown away: its
 outcome carries a `penalty` that execution subtracts from the query's score. A literal where a
 resource was expected (or the reverse) costs little, since "In which city..." is answered by a city
-name as often as by a city resource; a wrong datatype for a number, date or yes/no costs more.
+name as often as by a city resource; a wrong datatype for a number, date or yes/no costs more, and
+so do answers that are all yes/no flags where the question asks what or which (ORKG's "provides
+replication package" holds "True"/"False" beside "replication package link").
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ SEMANTIC_THRESHOLD = 0.45
 KIND_PENALTY = {AnswerKind.RESOURCE: 0.08, AnswerKind.STRING: 0.08, AnswerKind.NUMBER: 0.3, AnswerKind.DATE: 0.3,
                 AnswerKind.BOOLEAN: 0.3}
 SEMANTIC_PENALTY = 0.1
+FLAG_PENALTY = 0.3  # only yes/no values ("True", "False") for a question that asks what or which
 
 
 @dataclass
@@ -91,6 +94,8 @@ class AnswerTypeFilter:
         if answer_type is None or not answers:
             return FilterOutcome(list(answers))
         kind = answer_type.kind
+        if kind is not AnswerKind.BOOLEAN and all(is_boolean(a) for a in answers):
+            return _outcome(answers, [], f"yes/no flags where {kind.value} answers were expected", FLAG_PENALTY)
         checks = {AnswerKind.DATE: (is_date, "not a date"), AnswerKind.NUMBER: (is_number, "not a number"),
                   AnswerKind.BOOLEAN: (is_boolean, "not a boolean"),
                   AnswerKind.STRING: (lambda t: isinstance(t, ox.Literal) or named, "not a literal")}

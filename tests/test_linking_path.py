@@ -51,6 +51,12 @@ def test_datatype_and_semantic_filters() -> None:
     types = {"http://x/ann": ["http://x/Person"], "http://x/oslo": ["http://x/City"]}
     outcome = filtering.filter(people, AnswerType(AnswerKind.RESOURCE, "persons"), types)
     assert [a.value for a in outcome.kept] == ["http://x/ann", "http://x/untyped"] and "persons" in outcome.reason
+    flags = [ox.Literal("True"), ox.Literal("False")]  # ORKG's "provides replication package"
+    for kind in (AnswerKind.STRING, AnswerKind.RESOURCE):
+        flagged = filtering.filter(flags, AnswerType(kind))
+        assert not flagged.matched and flagged.penalty > 0.08 and "yes/no" in flagged.reason
+    assert filtering.filter(flags, AnswerType(AnswerKind.BOOLEAN)).matched
+    assert filtering.filter([*flags, ox.Literal("a link")], AnswerType(AnswerKind.STRING)).matched
 
 
 async def test_answers_with_evidence_on_virtuoso(path: KgqanPath, ck25: Endpoint) -> None:
