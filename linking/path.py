@@ -62,7 +62,13 @@ from understanding.pgp import (
     UnderstoodQuestion,
     is_unknown,
 )
-from understanding.repairs import adds_a_class, coordinated_names, with_whole_name
+from understanding.repairs import (
+    adds_a_class,
+    coordinated_names,
+    swallowed_values,
+    with_swallowed_value,
+    with_whole_name,
+)
 
 NAME = "kgqan"
 CONTAINER_CLASSES = ("list", "seq", "bag", "alt", "collection", "container")
@@ -185,7 +191,8 @@ class KgqanPath:
     async def _understood_on(self, question: str, endpoint: Endpoint, options: AskOptions) -> UnderstoodQuestion:
         """The question understood, with names the model split read whole where this graph has them
         (for answering and for generating SPARQL alike)."""
-        return await self._whole_names(await self.understand(question), endpoint, options)
+        understood = await self._whole_names(await self.understand(question), endpoint, options)
+        return await self._swallowed_values(understood, endpoint)
 
     async def _whole_names(self, understood: UnderstoodQuestion, endpoint: Endpoint,
                            options: AskOptions) -> UnderstoodQuestion:
@@ -207,6 +214,29 @@ class KgqanPath:
 
         alternatives = tuple(dict.fromkeys(merged(a) for a in understood.alternatives))
         return replace(understood, pattern=merged(understood.pattern), alternatives=alternatives)
+
+    async def _swallowed_values(self, understood: UnderstoodQuestion, endpoint: Endpoint) -> UnderstoodQuestion:
+        """Readings with the value a relation phrase swallowed put back as its object ("investigate
+        reference architectures" with a dangling unknown: `?u1 | investigate | reference architectures`)
+        where the graph holds that value as a literal (one request for every candidate)."""
+        readings = (understood.pattern, *understood.alternatives)
+        candidates = [found for pattern in readings for found in swallowed_values(pattern)]
+        if not candidates:
+            return understood
+        values = list(dict.fromkeys(value for _, value in candidates))
+        held = await self.entity_linker.link_literals(values, endpoint,
+                                                      extra_forms={v: [_singular_phrase(v)] for v in values})
+
+        def restored(pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+            done: set[PhraseTriple] = set()
+            for triple, value in swallowed_values(pattern):  # longest value first
+                if triple not in done and held.get(value):
+                    pattern = with_swallowed_value(pattern, triple, value)
+                    done.add(triple)
+            return pattern
+
+        alternatives = tuple(dict.fromkeys(restored(a) for a in understood.alternatives))
+        return replace(understood, pattern=restored(understood.pattern), alternatives=alternatives)
 
     async def answer_readings(self, understood: UnderstoodQuestion, endpoint: Endpoint,
                               options: AskOptions) -> PathResult:
@@ -233,7 +263,7 @@ class KgqanPath:
                             options: AskOptions) -> PathResult:
         """The last try when the model's readings found nothing: the spaCy rules' reading, if it
         differs from those tried and is supported; it answers if it finds anything."""
-        rules = await self.rule_reading(understood.question)
+        rules = await self._swallowed_values(await self.rule_reading(understood.question), endpoint)
         if rules.unsupported or rules.pattern == understood.pattern or rules.pattern in understood.alternatives[:1]:
             return first
         second = await self.answer_understood(rules, endpoint, options)
@@ -623,7 +653,8 @@ class KgqanPath:
                     ranked[key] += [replace(p, score=p.score * HOP_FACTOR, through=carrier)
                                     for p in hops if p.score >= MIN_HOP_SCORE]
                     ranked[key] += await self._connectors(triple, carrier, holder_set, _classes_of(
-                        triple.object if triple.subject == anchor else triple.subject, pattern, classes), endpoint)
+                        triple.object if triple.subject == anchor else triple.subject, pattern, classes), endpoint,
+                        sole=sum(1 for v, _ in holders if v == key) == 1)
                 first_scores = {(p.iri, p.direction == OUT): p.score for p in ranked[key] if not p.through}
                 for (vertex, first, first_out), mid_set in beyond.items():
                     if vertex != key:
@@ -645,16 +676,18 @@ class KgqanPath:
 
 
     async def _connectors(self, triple: PhraseTriple, carrier: str, holder_set: PredicateSet,
-                          answer_classes: set[str], endpoint: Endpoint) -> list[LinkedPredicate]:
+                          answer_classes: set[str], endpoint: Endpoint, *, sole: bool = False) -> list[LinkedPredicate]:
         """When the predicate carrying a question value already says what the relation phrase says
         ("uses interviews as evaluation method": `?c evaluationMethod "Interview"`), the hop from the
         thing holding the value to the answer is an unnamed connector (a paper's `contribution`): the
-        holder's predicates whose other end is of the answer's class, scored by the carrier's fit."""
+        holder's predicates whose other end is of the answer's class, scored by the carrier's fit.
+        `sole`: no other predicate carries the value ("investigate" a "Reference Architecture", only
+        ever a `researchObject`), so the carrier is read whatever its fit, at that fit's score."""
         if not answer_classes:
             return []
         fit = await self.relation_linker.rank(triple.relation, PredicateSet(frozenset({(carrier, OUT)})), endpoint,
                                               top_k=1)
-        if not fit or fit[0].score < CONNECTOR_MIN_FIT:
+        if not fit or (fit[0].score < CONNECTOR_MIN_FIT and not sole):
             return []
         pairs = sorted(pair for pair in holder_set.pairs if holder_set.ends.get(pair, frozenset()) & answer_classes)
         labels = await endpoint.describe_predicates([iri for iri, _ in pairs]) if pairs else {}

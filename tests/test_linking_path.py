@@ -478,3 +478,19 @@ async def test_the_wh_noun_filters_answers_where_the_pattern_has_no_class(path: 
     with_noun = await path.answer_understood(asked, ck25, KGQAN_ONLY)
     assert without.answers and all("/hw-" in a.value for a in without.answers)
     assert with_noun.answers and all("/suppl-" in a.value for a in with_noun.answers)
+
+
+async def test_a_value_the_relation_phrase_swallowed_is_put_back_when_the_graph_holds_it(virtuoso) -> None:  # noqa: ANN001
+    """"Which papers deal with architectural assumptions?" read as `?u1 | deal with architectural
+    assumptions | ?u2`: the graph holds "Architectural Assumptions" (a contribution's research object,
+    the only predicate carrying it), so the reading becomes `?u1 | deal with | architectural
+    assumptions`, reached from the papers through their unnamed `contribution`."""
+    path = FixedReadings("list :: ?u1 | is a | papers ; ?u1 | deal with architectural assumptions | ?u2",
+                         kind=AnswerKind.RESOURCE)
+    async with open_endpoint(virtuoso, "orkg-path-swallowed", "orkg") as orkg:
+        result = await path.answer("Which papers deal with architectural assumptions?", orkg, KGQAN_ONLY)
+        truth = await orkg.sparql.select(
+            "SELECT ?p WHERE { ?p a <http://orkg.org/orkg/class/Paper> ; <http://orkg.org/orkg/predicate/contribution> ?c . "
+            '?c <http://orkg.org/orkg/predicate/researchObject> "Architectural Assumptions" }')
+    assert result.evidence.pattern == "list :: ?u1 | is a | papers ; ?u1 | deal with | architectural assumptions"
+    assert {a.value for a in result.answers} == {r["p"].value for r in truth.rows} and truth.rows

@@ -853,3 +853,18 @@ def test_a_compared_number_the_pattern_left_out_filters_its_dangling_unknown() -
         "list :: ?u1 | countries | ?u2 ; ?u2 | is a | singers :: filter count ?u2 >= two"
     hundred = PhraseGraphPattern.from_text("list :: ?u1 | is a | suppliers ; ?u1 | products | ?u2")
     assert with_stated_comparison("Which suppliers have more than one hundred products?", hundred) == hundred
+
+
+def test_a_relation_phrase_may_end_in_the_value_of_its_dangling_unknown() -> None:
+    from understanding.repairs import swallowed_values, with_swallowed_value
+
+    pattern = PhraseGraphPattern.from_text("list :: ?u1 | is a | papers ; ?u1 | deal with architectural assumptions | ?u2")
+    found = swallowed_values(pattern)
+    assert [value for _, value in found] == ["architectural assumptions", "assumptions"]  # never "with ..."
+    assert with_swallowed_value(pattern, *found[0]).to_text() == \
+        "list :: ?u1 | is a | papers ; ?u1 | deal with | architectural assumptions"
+    for held in ("list :: ?u1 | weigh in grams | ?u2 :: filter ?u2 > 3",  # compared
+                 "list :: ?u1 | price per unit | ?u2 :: order ?u2 desc 1",  # ordered
+                 "list :: ?u1 | cited by | ?u2 ; ?u2 | is a | papers",  # typed
+                 "list :: ?u1 | author | Alan Turing"):  # named
+        assert swallowed_values(PhraseGraphPattern.from_text(held)) == []

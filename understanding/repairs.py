@@ -428,3 +428,45 @@ def with_capitalised_kinds(question: str, pattern: PhraseGraphPattern) -> Phrase
             compared.group(1) not in COMPARATIVE_OPERATOR or compared.group(1) in ("more", "less", "fewer"):
         return pattern
     return replace(pattern, triples=(kind, *rest, PhraseTriple(ANSWER, compared.group(1), other)))
+
+
+_NOT_VALUE_WORDS = frozenset({"a", "an", "the", "of", "in", "on", "at", "by", "for", "with", "to", "from", "as", "and",
+                              "or", "is", "are", "was", "were", "be", "been", "has", "have", "had", "do", "does", "did"})
+
+
+def swallowed_values(pattern: PhraseGraphPattern, longest: int = 3) -> list[tuple[PhraseTriple, str]]:
+    """Triples whose relation phrase may end in the value the model left out ("Which papers investigate
+    reference architectures?" as `?u1 | investigate reference architectures | ?u2`, where `?u2` is
+    in no other triple, comparison, ordering or projection), each with a candidate value: the last 1
+    to `longest` words of the phrase, longest first. Whether the graph holds such a value decides."""
+    degrees = node_degrees(pattern.triples)
+    held = {c.node for c in pattern.comparisons} | set(pattern.projection) | \
+        ({pattern.ordering.node} if pattern.ordering else set())
+    found = []
+    for triple in pattern.triples:
+        words = triple.relation.split()
+        if triple.is_type or len(words) < 2:
+            continue
+        dangling = [n for n in triple.nodes() if is_unknown(n) and n != ANSWER and degrees[n] == 1 and n not in held]
+        if len(dangling) != 1:
+            continue
+        for size in range(min(longest, len(words) - 1), 0, -1):
+            tail, lead = words[-size:], words[:-size]
+            if tail[0].lower() in _NOT_VALUE_WORDS or tail[-1].lower() in _NOT_VALUE_WORDS or \
+                    all(w.lower() in _NOT_VALUE_WORDS for w in lead):
+                continue
+            found.append((triple, " ".join(tail)))
+    return found
+
+
+def with_swallowed_value(pattern: PhraseGraphPattern, triple: PhraseTriple, value: str) -> PhraseGraphPattern:
+    """The pattern with `value` taken out of the end of `triple`'s relation phrase and put in place of
+    its dangling unknown (see `swallowed_values`)."""
+    if triple not in pattern.triples or not triple.relation.endswith(value):
+        return pattern
+    relation = triple.relation[: -len(value)].strip()
+    degrees = node_degrees(pattern.triples)
+    dangling = next(n for n in triple.nodes() if is_unknown(n) and n != ANSWER and degrees[n] == 1)
+    split = PhraseTriple(triple.subject if triple.subject != dangling else value, relation,
+                         triple.object if triple.object != dangling else value)
+    return replace(pattern, triples=tuple(split if t == triple else t for t in pattern.triples))
