@@ -61,6 +61,7 @@ from understanding.pgp import (
     QuestionForm,
     UnderstoodQuestion,
     is_unknown,
+    node_degrees,
 )
 from understanding.repairs import (
     adds_a_class,
@@ -79,6 +80,8 @@ MIN_HOP_SCORE = 0.2
 CONNECTOR_MIN_FIT = 0.6  # the value's own predicate must say about what the relation phrase says
 CONNECTOR_FACTOR = 0.9  # an unnamed connector hop (paper -contribution-> ?c) costs a little more
 MAX_HOPS = 3
+REFERENCE_BELOW = 0.7  # an attribute no predicate of the things fits this well may be a referred thing's
+REFERENCE_FACTOR = 0.95  # ... behind an unnamed first hop (a foreign key), which costs a little
 CLASS_FIT = 0.9  # a class phrase that no class fits this well is also looked for as a thing ("sensors")
 NAMED_LINK_FACTOR = 0.95  # a capitalised class phrase read as what its members link to, not as the thing
 MAX_LINKING_PREDICATES = 4  # predicates into a thing a class phrase names, read as membership
@@ -621,6 +624,9 @@ class KgqanPath:
         valued = valued_nodes(pattern) | ({ANSWER} if value_answer else set())
         to_values = {triple: (anchor_node, anchor_pattern) for triple, anchor_node, anchor_pattern in unanchored
                      if (set(triple.nodes()) - {anchor_node}) & valued}
+        degrees = node_degrees(pattern.triples)
+        to_attributes = {triple: (anchor_node, anchor_pattern) for triple, anchor_node, anchor_pattern in unanchored
+                         if anchor_pattern and all(is_unknown(n) and degrees[n] == 1 for n in set(triple.nodes()) - {anchor_node})}
         sampled = await asyncio.gather(*(
             self.relation_linker.predicates_of_bindings(anchor_pattern, anchor_node, endpoint) if anchor_pattern
             else self.relation_linker.all_predicates(endpoint)
@@ -644,6 +650,9 @@ class KgqanPath:
                     if triple in to_values:
                         ranked[key] = await self._valued_hops(triple, ranked[key], to_values[triple], endpoint,
                                                               class_words)
+                    if triple in to_attributes:
+                        ranked[key] = await self._referenced_attributes(triple, ranked[key], predicate_set,
+                                                                        to_attributes[triple], endpoint, class_words)
                     continue
                 for (value, carrier), holder_set in holders.items():
                     if value != key:
@@ -720,6 +729,33 @@ class KgqanPath:
             out += [replace(p, score=PATH_FACTOR * (max(p.score, first_scores[first]) if sole else
                                                     (p.score + first_scores[first]) / 2),
                             through=first, through_out=True) for p in hops]
+        return sorted(out, key=lambda p: -p.score)
+
+
+    async def _referenced_attributes(self, triple: PhraseTriple, ranked: list[LinkedPredicate],
+                                     predicate_set: PredicateSet, anchor: tuple[str, str | None], endpoint: Endpoint,
+                                     class_words: dict[str, str]) -> list[LinkedPredicate]:
+        """"The names of poker players" where a poker player has no name but refers to a person who
+        has (`ref-people_id/name`, as tables joined by a foreign key): when no predicate of the things
+        fits the attribute phrase well, the literal attributes of the things they refer to, as
+        two-hop readings behind an unnamed first hop (one request)."""
+        if ranked and ranked[0].score >= REFERENCE_BELOW:
+            return ranked
+        references = sorted(iri for iri, direction in predicate_set.pairs
+                            if direction == OUT and predicate_set.ends.get((iri, direction)))[:MAX_HOPS]
+        if not references:
+            return ranked
+        anchor_node, anchor_pattern = anchor
+        beyond = await self.relation_linker.predicates_beyond_bindings(anchor_pattern, anchor_node, references,
+                                                                       endpoint)
+        iris = sorted({iri for s in beyond.values() for iri, _ in s.pairs})
+        descriptions = await endpoint.describe_predicates(iris) if iris else {}
+        out = list(ranked)
+        for first, hop_set in beyond.items():
+            hops = await self.relation_linker.rank(triple.relation, hop_set, endpoint, top_k=MAX_HOPS,
+                                                   descriptions=descriptions, class_words=class_words)
+            out += [replace(p, score=PATH_FACTOR * REFERENCE_FACTOR * p.score, through=first, through_out=True)
+                    for p in hops if p.score >= MIN_HOP_SCORE]
         return sorted(out, key=lambda p: -p.score)
 
 

@@ -494,3 +494,17 @@ async def test_a_value_the_relation_phrase_swallowed_is_put_back_when_the_graph_
             '?c <http://orkg.org/orkg/predicate/researchObject> "Architectural Assumptions" }')
     assert result.evidence.pattern == "list :: ?u1 | is a | papers ; ?u1 | deal with | architectural assumptions"
     assert {a.value for a in result.answers} == {r["p"].value for r in truth.rows} and truth.rows
+
+
+async def test_an_attribute_of_a_referred_thing_is_read_through_the_reference(path: KgqanPath, concert: Endpoint) -> None:
+    """"The locations of the concerts in 2014": a concert has no location; the stadium it refers to
+    (`ref-stadium_id`, a foreign key) has. Nothing of the concert fits "location", so the stadium's
+    attributes are read behind the unnamed first hop."""
+    result = await path.answer_understood(
+        understood("list :: ?u1 | location | ?u2 ; ?u2 | is a | concerts ; ?u2 | year | 2014",
+                   AnswerType(AnswerKind.STRING)), concert, KGQAN_ONLY)
+    truth = await concert.sparql.select(
+        'SELECT DISTINCT ?l WHERE { ?c a <http://valuenet/ontop/concert> ; <http://valuenet/ontop/concert#year> "2014" ; '
+        "<http://valuenet/ontop/concert#ref-stadium_id>/<http://valuenet/ontop/stadium#location> ?l }")
+    assert sorted(a.value for a in result.answers) == sorted(r["l"].value for r in truth.rows) and truth.rows
+    assert "concert#ref-stadium_id> ?kgqaVia" in result.evidence.sparql
