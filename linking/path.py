@@ -82,6 +82,7 @@ CONNECTOR_FACTOR = 0.9  # an unnamed connector hop (paper -contribution-> ?c) co
 MAX_HOPS = 3
 REFERENCE_BELOW = 0.7  # an attribute no predicate of the things fits this well may be a referred thing's
 REFERENCE_FACTOR = 0.95  # ... behind an unnamed first hop (a foreign key), which costs a little
+REFERRER_FACTOR = 0.85  # the many things referring to one ("a document's paragraphs") less than the one it refers to
 CLASS_FIT = 0.9  # a class phrase that no class fits this well is also looked for as a thing ("sensors")
 NAMED_LINK_FACTOR = 0.95  # a capitalised class phrase read as what its members link to, not as the thing
 MAX_LINKING_PREDICATES = 4  # predicates into a thing a class phrase names, read as membership
@@ -736,25 +737,30 @@ class KgqanPath:
                                      predicate_set: PredicateSet, anchor: tuple[str, str | None], endpoint: Endpoint,
                                      class_words: dict[str, str]) -> list[LinkedPredicate]:
         """"The names of poker players" where a poker player has no name but refers to a person who
-        has (`ref-people_id/name`, as tables joined by a foreign key): when no predicate of the things
-        fits the attribute phrase well, the literal attributes of the things they refer to, as
-        two-hop readings behind an unnamed first hop (one request)."""
+        has (`ref-people_id/name`, as tables joined by a foreign key), or "the paragraph texts of a
+        document" held by the paragraphs that refer to it: when no predicate of the things fits the
+        attribute phrase well, the literal attributes of the things they refer to or that refer to them,
+        as two-hop readings behind an unnamed first hop (one request)."""
         if ranked and ranked[0].score >= REFERENCE_BELOW:
             return ranked
-        references = sorted(iri for iri, direction in predicate_set.pairs
-                            if direction == OUT and predicate_set.ends.get((iri, direction)))[:MAX_HOPS]
-        if not references:
-            return ranked
+        def references(way: str) -> list[str]:
+            return sorted(iri for iri, direction in predicate_set.pairs
+                          if direction == way and predicate_set.ends.get((iri, direction)))[:MAX_HOPS]
+
         anchor_node, anchor_pattern = anchor
-        beyond = await self.relation_linker.predicates_beyond_bindings(anchor_pattern, anchor_node, references,
-                                                                       endpoint)
+        outgoing, incoming = references(OUT), references(IN)
+        if not anchor_pattern or not (outgoing or incoming):
+            return ranked
+        beyond = await self.relation_linker.attributes_of_neighbours(anchor_pattern, anchor_node, outgoing, incoming,
+                                                                     endpoint)
         iris = sorted({iri for s in beyond.values() for iri, _ in s.pairs})
         descriptions = await endpoint.describe_predicates(iris) if iris else {}
         out = list(ranked)
-        for first, hop_set in beyond.items():
+        for (first, first_out), hop_set in beyond.items():
             hops = await self.relation_linker.rank(triple.relation, hop_set, endpoint, top_k=MAX_HOPS,
                                                    descriptions=descriptions, class_words=class_words)
-            out += [replace(p, score=PATH_FACTOR * REFERENCE_FACTOR * p.score, through=first, through_out=True)
+            factor = PATH_FACTOR * REFERENCE_FACTOR * (1.0 if first_out else REFERRER_FACTOR)
+            out += [replace(p, score=factor * p.score, through=first, through_out=first_out)
                     for p in hops if p.score >= MIN_HOP_SCORE]
         return sorted(out, key=lambda p: -p.score)
 

@@ -229,6 +229,35 @@ class RelationLinker:
 
         return await _grouped(endpoint, query, key)
 
+    async def attributes_of_neighbours(self, anchor_pattern: str, variable: str, outgoing: Sequence[str],
+                                       incoming: Sequence[str], endpoint: Endpoint) -> dict[tuple[str, bool], PredicateSet]:
+        """Predicates to literals of the things next to a sample of `variable`'s values (bound by
+        `anchor_pattern`): those they point to by the `outgoing` predicates and those pointing to them
+        by the `incoming` ones (tables joined by a foreign key, either way), per (first predicate,
+        whether it goes out of the bound things), in one request."""
+        if not outgoing and not incoming:
+            return {}
+        bound = f"{{ SELECT DISTINCT {variable} WHERE {{ {anchor_pattern} }} LIMIT {ANCHOR_SAMPLE} }} "
+
+        def sample(way: str, first_hop: str, firsts: Sequence[str]) -> str:
+            members = ", ".join(f"<{iri}>" for iri in firsts) or f"<{RDF_TYPE}>"
+            return (f'{{ SELECT DISTINCT ?kgqaFirst ?kgqaMid ("{way}" AS ?kgqaWay) WHERE {{ {bound}{first_hop} '
+                    f"FILTER(isIRI(?kgqaMid) && ?kgqaFirst IN ({members})) }} LIMIT {NEIGHBOUR_SAMPLE} }}")
+
+        out_sample = sample(OUT, f"{variable} ?kgqaFirst ?kgqaMid", outgoing)
+        in_sample = sample(IN, f"?kgqaMid ?kgqaFirst {variable}", incoming)
+        query = (f"SELECT DISTINCT ?kgqaFirst ?kgqaWay ?p ?dir ?lit WHERE {{ {{ {out_sample} }} UNION {{ {in_sample} }} "
+                 f'?kgqaMid ?p ?kgqaOther FILTER(isLiteral(?kgqaOther)) BIND("{OUT}" AS ?dir) '
+                 f"BIND(isLiteral(?kgqaOther) AS ?lit) }} LIMIT {MAX_PREDICATE_ROWS}")
+
+        def key(row: dict) -> tuple[str, bool] | None:  # type: ignore[type-arg]
+            first, way = row.get("kgqaFirst"), row.get("kgqaWay")
+            if isinstance(first, ox.NamedNode) and way is not None:
+                return first.value, way.value == OUT
+            return None
+
+        return await _grouped(endpoint, query, key)
+
     async def all_predicates(self, endpoint: Endpoint) -> PredicateSet:
         """Every predicate of the graph (bounded; fetched once): the last resort for an unanchored edge."""
         key = endpoint.config.cache_key

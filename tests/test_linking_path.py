@@ -508,3 +508,17 @@ async def test_an_attribute_of_a_referred_thing_is_read_through_the_reference(pa
         "<http://valuenet/ontop/concert#ref-stadium_id>/<http://valuenet/ontop/stadium#location> ?l }")
     assert sorted(a.value for a in result.answers) == sorted(r["l"].value for r in truth.rows) and truth.rows
     assert "concert#ref-stadium_id> ?kgqaVia" in result.evidence.sparql
+
+
+async def test_an_attribute_of_the_things_referring_to_an_unknown_is_read_through_their_reference(
+        path: KgqanPath, concert: Endpoint) -> None:
+    """"The themes of the stadiums with a capacity above 10000": stadiums have no theme; the concerts
+    that refer to them (`ref-stadium_id`, read backwards) have."""
+    result = await path.answer_understood(
+        understood("list :: ?u1 | themes | ?u2 ; ?u2 | is a | stadium ; ?u2 | capacity | ?u3 :: filter ?u3 > 10000",
+                   AnswerType(AnswerKind.STRING)), concert, KGQAN_ONLY)
+    truth = await concert.sparql.select(
+        "SELECT DISTINCT ?t WHERE { ?c <http://valuenet/ontop/concert#ref-stadium_id> ?s ; "
+        "<http://valuenet/ontop/concert#theme> ?t . ?s <http://valuenet/ontop/stadium#capacity> ?n FILTER(?n > 10000) }")
+    assert sorted(a.value for a in result.answers) == sorted(r["t"].value for r in truth.rows) and truth.rows
+    assert "?kgqaHolder0 <http://valuenet/ontop/concert#ref-stadium_id> ?unknown2" in result.evidence.sparql
