@@ -868,3 +868,15 @@ def test_a_relation_phrase_may_end_in_the_value_of_its_dangling_unknown() -> Non
                  "list :: ?u1 | cited by | ?u2 ; ?u2 | is a | papers",  # typed
                  "list :: ?u1 | author | Alan Turing"):  # named
         assert swallowed_values(PhraseGraphPattern.from_text(held)) == []
+
+
+def test_a_thing_ranked_by_a_count_counts_the_noun_it_was_given_as_a_second_class() -> None:
+    from understanding.repairs import with_counted_nouns
+
+    decoded = PhraseGraphPattern.from_text(
+        "list :: ?u1 | name | ?u2 ; ?u2 | is a | stadium ; ?u2 | is a | concerts :: order count ?u2 desc 1")
+    repaired_pattern = with_counted_nouns("What is the name of the stadium that hosted the most concerts?", decoded)
+    assert repaired_pattern.to_text() == \
+        "list :: ?u1 | name | ?u2 ; ?u2 | is a | stadium ; ?u2 | concerts | ?u3 :: order count ?u3 desc 1"
+    one_class = PhraseGraphPattern.from_text("list :: ?u1 | is a | concerts :: order count ?u1 desc 1")
+    assert with_counted_nouns("Which concerts have the most concerts?", one_class) == one_class
