@@ -880,3 +880,20 @@ def test_a_thing_ranked_by_a_count_counts_the_noun_it_was_given_as_a_second_clas
         "list :: ?u1 | name | ?u2 ; ?u2 | is a | stadium ; ?u2 | concerts | ?u3 :: order count ?u3 desc 1"
     one_class = PhraseGraphPattern.from_text("list :: ?u1 | is a | concerts :: order count ?u1 desc 1")
     assert with_counted_nouns("Which concerts have the most concerts?", one_class) == one_class
+
+
+@pytest.mark.parametrize(("question", "decoded", "expected"), [
+    ("What do all products supplied by Bennett, Best and Jacobson weigh together?",
+     "list :: ?u1 | weigh | Bennett, Best and Jacobson", "sum :: ?u1 | weigh | Bennett, Best and Jacobson"),
+    ("what is the area of all the states combined", "list :: ?u1 | area | ?u2 ; ?u2 | is a | states",
+     "sum :: ?u1 | area | ?u2 ; ?u2 | is a | states"),
+    ("Which singers performed together?", "list :: ?u1 | is a | singers ; ?u1 | performed | ?u2", None),
+    ("Show me the names of our Japanese suppliers together with the city they are in.",
+     "list :: ?u1 | names | ?u2 ; ?u2 | is a | Japanese suppliers", None),
+    ("What is the combined area of the largest state?", "list :: ?u1 | area | ?u2 :: order ?u1 desc 1", None),
+])
+def test_a_stated_total_sums_the_answer_values(question: str, decoded: str, expected: str | None) -> None:
+    from understanding.repairs import with_stated_total
+
+    pattern = PhraseGraphPattern.from_text(decoded)
+    assert with_stated_total(question, pattern).to_text() == (expected or pattern.to_text())

@@ -43,7 +43,7 @@ from understanding.pgp import (
 def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """The pattern with every repair applied."""
     pattern = with_stated_membership(question, pattern)
-    pattern = with_stated_aggregate(question, with_stated_ordering(question, pattern))
+    pattern = with_stated_total(question, with_stated_aggregate(question, with_stated_ordering(question, pattern)))
     pattern = with_compared_values(question, with_stated_operators(question, pattern))
     pattern = with_counted_nouns(question, with_stated_comparison(question, pattern))
     pattern = with_capitalised_kinds(question, with_implied_attribute(question, pattern))
@@ -221,6 +221,27 @@ def with_stated_aggregate(question: str, pattern: PhraseGraphPattern) -> PhraseG
         triples[index] = replace(triple, relation=" ".join(words[1:]))
         return replace(pattern, form=form, triples=tuple(triples))
     return pattern
+
+
+_TOTAL = re.compile(r"\b(together(?!\s+with)|combined(?!\s+with)|altogether|in total)\b", re.I)
+
+
+def with_stated_total(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"What do all products supplied by X weigh together?" (or "the area of all the states combined")
+    decoded as a list of the answer's values asks for their sum: a list without ordering whose
+    answer is one attribute value (`?u1 | weigh | ...`, nothing else on `?u1`) becomes a SUM. On the
+    derived splits it changes one validation pattern (to its gold) and two dev patterns (their form
+    to the gold's; the gold relation keeps "combined")."""
+    if pattern.form is not QuestionForm.LIST or pattern.ordering is not None or not _TOTAL.search(question):
+        return pattern
+    if node_degrees(pattern.triples).get(ANSWER) != 1:
+        return pattern
+    triple = next(t for t in pattern.triples if ANSWER in t.nodes())
+    if triple.is_type:
+        return pattern
+    relation = " ".join(w for w in triple.relation.split() if w.lower() not in ("combined", "total")) or triple.relation
+    return replace(pattern, form=QuestionForm.SUM,
+                   triples=tuple(replace(t, relation=relation) if t == triple else t for t in pattern.triples))
 
 
 def _graded_value(pattern: PhraseGraphPattern, ordering: Ordering) -> str:
