@@ -897,3 +897,17 @@ def test_a_stated_total_sums_the_answer_values(question: str, decoded: str, expe
 
     pattern = PhraseGraphPattern.from_text(decoded)
     assert with_stated_total(question, pattern).to_text() == (expected or pattern.to_text())
+
+
+@pytest.mark.parametrize(("question", "decoded", "expected"), [
+    ("How many products are compatible with J785-9314350?", "count :: ?u1 | is a | products",
+     "count :: ?u1 | is a | products ; ?u1 | compatible with | J785-9314350"),
+    ("Who supplies product J731-7469427?", "list :: ?u1 | supplies product | J731-7469427", None),
+    ("How many products are there?", "count :: ?u1 | is a | products", None),
+])
+def test_a_code_the_pattern_dropped_is_related_by_the_words_before_it(question: str, decoded: str,
+                                                                      expected: str | None) -> None:
+    from understanding.repairs import with_dropped_code
+
+    pattern = PhraseGraphPattern.from_text(decoded)
+    assert with_dropped_code(question, pattern).to_text() == (expected or pattern.to_text())

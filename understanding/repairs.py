@@ -47,6 +47,7 @@ def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     pattern = with_compared_values(question, with_stated_operators(question, pattern))
     pattern = with_counted_nouns(question, with_stated_comparison(question, pattern))
     pattern = with_capitalised_kinds(question, with_implied_attribute(question, pattern))
+    pattern = with_dropped_code(question, pattern)
     return with_named_kinds(question, pattern)
 
 
@@ -504,3 +505,30 @@ def with_swallowed_value(pattern: PhraseGraphPattern, triple: PhraseTriple, valu
     split = PhraseTriple(triple.subject if triple.subject != dangling else value, relation,
                          triple.object if triple.object != dangling else value)
     return replace(pattern, triples=tuple(split if t == triple else t for t in pattern.triples))
+
+
+_CODE = re.compile(r"(?<![\w-])[A-Z][A-Za-z]*\d[\w-]*")  # "J785-9314350", "DE-251" is not (no digit after a letter run)
+_LINKING_WORDS = frozenset({"is", "are", "was", "were", "be", "been", "does", "do", "did", "has", "have", "had", "that",
+                            "which", "who", "the", "a", "an", "of", "many", "much"})
+
+
+def with_dropped_code(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"How many products are compatible with J785-9314350?" decoded as `count :: ?u1 | is a |
+    products`: when the pattern names nothing at all and the question holds a code (letters and
+    digits, as product numbers are written), the words just before the code ("compatible with") relate
+    the answer to it. It changes none of the derived dev or validation patterns."""
+    if pattern.form not in (QuestionForm.LIST, QuestionForm.COUNT) or \
+            any(not is_unknown(n) for t in pattern.triples if not t.is_type for n in t.nodes()):
+        return pattern
+    found = _CODE.search(question)
+    if found is None:
+        return pattern
+    used = _phrase_words(pattern)
+    relation: list[str] = []
+    for word in reversed(re.findall(r"[A-Za-z]+", question[:found.start()])):
+        if word.lower() in _LINKING_WORDS or word.lower() in used or len(relation) == 3:
+            break
+        relation.insert(0, word)
+    if not relation:
+        return pattern
+    return replace(pattern, triples=(*pattern.triples, PhraseTriple(ANSWER, " ".join(relation), found.group())))
