@@ -95,7 +95,7 @@ NEXT_READING_REQUESTS = 15  # a poor fit is retried only below this many request
 MIN_READING_REQUESTS = 6  # a next reading needs at least this many requests left of `max_requests`
 AFTER_EXECUTION = 3  # requests kept for after execution: containers, naming, labels
 WHOLE_NAME_FIT = 0.95  # "Bennett, Best and Jacobson" is one name when a label matches it this well
-EMPTY_READING_QUERIES = 12  # a reading whose best 12 queries find nothing gives way to the next reading
+EMPTY_READING_QUERIES = 6  # a reading whose best 6 queries find nothing gives way to the next reading
 
 
 @dataclass
