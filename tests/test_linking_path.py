@@ -176,26 +176,19 @@ async def test_a_relation_phrase_that_names_a_class_reads_as_membership(path: Kg
     assert f"?unknown1 <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <{PV}Service>" in result.evidence.sparql
 
 
-async def test_a_class_phrase_no_class_fits_reads_as_what_its_members_link_to(path: KgqanPath, ck25: Endpoint) -> None:
+@pytest.mark.parametrize(("pattern", "category", "attribute", "bound"), [
     # ck25 has no class Sensor: "sensors" are the products in the category Sensor
-    result = await path.answer_understood(
-        understood("list :: ?u1 | is a | sensors ; ?u1 | weigh | ?u2 :: filter ?u2 > 18", AnswerType(AnswerKind.RESOURCE)),
-        ck25, KGQAN_ONLY)
-    truth = await ck25.sparql.select(f"SELECT ?h WHERE {{ ?h <{PV}hasCategory>/<http://www.w3.org/2000/01/rdf-schema#label> "
-                                     f'"Sensor" ; <{PV}weight_g> ?w FILTER(?w > 18) }}')
-    assert sorted(a.value for a in result.answers) == sorted(r["h"].value for r in truth.rows) and truth.rows
-    assert f"<{PV}hasCategory> <http://ld.company.org/prod-instances/prod-cat-Sensor>" in result.evidence.sparql
-
-
-async def test_a_capitalised_plural_that_names_nothing_reads_as_a_category(path: KgqanPath, ck25: Endpoint) -> None:
+    ("list :: ?u1 | is a | sensors ; ?u1 | weigh | ?u2 :: filter ?u2 > 18", "Sensor", "weight_g", 18),
     # "Which Resistors are taller than 75 mm?": no thing is named "Resistors"; the category Resistor is
-    result = await path.answer_understood(
-        understood("list :: ?u1 | is a | Resistors ; ?u1 | taller | ?u2 :: filter ?u2 > 75", AnswerType(AnswerKind.RESOURCE)),
-        ck25, KGQAN_ONLY)
+    ("list :: ?u1 | is a | Resistors ; ?u1 | taller | ?u2 :: filter ?u2 > 75", "Resistor", "height_mm", 75),
+])
+async def test_a_class_phrase_no_class_fits_reads_as_what_its_members_link_to(
+        path: KgqanPath, ck25: Endpoint, pattern: str, category: str, attribute: str, bound: int) -> None:
+    result = await path.answer_understood(understood(pattern, AnswerType(AnswerKind.RESOURCE)), ck25, KGQAN_ONLY)
     truth = await ck25.sparql.select(f"SELECT ?h WHERE {{ ?h <{PV}hasCategory>/<http://www.w3.org/2000/01/rdf-schema#label> "
-                                     f'"Resistor" ; <{PV}height_mm> ?v FILTER(?v > 75) }}')
+                                     f'"{category}" ; <{PV}{attribute}> ?v FILTER(?v > {bound}) }}')
     assert sorted(a.value for a in result.answers) == sorted(r["h"].value for r in truth.rows) and truth.rows
-    assert f"<{PV}hasCategory> <http://ld.company.org/prod-instances/prod-cat-Resistor>" in result.evidence.sparql
+    assert f"<{PV}hasCategory> <http://ld.company.org/prod-instances/prod-cat-{category}>" in result.evidence.sparql
 
 
 async def test_the_next_reading_that_names_a_left_out_class_answers(path: KgqanPath, ck25: Endpoint) -> None:
@@ -497,29 +490,26 @@ async def test_a_value_the_relation_phrase_swallowed_is_put_back_when_the_graph_
     assert {a.value for a in result.answers} == {r["p"].value for r in truth.rows} and truth.rows
 
 
-async def test_an_attribute_of_a_referred_thing_is_read_through_the_reference(path: KgqanPath, concert: Endpoint) -> None:
-    """"The locations of the concerts in 2014": a concert has no location; the stadium it refers to
-    (`ref-stadium_id`, a foreign key) has. Nothing of the concert fits "location", so the stadium's
-    attributes are read behind the unnamed first hop."""
-    result = await path.answer_understood(
-        understood("list :: ?u1 | location | ?u2 ; ?u2 | is a | concerts ; ?u2 | year | 2014",
-                   AnswerType(AnswerKind.STRING)), concert, KGQAN_ONLY)
-    truth = await concert.sparql.select(
-        'SELECT DISTINCT ?l WHERE { ?c a <http://valuenet/ontop/concert> ; <http://valuenet/ontop/concert#year> "2014" ; '
-        "<http://valuenet/ontop/concert#ref-stadium_id>/<http://valuenet/ontop/stadium#location> ?l }")
-    assert sorted(a.value for a in result.answers) == sorted(r["l"].value for r in truth.rows) and truth.rows
-    assert "concert#ref-stadium_id> ?kgqaVia" in result.evidence.sparql
+CONCERT = "http://valuenet/ontop/concert"
 
 
-async def test_an_attribute_of_the_things_referring_to_an_unknown_is_read_through_their_reference(
-        path: KgqanPath, concert: Endpoint) -> None:
-    """"The themes of the stadiums with a capacity above 10000": stadiums have no theme; the concerts
-    that refer to them (`ref-stadium_id`, read backwards) have."""
-    result = await path.answer_understood(
-        understood("list :: ?u1 | themes | ?u2 ; ?u2 | is a | stadium ; ?u2 | capacity | ?u3 :: filter ?u3 > 10000",
-                   AnswerType(AnswerKind.STRING)), concert, KGQAN_ONLY)
-    truth = await concert.sparql.select(
-        "SELECT DISTINCT ?t WHERE { ?c <http://valuenet/ontop/concert#ref-stadium_id> ?s ; "
-        "<http://valuenet/ontop/concert#theme> ?t . ?s <http://valuenet/ontop/stadium#capacity> ?n FILTER(?n > 10000) }")
-    assert sorted(a.value for a in result.answers) == sorted(r["t"].value for r in truth.rows) and truth.rows
-    assert "?kgqaHolder0 <http://valuenet/ontop/concert#ref-stadium_id> ?unknown2" in result.evidence.sparql
+@pytest.mark.parametrize(("pattern", "truth", "evidence"), [
+    # a concert has no location; the stadium it refers to (`ref-stadium_id`, a foreign key) has
+    ("list :: ?u1 | location | ?u2 ; ?u2 | is a | concerts ; ?u2 | year | 2014",
+     f'SELECT DISTINCT ?v WHERE {{ ?c a <{CONCERT}> ; <{CONCERT}#year> "2014" ; '
+     f"<{CONCERT}#ref-stadium_id>/<http://valuenet/ontop/stadium#location> ?v }}",
+     f"<{CONCERT}#ref-stadium_id> ?kgqaVia"),
+    # stadiums have no theme; the concerts that refer to them (`ref-stadium_id`, read backwards) have
+    ("list :: ?u1 | themes | ?u2 ; ?u2 | is a | stadium ; ?u2 | capacity | ?u3 :: filter ?u3 > 10000",
+     f"SELECT DISTINCT ?v WHERE {{ ?c <{CONCERT}#ref-stadium_id> ?s ; <{CONCERT}#theme> ?v . "
+     "?s <http://valuenet/ontop/stadium#capacity> ?n FILTER(?n > 10000) }",
+     f"?kgqaHolder0 <{CONCERT}#ref-stadium_id> ?unknown2"),
+])
+async def test_an_attribute_no_predicate_fits_is_read_one_reference_away(path: KgqanPath, concert: Endpoint,
+                                                                         pattern: str, truth: str, evidence: str) -> None:
+    """Nothing of the things fits the attribute phrase, so the attributes of the things they refer to
+    (or that refer to them) are read behind an unnamed first hop, as tables joined by a foreign key."""
+    result = await path.answer_understood(understood(pattern, AnswerType(AnswerKind.STRING)), concert, KGQAN_ONLY)
+    rows = await concert.sparql.select(truth)
+    assert sorted(a.value for a in result.answers) == sorted(r["v"].value for r in rows.rows) and rows.rows
+    assert evidence in result.evidence.sparql
