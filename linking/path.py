@@ -193,8 +193,8 @@ class KgqanPath:
         return result
 
     async def _understood_on(self, question: str, endpoint: Endpoint, options: AskOptions) -> UnderstoodQuestion:
-        """The question understood, with names the model split read whole where this graph has them
-        (for answering and for generating SPARQL alike)."""
+        """The question understood, with names the model split read whole and values a relation phrase
+        swallowed put back, where this graph has them (for answering and for generating SPARQL alike)."""
         understood = await self._whole_names(await self.understand(question), endpoint, options)
         return await self._swallowed_values(understood, endpoint)
 
@@ -627,7 +627,8 @@ class KgqanPath:
                      if (set(triple.nodes()) - {anchor_node}) & valued}
         degrees = node_degrees(pattern.triples)
         to_attributes = {triple: (anchor_node, anchor_pattern) for triple, anchor_node, anchor_pattern in unanchored
-                         if anchor_pattern and all(is_unknown(n) and degrees[n] == 1 for n in set(triple.nodes()) - {anchor_node})}
+                         if anchor_pattern and all(is_unknown(n) and degrees[n] == 1
+                                                   for n in set(triple.nodes()) - {anchor_node})}
         sampled = await asyncio.gather(*(
             self.relation_linker.predicates_of_bindings(anchor_pattern, anchor_node, endpoint) if anchor_pattern
             else self.relation_linker.all_predicates(endpoint)
@@ -732,7 +733,6 @@ class KgqanPath:
                             through=first, through_out=True) for p in hops]
         return sorted(out, key=lambda p: -p.score)
 
-
     async def _referenced_attributes(self, triple: PhraseTriple, ranked: list[LinkedPredicate],
                                      predicate_set: PredicateSet, anchor: tuple[str, str | None], endpoint: Endpoint,
                                      class_words: dict[str, str]) -> list[LinkedPredicate]:
@@ -743,6 +743,7 @@ class KgqanPath:
         as two-hop readings behind an unnamed first hop (one request)."""
         if ranked and ranked[0].score >= REFERENCE_BELOW:
             return ranked
+
         def references(way: str) -> list[str]:
             return sorted(iri for iri, direction in predicate_set.pairs
                           if direction == way and predicate_set.ends.get((iri, direction)))[:MAX_HOPS]
