@@ -851,3 +851,23 @@ def test_a_thing_ranked_by_a_count_counts_the_noun_it_was_given_as_a_second_clas
     assert with_counted_nouns("Which concerts have the most concerts?", one_class) == one_class
 
 
+
+
+def test_a_form_the_repairs_made_an_aggregate_answers_with_a_number() -> None:
+    from understanding.answer_types import predicted_kind
+
+    summed = PhraseGraphPattern.from_text("sum :: ?u1 | weigh | Bennett, Best and Jacobson")
+    assert predicted_kind(AnswerKind.RESOURCE, summed, QuestionForm.LIST) is AnswerKind.NUMBER
+    assert predicted_kind(AnswerKind.RESOURCE, summed, QuestionForm.SUM) is AnswerKind.RESOURCE  # decoded so
+    lowest = PhraseGraphPattern.from_text("min :: ?u1 | founded | ?u2 ; ?u2 | is a | orchestras")
+    assert predicted_kind(AnswerKind.DATE, lowest, QuestionForm.LIST) is AnswerKind.DATE
+
+
+def test_where_and_who_never_ask_for_a_number_or_a_date() -> None:
+    from understanding.answer_types import stated_kind
+
+    assert stated_kind("Where did the music genre of Harry and the Potters originate?", AnswerKind.NUMBER) \
+        is AnswerKind.RESOURCE
+    assert stated_kind("Who founded the company?", AnswerKind.DATE) is AnswerKind.RESOURCE
+    assert stated_kind("Who founded the company?", AnswerKind.STRING) is AnswerKind.STRING
+    assert stated_kind("When was it founded?", AnswerKind.DATE) is AnswerKind.DATE

@@ -128,9 +128,24 @@ def graded_thing(pattern: PhraseGraphPattern) -> bool:
                for t in pattern.triples)
 
 
-def predicted_kind(kind: AnswerKind, pattern: PhraseGraphPattern) -> AnswerKind:
-    """The classifier's kind, unless the pattern shows the answer is a graded thing, not a value."""
+def predicted_kind(kind: AnswerKind, pattern: PhraseGraphPattern, decoded: QuestionForm | None = None) -> AnswerKind:
+    """The classifier's kind, unless the pattern shows the answer is a graded thing, not a value, or
+    a repair made the `decoded` form an aggregate ("weigh together" read as a SUM): then a number."""
     if kind in (AnswerKind.NUMBER, AnswerKind.DATE) and graded_thing(pattern):
+        return AnswerKind.RESOURCE
+    if decoded is not None and decoded is not pattern.form and pattern.form.is_aggregate and \
+            kind not in (AnswerKind.NUMBER, AnswerKind.DATE):
+        return AnswerKind.NUMBER
+    return kind
+
+
+_PLACE_OR_PERSON_QUESTION = re.compile(r"^\s*(where|who|whom|whose)\b", re.I)
+
+
+def stated_kind(question: str, kind: AnswerKind) -> AnswerKind:
+    """"Where ..." and "Who ..." ask for a place or a person, never a number or a date: the
+    classifier's number or date for them becomes a resource."""
+    if kind in (AnswerKind.NUMBER, AnswerKind.DATE) and _PLACE_OR_PERSON_QUESTION.match(question):
         return AnswerKind.RESOURCE
     return kind
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from gateway.errors import GatewayError
-from understanding.answer_types import build_answer_type, predicted_kind, wh_noun
+from understanding.answer_types import build_answer_type, predicted_kind, stated_kind, wh_noun
 from understanding.coverage import unsupported_reason
 from understanding.pgp import AnswerKind, PGPParseError, PhraseGraphPattern, QuestionForm, UnderstoodQuestion
 from understanding.repairs import chosen_reading, repaired
@@ -196,7 +196,8 @@ class QuestionParser:
                     readings = [(text, repaired(texts[i], p)) for text, p in readings]
                     readings.insert(0, readings.pop(chosen_reading(texts[i], [p for _, p in readings])))
                 (raw, pattern), later = readings[0], readings[1:]
-                kind = predicted_kind(output.kind, pattern) if self._repairs else output.kind
+                kind = (stated_kind(texts[i], predicted_kind(output.kind, pattern, PhraseGraphPattern.from_text(raw).form))
+                        if self._repairs else output.kind)
                 answer_type = build_answer_type(kind, pattern, output.kind_confidence)
                 alternatives = tuple(dict.fromkeys(p for _, p in later if p != pattern))[:MAX_ALTERNATIVES]
                 results[i] = UnderstoodQuestion(texts[i], pattern, answer_type, "model", raw, per_question,
