@@ -746,7 +746,7 @@ class KgqanPath:
 
         def references(way: str) -> list[str]:
             return sorted(iri for iri, direction in predicate_set.pairs
-                          if direction == way and predicate_set.ends.get((iri, direction)))[:MAX_HOPS]
+                          if direction == way and iri != RDF_TYPE and predicate_set.ends.get((iri, direction)))[:MAX_HOPS]
 
         anchor_node, anchor_pattern = anchor
         outgoing, incoming = references(OUT), references(IN)

@@ -240,13 +240,14 @@ class RelationLinker:
         bound = f"{{ SELECT DISTINCT {variable} WHERE {{ {anchor_pattern} }} LIMIT {ANCHOR_SAMPLE} }} "
 
         def sample(way: str, first_hop: str, firsts: Sequence[str]) -> str:
-            members = ", ".join(f"<{iri}>" for iri in firsts) or f"<{RDF_TYPE}>"
-            return (f'{{ SELECT DISTINCT ?kgqaFirst ?kgqaMid ("{way}" AS ?kgqaWay) WHERE {{ {bound}{first_hop} '
-                    f"FILTER(isIRI(?kgqaMid) && ?kgqaFirst IN ({members})) }} LIMIT {NEIGHBOUR_SAMPLE} }}")
+            members = ", ".join(f"<{iri}>" for iri in firsts)
+            return (f'{{ {{ SELECT DISTINCT ?kgqaFirst ?kgqaMid ("{way}" AS ?kgqaWay) WHERE {{ {bound}{first_hop} '
+                    f"FILTER(isIRI(?kgqaMid) && ?kgqaFirst IN ({members})) }} LIMIT {NEIGHBOUR_SAMPLE} }} }}")
 
-        out_sample = sample(OUT, f"{variable} ?kgqaFirst ?kgqaMid", outgoing)
-        in_sample = sample(IN, f"?kgqaMid ?kgqaFirst {variable}", incoming)
-        query = (f"SELECT DISTINCT ?kgqaFirst ?kgqaWay ?p ?dir ?lit WHERE {{ {{ {out_sample} }} UNION {{ {in_sample} }} "
+        samples = [sample(way, hop, firsts) for way, hop, firsts in (
+            (OUT, f"{variable} ?kgqaFirst ?kgqaMid", outgoing), (IN, f"?kgqaMid ?kgqaFirst {variable}", incoming))
+            if firsts]
+        query = (f"SELECT DISTINCT ?kgqaFirst ?kgqaWay ?p ?dir ?lit WHERE {{ {' UNION '.join(samples)} "
                  f'?kgqaMid ?p ?kgqaOther FILTER(isLiteral(?kgqaOther)) BIND("{OUT}" AS ?dir) '
                  f"BIND(isLiteral(?kgqaOther) AS ?lit) }} LIMIT {MAX_PREDICATE_ROWS}")
 
