@@ -616,6 +616,13 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
     ("with_stated_total", "Show me the names of our Japanese suppliers together with the city they are in.",
      "list :: ?u1 | names | ?u2 ; ?u2 | is a | Japanese suppliers", None),
     ("with_stated_total", "What is the combined area of the largest state?", "list :: ?u1 | area | ?u2 :: order ?u1 desc 1", None),
+    # the extreme value a superlative asks for (with_superlative_value)
+    ("with_superlative_value", "How tall is the tallest Oscillator?", "list :: ?u1 | tallest | ?u2 ; ?u2 | is a | Oscillator",
+     "max :: ?u1 | tallest | ?u2 ; ?u2 | is a | Oscillator"),
+    ("with_superlative_value", "How long is the shortest song?", "list :: ?u1 | shortest | ?u2 ; ?u2 | is a | song",
+     "min :: ?u1 | shortest | ?u2 ; ?u2 | is a | song"),
+    ("with_superlative_value", "how high are the highest points of all the states",
+     "list :: ?u1 | highest | ?u2 ; ?u2 | is a | states", None),
     # a code the pattern dropped is related by the words before it (with_dropped_code)
     ("with_dropped_code", "How many products are compatible with J785-9314350?", "count :: ?u1 | is a | products",
      "count :: ?u1 | is a | products ; ?u1 | compatible with | J785-9314350"),

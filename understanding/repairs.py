@@ -19,6 +19,7 @@ from understanding.grading import (
     COMPARATIVE_OPERATOR,
     IMPLIED_ORDER,
     NUMBER_WORDS,
+    SUPERLATIVE_DESCENDING,
     StatedOrdering,
     is_grading_phrase,
     number_value,
@@ -47,7 +48,7 @@ def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     pattern = with_compared_values(question, with_stated_operators(question, pattern))
     pattern = with_counted_nouns(question, with_stated_comparison(question, pattern))
     pattern = with_capitalised_kinds(question, with_implied_attribute(question, pattern))
-    pattern = with_dropped_code(question, pattern)
+    pattern = with_superlative_value(question, with_dropped_code(question, pattern))
     return with_named_kinds(question, pattern)
 
 
@@ -532,3 +533,25 @@ def with_dropped_code(question: str, pattern: PhraseGraphPattern) -> PhraseGraph
     if not relation:
         return pattern
     return replace(pattern, triples=(*pattern.triples, PhraseTriple(ANSWER, " ".join(relation), found.group())))
+
+
+_HOW_IS_THE = re.compile(r"^\s*how\s+\w+\s+(?:is|was)\s+the\s+(?P<word>[a-z]+est)\b", re.I)
+
+
+def with_superlative_value(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"How tall is the tallest Oscillator?" decoded as a list of `?u1 | tallest | ?u2` (every
+    oscillator's height) asks for one value, the extreme: with the question's "How <adjective> is the
+    <superlative> ...", a list without ordering whose answer is reached by that superlative from another
+    unknown becomes a MAX (a MIN for "the shortest", "the cheapest"). It changes none of the derived dev
+    or validation patterns ("how high are the highest points of all the states" asks for a list)."""
+    found = _HOW_IS_THE.match(question)
+    if found is None or pattern.form is not QuestionForm.LIST or pattern.ordering is not None or pattern.comparisons:
+        return pattern
+    word = found.group("word").lower()
+    if word not in SUPERLATIVE_DESCENDING:
+        return pattern
+    for triple in pattern.triples:
+        other = triple.object if triple.subject == ANSWER else triple.subject
+        if not triple.is_type and ANSWER in triple.nodes() and is_unknown(other) and triple.relation.lower() == word:
+            return replace(pattern, form=QuestionForm.MAX if SUPERLATIVE_DESCENDING[word] else QuestionForm.MIN)
+    return pattern
