@@ -16,6 +16,7 @@ import asyncio
 import functools
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -216,8 +217,7 @@ class KgqanPath:
                 pattern = with_whole_name(pattern, name)
             return pattern
 
-        alternatives = tuple(dict.fromkeys(merged(a) for a in understood.alternatives))
-        return replace(understood, pattern=merged(understood.pattern), alternatives=alternatives)
+        return _each_reading(understood, merged)
 
     async def _swallowed_values(self, understood: UnderstoodQuestion, endpoint: Endpoint) -> UnderstoodQuestion:
         """Readings with the value a relation phrase swallowed put back as its object ("investigate
@@ -239,8 +239,7 @@ class KgqanPath:
                     done.add(triple)
             return pattern
 
-        alternatives = tuple(dict.fromkeys(restored(a) for a in understood.alternatives))
-        return replace(understood, pattern=restored(understood.pattern), alternatives=alternatives)
+        return _each_reading(understood, restored)
 
     async def answer_readings(self, understood: UnderstoodQuestion, endpoint: Endpoint,
                               options: AskOptions) -> PathResult:
@@ -764,6 +763,13 @@ class KgqanPath:
             out += [replace(p, score=factor * p.score, through=first, through_out=first_out)
                     for p in hops if p.score >= MIN_HOP_SCORE]
         return sorted(out, key=lambda p: -p.score)
+
+
+def _each_reading(understood: UnderstoodQuestion,
+                  change: Callable[[PhraseGraphPattern], PhraseGraphPattern]) -> UnderstoodQuestion:
+    """The question with `change` applied to its best reading and to each next one (kept once each)."""
+    alternatives = tuple(dict.fromkeys(change(a) for a in understood.alternatives))
+    return replace(understood, pattern=change(understood.pattern), alternatives=alternatives)
 
 
 def _kept(first: PathResult, tried: PathResult, note: str | None) -> PathResult:

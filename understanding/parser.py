@@ -192,11 +192,12 @@ class QuestionParser:
                             reasons[i] = f"model output unparseable: {exc}"
                 if not readings or readings[0][0] != output.text:
                     continue
+                decoded_forms = {text: p.form for text, p in readings}
                 if self._repairs:
                     readings = [(text, repaired(texts[i], p)) for text, p in readings]
                     readings.insert(0, readings.pop(chosen_reading(texts[i], [p for _, p in readings])))
                 (raw, pattern), later = readings[0], readings[1:]
-                kind = (stated_kind(texts[i], predicted_kind(output.kind, pattern, PhraseGraphPattern.from_text(raw).form))
+                kind = (stated_kind(texts[i], predicted_kind(output.kind, pattern, decoded_forms[raw]))
                         if self._repairs else output.kind)
                 answer_type = build_answer_type(kind, pattern, output.kind_confidence)
                 alternatives = tuple(dict.fromkeys(p for _, p in later if p != pattern))[:MAX_ALTERNATIVES]
