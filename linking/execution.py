@@ -31,6 +31,7 @@ MISMATCH = "mismatch"  # answered, but no answer fits the expected type
 EMPTY = "empty"
 ERROR = "error"
 SKIPPED = "skipped"  # not run: an earlier wave already answered
+READABLE_MARGIN = 0.25  # how much score a query answering with values may lack against one answering with opaque IRIs
 
 
 @dataclass
@@ -197,6 +198,18 @@ def union_of_ties(chosen: ExecutedQuery, executed: Sequence[ExecutedQuery]) -> E
     merged = replace(chosen.query, sparql=sparql, pattern=pattern, execution_sparql=sparql)
     return replace(chosen, query=merged, answers=list(answers.values()), types=types,
                    truncated=any(e.truncated for e in group))
+
+
+def readable_alternative(chosen: ExecutedQuery, executed: Sequence[ExecutedQuery], *,
+                         margin: float = READABLE_MARGIN) -> ExecutedQuery | None:
+    """The best answered query whose answers are all values, if its effective score is within `margin`
+    of `chosen`'s: asked when `chosen` answers with things the graph neither names nor types (a
+    supplier's `country` linking out to DBpedia), whose values (`addressCountry` "Canada") say more."""
+    floor = chosen.effective_score - margin
+    readable = [e for e in executed if e is not chosen and e.status in (MATCH, MISMATCH) and e.boolean is None
+                and e.raw_answers and all(isinstance(a, ox.Literal) for a in e.raw_answers)
+                and e.effective_score >= floor]
+    return max(readable, key=lambda e: (round(e.effective_score, 9), -e.rank)) if readable else None
 
 
 def select_answer(executed: Sequence[ExecutedQuery]) -> ExecutedQuery | None:

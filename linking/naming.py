@@ -39,6 +39,7 @@ class Naming:
     predicate: str | None
     reason: str
     labelled: bool = False  # the instances carry a well-known label: presented by it, they fit a string answer
+    opaque: bool = False  # the graph holds no class and no value of the answers (links out of the graph)
 
 
 def naming_score(predicate: str, class_iri: str) -> float:
@@ -91,7 +92,7 @@ class EntityNamer:
             elif isinstance(value, ox.Literal):
                 literals.setdefault(subject.value, {}).setdefault(predicate.value, []).append(value)
         if not instance_class:
-            return Naming(None, "the answers have no class")
+            return Naming(None, "the answers have no class", opaque=not literals)
         top = Counter(instance_class.values()).most_common(1)[0][0]
         members = [s for s, c in instance_class.items() if c == top]
         attributes = {s: literals.get(s, {}) for s in members}

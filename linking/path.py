@@ -29,7 +29,7 @@ from gateway.qa import AskOptions
 from gateway.sparql import Term, counting_requests, sharing_results, term_to_sparql
 from linking.affinity import AffinityScorer, default_scorer, singular
 from linking.entities import RDF_TYPE, EntityLinker, LinkedEntity, NodeLinks, is_value_phrase, local_name
-from linking.execution import ExecutedQuery, QueryExecutor, select_answer
+from linking.execution import ExecutedQuery, QueryExecutor, readable_alternative, select_answer
 from linking.filtering import AnswerTypeFilter, FilterOutcome
 from linking.naming import EntityNamer, Naming
 from linking.queries import (
@@ -359,11 +359,15 @@ class KgqanPath:
             timings["execution"] = (time.perf_counter() - started) * 1000 - filter_ms
             started = time.perf_counter()
             chosen = select_answer(executed)
+            opaque_instead: ExecutedQuery | None = None
             if chosen is not None:
-                await self._open_containers(chosen, endpoint, options)
                 naming = namings.get(id(chosen.raw_answers))
                 if naming is None and id(chosen.raw_answers) in unnamed:
                     naming = await self._naming(*unnamed[id(chosen.raw_answers)], endpoint)
+                readable = readable_alternative(chosen, executed) if naming is not None and naming.opaque else None
+                if readable is not None:
+                    opaque_instead, chosen, naming = chosen, readable, None
+                await self._open_containers(chosen, endpoint, options)
                 await self._present_by_name(chosen, naming, endpoint)
             answers = await self._answers(chosen, endpoint, options)
             timings["filtering"] = filter_ms + (time.perf_counter() - started) * 1000
@@ -373,7 +377,10 @@ class KgqanPath:
             evidence.sparql = chosen.query.sparql
             if chosen.filtered is not None and chosen.filtered.removed:
                 evidence.filtered = {"removed": chosen.filtered.removed, "reason": chosen.filtered.reason}
-            if chosen.status == "mismatch":
+            if opaque_instead is not None:
+                notes.append(f"the best query (score {opaque_instead.effective_score:.2f}) answered with things the "
+                             "graph neither names nor types; the values of the next query are given instead")
+            elif chosen.status == "mismatch":
                 notes.append(f"no answer fits the expected type {understood.answer_type}; "
                              "answers of the best query that answered are given unfiltered")
             if chosen.truncated:

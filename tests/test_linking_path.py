@@ -441,6 +441,16 @@ async def test_labelled_resources_fit_a_string_answer(path: KgqanPath, ck25: End
     assert not any("fits the expected type" in note for note in result.notes)
 
 
+async def test_values_win_over_things_the_graph_neither_names_nor_types(path: KgqanPath, ck25: Endpoint) -> None:
+    """ck25's `country` fits "country" best but links out to DBpedia IRIs the graph says nothing of;
+    `addressCountry` ("Canada") fits nearly as well and can be read, so its values answer."""
+    question = understood("list :: ?u1 | country | Cooper, Walker and Perez", AnswerType(AnswerKind.RESOURCE, "country"))
+    result = await path.answer_understood(question, ck25, KGQAN_ONLY)
+    assert [a.value for a in result.answers] == ["Canada"]
+    assert any("neither names nor types" in note for note in result.notes)
+    best = result.to_dict()["evidence"]["queries"][0]
+    assert best["answers"] == ["http://dbpedia.org/resource/Canada"] and f"<{PV}country>" in best["sparql"]
+
 async def test_a_number_answer_reaches_the_value_through_the_thing(path: KgqanPath, ck25: Endpoint) -> None:
     """"What is the price of the most expensive service?": `price` leads to a price node, whose
     `amount` is the number asked for (a two-hop reading, as for ordered values)."""
