@@ -81,6 +81,7 @@ MIN_HOP_SCORE = 0.2
 CONNECTOR_MIN_FIT = 0.6  # the value's own predicate must say about what the relation phrase says
 CONNECTOR_FACTOR = 0.9  # an unnamed connector hop (paper -contribution-> ?c) costs a little more
 MAX_HOPS = 3
+VALUE_PATHS = 2  # two-hop readings to things that are taken on to the things' value (`price` -> `amount`)
 REFERENCE_BELOW = 0.7  # an attribute no predicate of the things fits this well may be a referred thing's
 REFERENCE_FACTOR = 0.95  # ... behind an unnamed first hop (a foreign key), which costs a little
 REFERRER_FACTOR = 0.85  # the many things referring to one ("a document's paragraphs") less than the one it refers to
@@ -673,6 +674,7 @@ class KgqanPath:
                         triple.object if triple.subject == anchor else triple.subject, pattern, classes), endpoint,
                         sole=sum(1 for v, _ in holders if v == key) == 1)
                 first_scores = {(p.iri, p.direction == OUT): p.score for p in ranked[key] if not p.through}
+                paths: list[LinkedPredicate] = []
                 for (vertex, first, first_out), mid_set in beyond.items():
                     if vertex != key:
                         continue
@@ -682,8 +684,11 @@ class KgqanPath:
                     for p in hops:  # into the vertex, the first hop is unnamed: the phrase is the second's
                         hop_fit = max(p.score, (p.score + first_score) / 2) if first_out else p.score
                         if hop_fit >= MIN_HOP_SCORE:
-                            ranked[key].append(replace(p, score=PATH_FACTOR * hop_fit, through=first,
-                                                       through_out=first_out))
+                            paths.append(replace(p, score=PATH_FACTOR * hop_fit, through=first, through_out=first_out))
+                ranked[key] += paths
+                other = triple.object if triple.subject == anchor else triple.subject
+                if is_unknown(other) and other in valued:
+                    ranked[key] += await self._values_beyond(key, ranked[key], endpoint)
                 ranked[key] = sorted(ranked[key], key=lambda p: -p.score)[: options.predicates_per_edge]
             edges.append(EdgeLinks(triple, anchor, ranked))
             best = sorted({p for r in ranked.values() for p in r}, key=lambda p: -p.score)[: options.predicates_per_edge]
@@ -738,6 +743,34 @@ class KgqanPath:
                                                     (p.score + first_scores[first]) / 2),
                             through=first, through_out=True) for p in hops]
         return sorted(out, key=lambda p: -p.score)
+
+    async def _values_beyond(self, vertex: str, ranked: list[LinkedPredicate],
+                             endpoint: Endpoint) -> list[LinkedPredicate]:
+        """A value that is asked for, ordered, compared or aggregated, where the vertex's best readings
+        lead to things, not values: "the price of <Aluminum Switch>" (`<v> price ?x`) or "the average
+        price of Resistor products" (`?p hasCategory <Resistor> . ?p price ?x`) go one hop more to the
+        things' number or date (`?x amount ?value`) when they have one such attribute, at the reading's
+        own score (one request per first hop, for the best such readings)."""
+        things = sorted((p for p in ranked if p.direction == OUT and not p.literal and not p.value_of),
+                        key=lambda p: -p.score)[:VALUE_PATHS]
+        by_first: dict[tuple[str, bool], list[LinkedPredicate]] = {}
+        for p in things:
+            by_first.setdefault((p.through or "", p.through_out), []).append(p)
+
+        async def values(first: str, first_out: bool, hops: list[LinkedPredicate]) -> list[LinkedPredicate]:
+            anchor_pattern = (f"VALUES ?kgqaNext {{ <{vertex}> }}" if not first else
+                              f"<{vertex}> <{first}> ?kgqaNext" if first_out else f"?kgqaNext <{first}> <{vertex}>")
+            found = await self.relation_linker.predicates_beyond_bindings(anchor_pattern, "?kgqaNext",
+                                                                          [p.iri for p in hops], endpoint)
+            out = []
+            for p in hops:
+                numeric = sorted(iri for iri, _ in found.get(p.iri, PredicateSet(frozenset())).literal)
+                if len(numeric) == 1:  # a thing with one number or date has it as its value
+                    out.append(replace(p, value_of=numeric[0], literal=True))
+            return out
+
+        found = await asyncio.gather(*(values(first, first_out, hops) for (first, first_out), hops in by_first.items()))
+        return [p for group in found for p in group]
 
     async def _referenced_attributes(self, triple: PhraseTriple, ranked: list[LinkedPredicate],
                                      predicate_set: PredicateSet, anchor: tuple[str, str | None], endpoint: Endpoint,

@@ -204,8 +204,20 @@ class QueryBuilder:
                     middle = f"?kgqaVia{index}" if predicate.through_out else f"?kgqaHolder{index}"
                     first = (f"{anchor} <{predicate.through}> {middle}" if predicate.through_out
                              else f"{middle} <{predicate.through}> {anchor}")
+                    if predicate.value_of:  # holder -price-> ?thing -amount-> value
+                        thing = f"?kgqaThing{index}"
+                        edge_choices.append(_Choice(f"{first} . {middle} <{predicate.iri}> {thing} . "
+                                                    f"{thing} <{predicate.value_of}> {other}", predicate.score))
+                        continue
                     subject, obj = (middle, other) if predicate.direction == OUT else (other, middle)
                     edge_choices.append(_Choice(f"{first} . {subject} <{predicate.iri}> {obj}", predicate.score))
+                    continue
+                if predicate.value_of:  # anchor -price-> ?thing -amount-> value
+                    if not is_unknown(edge.other) or predicate.direction != OUT:
+                        continue
+                    thing = f"?kgqaThing{index}"
+                    edge_choices.append(_Choice(f"{anchor} <{predicate.iri}> {thing} . {thing} <{predicate.value_of}> "
+                                                f"{other}", predicate.score))
                     continue
                 if edge.other in chosen and chosen[edge.other].is_literal and (
                         predicate.direction != OUT or predicate.iri not in chosen[edge.other].predicates):

@@ -55,6 +55,7 @@ class LinkedPredicate:
     literal: bool = False  # its values (seen from the anchor) are literals
     through: str | None = None  # two hops: the first hop's predicate, to an intermediate thing this one starts from
     through_out: bool = False  # the first hop goes out of the anchor (anchor -through-> ?x); else ?x -through-> anchor
+    value_of: str | None = None  # one hop more, out to the number or date of the thing this one leads to (`amount`)
 
     def to_dict(self) -> dict[str, object]:
         out: dict[str, object] = {"iri": self.iri, "label": self.label, "score": round(self.score, 4),
@@ -64,6 +65,8 @@ class LinkedPredicate:
         if self.through:
             out["through"] = self.through
             out["through_direction"] = OUT if self.through_out else IN
+        if self.value_of:
+            out["value_of"] = self.value_of
         return out
 
 

@@ -246,6 +246,22 @@ async def test_ordering_by_a_thing_goes_on_to_its_numeric_value(path: KgqanPath,
     assert result.sparql_requests < 30
 
 
+@pytest.mark.parametrize(("pattern", "kind", "truth"), [
+    # "What is the price of the Aluminum Switch?": the vertex's price node, then its amount
+    ("list :: ?u1 | price | Aluminum Switch", AnswerKind.NUMBER,
+     f'SELECT ?v WHERE {{ ?h <{PV}name> "Aluminum Switch" ; <{PV}price>/<{PV}amount> ?v }}'),
+    # "What is the average price of Resistor products?": the products are left unsaid, three hops from the category
+    ("avg :: ?u1 | price | Resistor", AnswerKind.NUMBER,
+     f'SELECT (AVG(?a) AS ?v) WHERE {{ ?h <{PV}hasCategory>/<{PV}name> "Resistor" ; <{PV}price>/<{PV}amount> ?a }}'),
+])
+async def test_a_value_asked_of_things_goes_on_to_their_number(path: KgqanPath, ck25: Endpoint, pattern: str,
+                                                               kind: AnswerKind, truth: str) -> None:
+    result = await path.answer_understood(understood(pattern, AnswerType(kind)), ck25, KGQAN_ONLY)
+    expected = (await ck25.sparql.select(truth)).column("v")
+    assert len(result.answers) == len(expected) == 1
+    assert float(result.answers[0].value) == pytest.approx(float(expected[0].value))
+    assert f"<{PV}price> ?kgqaThing0 . ?kgqaThing0 <{PV}amount>" in result.evidence.sparql
+
 async def test_things_with_the_same_label_are_answered_together(path: KgqanPath, ck25: Endpoint) -> None:
     # ck25 has several products named "Network Driver": the question names all of them
     result = await path.answer_understood(
