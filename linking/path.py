@@ -86,6 +86,7 @@ REFERENCE_BELOW = 0.7  # an attribute no predicate of the things fits this well 
 REFERENCE_FACTOR = 0.95  # ... behind an unnamed first hop (a foreign key), which costs a little
 REFERRER_FACTOR = 0.85  # the many things referring to one ("a document's paragraphs") less than the one it refers to
 CLASS_FIT = 0.9  # a class phrase that no class fits this well is also looked for as a thing ("sensors")
+KIND_LINK_FACTOR = 0.9  # a relation phrase naming the answer's class, read as any link to things of that class
 NAMED_LINK_FACTOR = 0.95  # a capitalised class phrase read as what its members link to, not as the thing
 MAX_LINKING_PREDICATES = 4  # predicates into a thing a class phrase names, read as membership
 # The model's next reading is tried too when its best one answers nothing or fits the graph poorly
@@ -646,6 +647,7 @@ class KgqanPath:
                       {iri for s in [*holders.values(), *beyond.values()] for iri, _ in s.pairs})
         descriptions = await endpoint.describe_predicates(iris) if iris else {}
         class_words = await self._all_class_words(endpoint)
+        named_kinds = await self._named_kinds([t for t, anchor, _ in plans if anchor in held], endpoint)
         edges: list[EdgeLinks] = []
         evidence: list[EdgeEvidence] = []
         order = {t: i for i, t in enumerate(pattern.triples)}
@@ -663,6 +665,9 @@ class KgqanPath:
                         ranked[key] = await self._referenced_attributes(triple, ranked[key], predicate_set,
                                                                         to_attributes[triple], endpoint, class_words)
                     continue
+                if triple.relation in named_kinds:
+                    ranked[key] = _with_kind_links(ranked[key], predicate_set, *named_kinds[triple.relation],
+                                                   descriptions)
                 for (value, carrier), holder_set in holders.items():
                     if value != key:
                         continue
@@ -696,6 +701,24 @@ class KgqanPath:
                                          anchor, best))
         return edges, evidence, around
 
+
+    async def _named_kinds(self, triples: list[PhraseTriple], endpoint: Endpoint
+                           ) -> dict[str, tuple[LinkedEntity, set[str]]]:
+        """Relation phrases between a linked thing and an unknown that name a class ("?u1 | products |
+        <Estes, Johnston and Richardson>"), with that class and its subclasses (no request: the class
+        list is fetched once per endpoint)."""
+        phrases = list(dict.fromkeys(t.relation for t in triples))
+        if not phrases:
+            return {}
+        found = await asyncio.gather(*(self.entity_linker.link_classes(p, endpoint, top_k=1, min_score=CLASS_FIT)
+                                       for p in phrases))
+        superclasses = await self.entity_linker.superclasses(endpoint) if any(found) else {}
+        kinds = {}
+        for phrase, classes in zip(phrases, found, strict=True):
+            if classes:
+                kind = classes[0].term.value
+                kinds[phrase] = (classes[0], {kind, *(c for c, parents in superclasses.items() if kind in parents)})
+        return kinds
 
     async def _connectors(self, triple: PhraseTriple, carrier: str, holder_set: PredicateSet,
                           answer_classes: set[str], endpoint: Endpoint, *, sole: bool = False) -> list[LinkedPredicate]:
@@ -803,6 +826,24 @@ class KgqanPath:
             out += [replace(p, score=factor * p.score, through=first, through_out=first_out)
                     for p in hops if p.score >= MIN_HOP_SCORE]
         return sorted(out, key=lambda p: -p.score)
+
+
+def _with_kind_links(ranked: list[LinkedPredicate], around: PredicateSet, kind: LinkedEntity, members: set[str],
+                     descriptions: dict[str, str]) -> list[LinkedPredicate]:
+    """"The products supplied by <Estes...>" read as "?u1 | products | <Estes...>": the thing's
+    predicates whose other end is of the class the relation phrase names (`?u1 hasSupplier <Estes>`,
+    the ?u1 being Hardware, a kind of Product) link it to the answer, scored by the class's fit
+    (`KIND_LINK_FACTOR` less: the phrase named the kind, not the link), unless one of its predicates
+    fits the phrase itself."""
+    if any(p.score >= REFERENCE_BELOW for p in ranked if not p.through and not p.value_of):
+        return ranked  # a predicate of the thing fits the phrase itself ("compatible product")
+    score = kind.score * KIND_LINK_FACTOR
+    links = [LinkedPredicate(iri, descriptions.get(iri) or local_name(iri), score, direction, via_class=kind.term.value)
+             for iri, direction in sorted(around.pairs)
+             if iri != RDF_TYPE and around.ends.get((iri, direction), frozenset()) & members]
+    linked = {(p.iri, p.direction) for p in links}
+    kept = [p for p in ranked if p.through or p.value_of or (p.iri, p.direction) not in linked]
+    return sorted(kept + links[:MAX_HOPS], key=lambda p: -p.score)
 
 
 def _each_reading(understood: UnderstoodQuestion,

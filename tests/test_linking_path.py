@@ -176,6 +176,21 @@ async def test_a_relation_phrase_that_names_a_class_reads_as_membership(path: Kg
     assert f"?unknown1 <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <{PV}Service>" in result.evidence.sparql
 
 
+@pytest.mark.parametrize(("thing", "truth"), [
+    # "List the products supplied by Estes, Johnston and Richardson.": no predicate of the supplier is
+    # called "products"; the one whose other end is a product (Hardware) links them
+    ("Estes, Johnston and Richardson", f'?h <{PV}hasSupplier>/<{PV}name> "Estes, Johnston and Richardson"'),
+    # "Which products are compatible with the Phase Sensor Crystal?": `compatibleProduct` fits the phrase
+    # itself, so the services `eligibleFor` it (also products) are not read as an answer
+    ("Phase Sensor Crystal", f'?p <{PV}name> "Phase Sensor Crystal" ; <{PV}compatibleProduct> ?h'),
+])
+async def test_a_relation_phrase_naming_the_answers_class_links_through_any_predicate_to_it(
+        path: KgqanPath, ck25: Endpoint, thing: str, truth: str) -> None:
+    result = await path.answer_understood(understood(f"list :: ?u1 | products | {thing}", AnswerType(AnswerKind.RESOURCE)),
+                                          ck25, KGQAN_ONLY)
+    expected = (await ck25.sparql.select(f"SELECT DISTINCT ?h WHERE {{ {truth} }}")).column("h")
+    assert expected and sorted(a.value for a in result.answers) == sorted(t.value for t in expected)
+
 @pytest.mark.parametrize(("pattern", "category", "attribute", "bound"), [
     # ck25 has no class Sensor: "sensors" are the products in the category Sensor
     ("list :: ?u1 | is a | sensors ; ?u1 | weigh | ?u2 :: filter ?u2 > 18", "Sensor", "weight_g", 18),
