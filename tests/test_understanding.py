@@ -628,6 +628,13 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
      "count :: ?u1 | is a | products ; ?u1 | compatible with | J785-9314350"),
     ("with_dropped_code", "Who supplies product J731-7469427?", "list :: ?u1 | supplies product | J731-7469427", None),
     ("with_dropped_code", "How many products are there?", "count :: ?u1 | is a | products", None),
+    # a name dropped right after a type triple's class word is what that word relates the unknown to (with_dropped_name)
+    ("with_dropped_name", "Which products in the category Sensor weigh more than 19 grams?",
+     "list :: ?u1 | products | ?u2 ; ?u2 | is a | category ; ?u2 | weigh | ?u3 :: filter ?u3 > 19",
+     "list :: ?u1 | products | ?u2 ; ?u2 | category | Sensor ; ?u2 | weigh | ?u3 :: filter ?u3 > 19"),
+    ("with_dropped_name", "How many products are in the category Compensator?",
+     "count :: ?u1 | is a | products ; ?u1 | category | Compensator", None),
+    ("with_dropped_name", "Which city is the capital of Germany?", "list :: ?u1 | is a | city ; ?u1 | capital | ?u2", None),
 ]
 
 
