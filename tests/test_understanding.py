@@ -635,6 +635,15 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
     ("with_dropped_name", "How many products are in the category Compensator?",
      "count :: ?u1 | is a | products ; ?u1 | category | Compensator", None),
     ("with_dropped_name", "Which city is the capital of Germany?", "list :: ?u1 | is a | city ; ?u1 | capital | ?u2", None),
+    # a relation phrase repeating its name is the words before the name (with_named_relation)
+    ("with_named_relation", "Who wrote the singles on the Main Course?",
+     "list :: ?u1 | wrote | ?u2 ; ?u2 | is a | singles ; ?u2 | Main Course | Main Course",
+     "list :: ?u1 | wrote | ?u2 ; ?u2 | is a | singles ; ?u2 | on | Main Course"),
+    ("with_named_relation", "Which product of the category Meter is the cheapest?",
+     "list :: ?u1 | product | ?u2 ; ?u2 | is a | category ; ?u2 | Meter | Meter ; ?u2 | cheapest | ?u3 :: order ?u3 asc 1",
+     "list :: ?u1 | product | ?u2 ; ?u2 | category | Meter ; ?u2 | cheapest | ?u3 :: order ?u3 asc 1"),
+    ("with_named_relation", "How heavy is the Network Driver in grams?",
+     "list :: ?u1 | heavy | ?u2 ; ?u2 | is a | Network Driver ; ?u2 | grams | grams", None),
 ]
 
 
