@@ -623,11 +623,15 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
      "min :: ?u1 | shortest | ?u2 ; ?u2 | is a | song"),
     ("with_superlative_value", "how high are the highest points of all the states",
      "list :: ?u1 | highest | ?u2 ; ?u2 | is a | states", None),
-    # a code the pattern dropped is related by the words before it (with_dropped_code)
-    ("with_dropped_code", "How many products are compatible with J785-9314350?", "count :: ?u1 | is a | products",
+    # a code or name the pattern dropped is related by the words before it (with_dropped_entity)
+    ("with_dropped_entity", "How many products are compatible with J785-9314350?", "count :: ?u1 | is a | products",
      "count :: ?u1 | is a | products ; ?u1 | compatible with | J785-9314350"),
-    ("with_dropped_code", "Who supplies product J731-7469427?", "list :: ?u1 | supplies product | J731-7469427", None),
-    ("with_dropped_code", "How many products are there?", "count :: ?u1 | is a | products", None),
+    ("with_dropped_entity", "Who supplies product J731-7469427?", "list :: ?u1 | supplies product | J731-7469427", None),
+    ("with_dropped_entity", "How many products are there?", "count :: ?u1 | is a | products", None),
+    ("with_dropped_entity", "Which department is responsible for the Capacitor Compensator?",
+     "list :: ?u1 | is a | department", "list :: ?u1 | is a | department ; ?u1 | responsible for | Capacitor Compensator"),
+    ("with_dropped_entity", "Who are the members of the club named 'Hopkins Student Enterprises'? Show the last name.",
+     "list :: ?u2 | is a | club ; ?u1 | last name | ?u2", None),
     # a name dropped right after a type triple's class word is what that word relates the unknown to (with_dropped_name)
     ("with_dropped_name", "Which products in the category Sensor weigh more than 19 grams?",
      "list :: ?u1 | products | ?u2 ; ?u2 | is a | category ; ?u2 | weigh | ?u3 :: filter ?u3 > 19",
@@ -635,6 +639,11 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
     ("with_dropped_name", "How many products are in the category Compensator?",
      "count :: ?u1 | is a | products ; ?u1 | category | Compensator", None),
     ("with_dropped_name", "Which city is the capital of Germany?", "list :: ?u1 | is a | city ; ?u1 | capital | ?u2", None),
+    # a capitalised "class" the question names with "the" is one thing (with_named_thing)
+    ("with_named_thing", "Which department is in charge of the Network Driver?",
+     "list :: ?u1 | department | ?u2 ; ?u2 | is a | Network Driver", "list :: ?u1 | department | Network Driver"),
+    ("with_named_thing", "Which Oscillators weigh under 3 grams?",
+     "list :: ?u1 | is a | Oscillators ; ?u1 | weigh | ?u2 :: filter ?u2 < 3", None),
     # a relation phrase repeating its name is the words before the name (with_named_relation)
     ("with_named_relation", "Who wrote the singles on the Main Course?",
      "list :: ?u1 | wrote | ?u2 ; ?u2 | is a | singles ; ?u2 | Main Course | Main Course",

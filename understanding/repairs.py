@@ -48,8 +48,9 @@ def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     pattern = with_compared_values(question, with_stated_operators(question, pattern))
     pattern = with_counted_nouns(question, with_stated_comparison(question, pattern))
     pattern = with_capitalised_kinds(question, with_implied_attribute(question, pattern))
-    pattern = with_superlative_value(question, with_dropped_code(question, pattern))
-    return with_named_kinds(question, with_dropped_name(question, with_named_relation(question, pattern)))
+    pattern = with_superlative_value(question, with_dropped_entity(question, pattern))
+    pattern = with_dropped_name(question, with_named_relation(question, pattern))
+    return with_named_kinds(question, with_named_thing(question, pattern))
 
 
 def fits_stated_ordering(pattern: PhraseGraphPattern, stated: StatedOrdering | None) -> bool:
@@ -513,26 +514,49 @@ _LINKING_WORDS = frozenset({"is", "are", "was", "were", "be", "been", "does", "d
                             "which", "who", "the", "a", "an", "of", "many", "much"})
 
 
-def with_dropped_code(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
-    """"How many products are compatible with J785-9314350?" decoded as `count :: ?u1 | is a |
-    products`: when the pattern names nothing at all and the question holds a code (letters and
-    digits, as product numbers are written), the words just before the code ("compatible with") relate
-    the answer to it. It changes none of the derived dev or validation patterns."""
-    if pattern.form not in (QuestionForm.LIST, QuestionForm.COUNT) or \
-            any(not is_unknown(n) for t in pattern.triples if not t.is_type for n in t.nodes()):
-        return pattern
-    found = _CODE.search(question)
-    if found is None:
-        return pattern
-    used = _phrase_words(pattern)
+_MULTIWORD_NAME = re.compile(r"(?<=\s)[A-Z][\w-]*(?:\s+(?:of\s+|the\s+)?[A-Z][\w-]*)+")  # "Capacitor Compensator"
+
+
+def _words_before(question: str, end: int, used: set[str], *, skip_articles: bool = True) -> str:
+    """The (up to three) words right before `end` in the question, after any article, back to the first
+    linking word or word the pattern already uses: what relates a thing to the name at `end`."""
+    words = re.findall(r"[A-Za-z]+", question[:end])
+    while skip_articles and words and words[-1].lower() in _ARTICLES:
+        words.pop()
     relation: list[str] = []
-    for word in reversed(re.findall(r"[A-Za-z]+", question[:found.start()])):
+    for word in reversed(words):
         if word.lower() in _LINKING_WORDS or word.lower() in used or len(relation) == 3:
             break
         relation.insert(0, word)
+    return " ".join(relation)
+
+
+def with_dropped_entity(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"How many products are compatible with J785-9314350?" decoded as `count :: ?u1 | is a |
+    products`, or "Which department is responsible for the Capacitor Compensator?" as `?u1 | is a |
+    department`: when the pattern names nothing at all and the question holds a code (letters and
+    digits, as product numbers are written) or a name of several capitalised words in its first
+    sentence, the words just before it ("compatible with", "responsible for") relate the answer to it.
+    It changes none of the derived dev or validation patterns."""
+    if pattern.form not in (QuestionForm.LIST, QuestionForm.COUNT) or \
+            any(not is_unknown(n) for t in pattern.triples if not t.is_type for n in t.nodes()):
+        return pattern
+    used = _phrase_words(pattern)
+    code = _CODE.search(question)
+    if code is not None:
+        found = [(code.start(), code.group(), False)]
+    else:
+        first = re.split(r"[?.!]\s", question)[0]
+        found = [(m.start(), m.group(), True) for m in _MULTIWORD_NAME.finditer(first)
+                 if not any(w.lower() in used for w in re.findall(r"\w+", m.group()))
+                 and first[m.end():m.end() + 1] not in ("'", "’", '"')]
+    if not found:
+        return pattern
+    start, name, skip_articles = found[0]
+    relation = _words_before(question, start, used, skip_articles=skip_articles)
     if not relation:
         return pattern
-    return replace(pattern, triples=(*pattern.triples, PhraseTriple(ANSWER, " ".join(relation), found.group())))
+    return replace(pattern, triples=(*pattern.triples, PhraseTriple(ANSWER, relation, name)))
 
 
 _ARTICLES = frozenset({"the", "a", "an"})
@@ -560,14 +584,9 @@ def with_named_relation(question: str, pattern: PhraseGraphPattern) -> PhraseGra
             kind = kinds[words[-1].lower()]
             return replace(pattern, triples=tuple(PhraseTriple(t.subject, kind.object, t.object) if t == triple else t
                                                   for t in pattern.triples if t != kind))
-        used = _phrase_words(replace(pattern, triples=tuple(rest)))
-        relation: list[str] = []
-        for word in reversed(words):
-            if word.lower() in _LINKING_WORDS or word.lower() in used or len(relation) == 3:
-                break
-            relation.insert(0, word)
+        relation = _words_before(question, at, _phrase_words(replace(pattern, triples=tuple(rest))))
         if relation:
-            return replace(pattern, triples=tuple(replace(t, relation=" ".join(relation)) if t == triple else t
+            return replace(pattern, triples=tuple(replace(t, relation=relation) if t == triple else t
                                                   for t in pattern.triples))
     return pattern
 
@@ -590,6 +609,26 @@ def with_dropped_name(question: str, pattern: PhraseGraphPattern) -> PhraseGraph
             if triple.is_type and triple.object.lower() == kind:
                 triples[index] = PhraseTriple(triple.subject, kind, name)
                 return replace(pattern, triples=tuple(triples))
+    return pattern
+
+
+def with_named_thing(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"Which department is in charge of the Network Driver?" decoded as `?u1 | department | ?u2 ;
+    ?u2 | is a | Network Driver`: a "class" of capitalised words that the question names with "the"
+    is one thing, so an unknown that is only of that class and related once stands for it:
+    `?u1 | department | Network Driver`. It changes none of the derived dev or validation patterns."""
+    degrees = node_degrees(pattern.triples)
+    for typed in pattern.triples:
+        node = typed.subject
+        if not typed.is_type or node == ANSWER or degrees[node] != 2 or node in pattern.modified_nodes() or \
+                not all(word[:1].isupper() for word in typed.object.split()) or f"the {typed.object}" not in question:
+            continue
+        edge = next(t for t in pattern.triples if t != typed and node in t.nodes())
+        if edge.is_type:
+            continue
+        named = PhraseTriple(typed.object if edge.subject == node else edge.subject, edge.relation,
+                             typed.object if edge.object == node else edge.object)
+        return replace(pattern, triples=tuple(named if t == edge else t for t in pattern.triples if t != typed))
     return pattern
 
 
