@@ -23,7 +23,7 @@ from gateway.endpoint import Endpoint
 from gateway.errors import SparqlError
 from gateway.sparql import Term
 from linking.filtering import FilterOutcome
-from linking.queries import TYPE_VAR, CandidateQuery
+from linking.queries import FOUND_VAR, PASSED_VAR, TYPE_VAR, CandidateQuery
 from understanding.pgp import QuestionForm
 
 MATCH = "match"  # answered, and the answers fit the expected type
@@ -120,6 +120,13 @@ class QueryExecutor:
         started = time.perf_counter()
         query = item.query
         try:
+            if query.form is QuestionForm.BOOLEAN and query.result_var == PASSED_VAR:
+                # a compared value: the query answers when the value is there, yes or no by the comparison
+                row = (await endpoint.sparql.select(query.execution_sparql, timeout_s=self.timeout_s)).rows
+                found, passed = (_count(row[0].get(FOUND_VAR)), _count(row[0].get(PASSED_VAR))) if row else (0, 0)
+                item.boolean = passed > 0
+                item.status = MATCH if found else EMPTY
+                return
             if query.form is QuestionForm.BOOLEAN:
                 item.boolean = await endpoint.sparql.ask(query.execution_sparql, timeout_s=self.timeout_s)
                 item.status = MATCH if item.boolean else EMPTY
@@ -158,6 +165,13 @@ class QueryExecutor:
             item.error = str(exc)
         finally:
             item.elapsed_ms = (time.perf_counter() - started) * 1000
+
+
+def _count(term: Term | None) -> int:
+    try:
+        return int(float(term.value)) if isinstance(term, ox.Literal) else 0
+    except ValueError:
+        return 0
 
 
 def _is_zero_count(term: Term, form: QuestionForm) -> bool:

@@ -76,6 +76,9 @@ class LinkedPattern:
     relation_classes: dict[str, list[LinkedEntity]] = field(default_factory=dict)
 
 
+FOUND_VAR, PASSED_VAR = "kgqaFound", "kgqaPassed"  # a yes/no comparison: rows with the value, rows passing
+
+
 @dataclass(frozen=True)
 class CandidateQuery:
     """One ranked SPARQL query. `pattern` is its WHERE body, in which `answer_var` is the answer."""
@@ -252,7 +255,14 @@ class QueryBuilder:
         form = pattern.form
         if form is QuestionForm.BOOLEAN:
             sparql = f"ASK WHERE {{ {where} }}"
-            return CandidateQuery(sparql, where, ANSWER, score, form, sparql, "")
+            compared = [comparison_expression(c) for c in pattern.comparisons if not c.by_count]
+            if not compared:
+                return CandidateQuery(sparql, where, ANSWER, score, form, sparql, "")
+            # "Is it heavier than 10 grams?": answered when the value is there, yes when it passes
+            passes = " && ".join(f"({e})" for e in compared)
+            execution = (f"SELECT (COUNT(*) AS ?{FOUND_VAR}) (SUM(IF({passes}, 1, 0)) AS ?{PASSED_VAR}) "
+                         f"WHERE {{ {body} }}")
+            return CandidateQuery(sparql, where, ANSWER, score, form, execution, PASSED_VAR)
         if form is QuestionForm.COUNT and pattern.grouped:  # "How many countries have at least two singers?"
             inner = f"SELECT {ANSWER} WHERE {{ {where} }}{group_modifiers(pattern, (ANSWER,))}"
             sparql = f"SELECT (COUNT(*) AS ?count) WHERE {{ {{ {inner} }} }}"

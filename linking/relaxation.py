@@ -20,6 +20,7 @@ from understanding.grading import (
     COUNT_ATTRIBUTE_WORDS,
     IMPLIED_ORDER,
     SUPERLATIVE_DESCENDING,
+    comparative_attribute,
 )
 from understanding.pgp import (
     ANSWER,
@@ -37,8 +38,9 @@ _VALUE = re.compile(r"^[+-]?\d+(?:[.,]\d+)?$|^\d{4}-\d{2}-\d{2}$")
 
 
 def relax(pattern: PhraseGraphPattern) -> PhraseGraphPattern:
-    """The pattern with comparisons recovered from relation phrases and superlative comparison values
-    turned into an ordering; the pattern itself when there is nothing to repair."""
+    """The pattern with comparisons recovered from relation phrases, superlative comparison values
+    turned into an ordering, and a compared value's comparative relation ("heavier") named by the
+    attribute it grades ("weight"); the pattern itself when there is nothing to repair."""
     triples: list[PhraseTriple] = []
     comparisons = list(pattern.comparisons)
     next_unknown = next_unknown_number(pattern.unknowns())
@@ -62,6 +64,9 @@ def relax(pattern: PhraseGraphPattern) -> PhraseGraphPattern:
             ordering = Ordering(comparison.node, descending=SUPERLATIVE_DESCENDING[word], limit=1)
         elif word not in SUPERLATIVE_DESCENDING:
             kept.append(comparison)
+    compared = {c.node for c in kept if not c.by_count}
+    triples = [replace(t, relation=attribute) if not t.is_type and (set(t.nodes()) & compared)
+               and (attribute := comparative_attribute(t.relation)) else t for t in triples]
     if triples == list(pattern.triples) and kept == list(pattern.comparisons) and ordering == pattern.ordering:
         return pattern
     return replace(pattern, triples=tuple(triples), comparisons=tuple(kept), ordering=ordering)

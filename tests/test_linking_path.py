@@ -261,6 +261,18 @@ async def test_ordering_by_a_thing_goes_on_to_its_numeric_value(path: KgqanPath,
     assert result.sparql_requests < 30
 
 
+@pytest.mark.parametrize("bound", [1, 10, 100])
+async def test_a_yes_no_comparison_is_answered_by_the_value_that_is_there(path: KgqanPath, ck25: Endpoint,
+                                                                          bound: int) -> None:
+    """"Is the Film Oscillator Dipole heavier than N grams?": its weight answers, yes or no; a query
+    reading another attribute (its height) that happens to pass does not turn a no into a yes."""
+    result = await path.answer_understood(understood(f"boolean :: Film Oscillator Dipole | heavier | ?u1 :: filter ?u1 > {bound}",
+                                                     AnswerType(AnswerKind.BOOLEAN)), ck25, KGQAN_ONLY)
+    truth = await ck25.sparql.ask(f'ASK {{ ?h <{PV}name> "Film Oscillator Dipole" ; <{PV}weight_g> ?w FILTER(?w > {bound}) }}')
+    assert [a.value for a in result.answers] == [str(truth).lower()]
+    assert f"<{PV}weight_g>" in result.evidence.sparql
+
+
 @pytest.mark.parametrize(("pattern", "kind", "truth"), [
     # "What is the price of the Aluminum Switch?": the vertex's price node, then its amount
     ("list :: ?u1 | price | Aluminum Switch", AnswerKind.NUMBER,

@@ -14,6 +14,15 @@ def test_a_comparative_relation_with_a_value_becomes_a_filter() -> None:
     assert weigh.comparisons == (Comparison("?unknown2", "<", "18.5"),) and weigh.triples[0].relation == "weighs"
 
 
+def test_a_compared_values_comparative_relation_names_the_attribute_it_grades() -> None:
+    heavier = relax(PhraseGraphPattern.from_text("boolean :: Coil Resonator | heavier | ?u1 :: filter ?u1 > 10"))
+    assert heavier.to_text() == "boolean :: Coil Resonator | weight | ?u1 :: filter ?u1 > 10"
+    cheaper = relax(PhraseGraphPattern.from_text("list :: ?u1 | is a | products ; ?u1 | more expensive | ?u2 :: filter ?u2 > 5"))
+    assert cheaper.triples[1].relation == "price"
+    higher = PhraseGraphPattern.from_text("list :: ?u1 | area codes | ?u2 ; ?u2 | higher | ?u3 :: filter ?u3 > 900")
+    assert relax(higher) is higher  # "higher than 900" is any greater number, not a height
+
+
 def test_a_superlative_comparison_value_becomes_an_ordering() -> None:
     pattern = relax(PhraseGraphPattern.from_text("list :: ?u1 | is a | song ; ?u1 | sales | ?u2 :: filter ?u2 > highest"))
     assert pattern.comparisons == () and pattern.ordering == Ordering("?unknown2", descending=True, limit=1)

@@ -639,6 +639,10 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
     ("with_dropped_name", "How many products are in the category Compensator?",
      "count :: ?u1 | is a | products ; ?u1 | category | Compensator", None),
     ("with_dropped_name", "Which city is the capital of Germany?", "list :: ?u1 | is a | city ; ?u1 | capital | ?u2", None),
+    # a yes/no question comparing with a number asks whether the value passes (with_compared_yes_no)
+    ("with_compared_yes_no", "Is the Coil Resonator heavier than 10 grams?", "boolean :: Coil Resonator | heavier | 10",
+     "boolean :: Coil Resonator | heavier | ?u1 :: filter ?u1 > 10"),
+    ("with_compared_yes_no", "Does the Coil Resonator weigh 10 grams?", "boolean :: Coil Resonator | weigh | 10 grams", None),
     # a capitalised "class" the question names with "the" is one thing (with_named_thing)
     ("with_named_thing", "Which department is in charge of the Network Driver?",
      "list :: ?u1 | department | ?u2 ; ?u2 | is a | Network Driver", "list :: ?u1 | department | Network Driver"),

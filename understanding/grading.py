@@ -62,6 +62,23 @@ IMPLIED_ORDER = {
 }
 
 # Cardinal words a question may use for a compared value ("more than two employees").
+def comparative_attribute(phrase: str) -> str | None:
+    """The attribute a comparative grades, by its adjective: "heavier" -> weight, "taller" -> height,
+    "more expensive" -> price, "larger" -> size; None for other phrases ("more", "founded after")."""
+    word = phrase.strip().lower()
+    if word.endswith(" than"):
+        word = word[:-5].strip()
+    if word.startswith(("more ", "less ")):
+        return ATTRIBUTE_OF.get(word.split(" ", 1)[1])
+    if " " in word or not word.endswith("er"):
+        return None
+    stem = word[:-3] + "y" if word.endswith("ier") else word[:-2]
+    for adjective in (stem, stem + "e", stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else stem):
+        if adjective in ATTRIBUTE_OF and adjective != "high":  # "higher than 900" is any greater number
+            return ATTRIBUTE_OF[adjective]
+    return None
+
+
 NUMBER_WORDS = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
     "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,

@@ -43,7 +43,7 @@ from understanding.pgp import (
 
 def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """The pattern with every repair applied."""
-    pattern = with_stated_membership(question, pattern)
+    pattern = with_compared_yes_no(question, with_stated_membership(question, pattern))
     pattern = with_stated_total(question, with_stated_aggregate(question, with_stated_ordering(question, pattern)))
     pattern = with_compared_values(question, with_stated_operators(question, pattern))
     pattern = with_counted_nouns(question, with_stated_comparison(question, pattern))
@@ -629,6 +629,26 @@ def with_named_thing(question: str, pattern: PhraseGraphPattern) -> PhraseGraphP
         named = PhraseTriple(typed.object if edge.subject == node else edge.subject, edge.relation,
                              typed.object if edge.object == node else edge.object)
         return replace(pattern, triples=tuple(named if t == edge else t for t in pattern.triples if t != typed))
+    return pattern
+
+
+def with_compared_yes_no(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"Is the Coil Resonator heavier than 10 grams?" decoded as `boolean :: Coil Resonator | heavier |
+    10` asks whether the value passes the bound, not whether it equals it: a number the question
+    compares ("heavier than", "at least") becomes an unknown with that FILTER. It changes none of the
+    derived dev or validation patterns (they hold no such question)."""
+    if pattern.form is not QuestionForm.BOOLEAN or pattern.comparisons:
+        return pattern
+    for triple in pattern.triples:
+        if triple.is_type or is_unknown(triple.object) or number_value(triple.object, unit=True) is None:
+            continue
+        number = re.match(r"[\d.,]+|\w+", triple.object.strip())
+        operator = stated_operator(question, triple.object) or (number and stated_operator(question, number.group()))
+        if number is None or operator is None:
+            continue
+        value = _fresh_unknown(pattern)
+        return replace(pattern, comparisons=(Comparison(value, operator, number.group()),),
+                       triples=tuple(replace(t, object=value) if t == triple else t for t in pattern.triples))
     return pattern
 
 
