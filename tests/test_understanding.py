@@ -639,6 +639,13 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
     ("with_dropped_name", "How many products are in the category Compensator?",
      "count :: ?u1 | is a | products ; ?u1 | category | Compensator", None),
     ("with_dropped_name", "Which city is the capital of Germany?", "list :: ?u1 | is a | city ; ?u1 | capital | ?u2", None),
+    # "Which <kind> has the highest <attribute>?" ranks the kind by the attribute's value (with_graded_kind)
+    ("with_graded_kind", "Which product has the highest reliability index?",
+     "list :: ?u2 | is a | product ; ?u1 | reliability index | ?u2 :: order count ?u2 desc 1",
+     "list :: ?u1 | is a | product ; ?u1 | reliability index | ?u2 :: order ?u2 desc 1"),
+    ("with_graded_kind", "Which singer has the most awards?", "list :: ?u1 | awards | ?u2 :: order count ?u2 desc 1", None),
+    ("with_graded_kind", "Which district has the largest population?",
+     "list :: ?u1 | is a | district ; ?u1 | population | ?u2 :: order ?u2 desc 1", None),
     # a yes/no question comparing with a number asks whether the value passes (with_compared_yes_no)
     ("with_compared_yes_no", "Is the Coil Resonator heavier than 10 grams?", "boolean :: Coil Resonator | heavier | 10",
      "boolean :: Coil Resonator | heavier | ?u1 :: filter ?u1 > 10"),

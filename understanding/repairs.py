@@ -17,6 +17,7 @@ from dataclasses import replace
 
 from understanding.grading import (
     COMPARATIVE_OPERATOR,
+    COUNT_ATTRIBUTE_WORDS,
     IMPLIED_ORDER,
     NUMBER_WORDS,
     SUPERLATIVE_DESCENDING,
@@ -43,7 +44,7 @@ from understanding.pgp import (
 
 def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """The pattern with every repair applied."""
-    pattern = with_compared_yes_no(question, with_stated_membership(question, pattern))
+    pattern = with_compared_yes_no(question, with_stated_membership(question, with_graded_kind(question, pattern)))
     pattern = with_stated_total(question, with_stated_aggregate(question, with_stated_ordering(question, pattern)))
     pattern = with_compared_values(question, with_stated_operators(question, pattern))
     pattern = with_counted_nouns(question, with_stated_comparison(question, pattern))
@@ -650,6 +651,31 @@ def with_compared_yes_no(question: str, pattern: PhraseGraphPattern) -> PhraseGr
         return replace(pattern, comparisons=(Comparison(value, operator, number.group()),),
                        triples=tuple(replace(t, object=value) if t == triple else t for t in pattern.triples))
     return pattern
+
+
+_WHICH_HAS_THE = re.compile(r"^\s*(?:which|what)\s+(?P<kind>[a-z][a-z ]*?)\s+(?:has|have|had)\s+the\s+(?P<word>[a-z]+)\s+"
+                            r"(?P<attribute>[a-z][a-z ]*?)\s*\?*\s*$", re.I)
+
+
+def with_graded_kind(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"Which product has the highest reliability index?" decoded as counting products per index value
+    (`?u1 | reliability index | ?u2 ; ?u2 | is a | product :: order count ?u2 desc 1`): the question
+    says what is ranked (the kind) and by which value (a superlative that counts nothing), so a list
+    pattern not ordered by a value is replaced by `?u1 | is a | product ; ?u1 | reliability index |
+    ?u2 :: order ?u2 desc 1`. It changes none of the derived dev or validation patterns (the four
+    that match are already read so)."""
+    found = _WHICH_HAS_THE.match(question)
+    if found is None or pattern.form is not QuestionForm.LIST or (pattern.ordering and not pattern.ordering.by_count):
+        return pattern
+    word, attribute = found.group("word").lower(), found.group("attribute")
+    stated = stated_ordering(question)
+    if word not in SUPERLATIVE_DESCENDING or word in ("most", "least", "fewest") or stated is None or stated.by_count \
+            or attribute.split()[0].lower() in COUNT_ATTRIBUTE_WORDS:
+        return pattern
+    value = "?u2"
+    return PhraseGraphPattern(form=QuestionForm.LIST, triples=(PhraseTriple(ANSWER, TYPE_RELATION, found.group("kind")),
+                                                               PhraseTriple(ANSWER, attribute, value)),
+                              ordering=Ordering(value, descending=SUPERLATIVE_DESCENDING[word], limit=1))
 
 
 _HOW_IS_THE = re.compile(r"^\s*how\s+\w+\s+(?:is|was)\s+the\s+(?P<word>[a-z]+est)\b", re.I)
