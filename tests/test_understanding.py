@@ -719,7 +719,8 @@ class SuperlativeModel:
 
 
 def test_the_reading_that_orders_as_the_superlative_says_is_taken() -> None:
-    result = QuestionParser(model=SuperlativeModel()).parse_sync(["Which products have the highest reliability index?"])[0]
+    # (not "Which products have the highest ...?": `with_graded_kind` reads that template itself)
+    result = QuestionParser(model=SuperlativeModel()).parse_sync(["List the products with the highest reliability index."])[0]
     assert result.pattern.to_text() == "list :: ?u1 | products | ?u2 ; ?u2 | reliability index | ?u3 :: order ?u3 desc 1"
     assert result.raw_output.endswith("asc 1") and result.alternatives[0].ordering.by_count
     counted = QuestionParser(model=SuperlativeModel()).parse_sync(["Which products have the most parts?"])[0]
