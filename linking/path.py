@@ -37,6 +37,7 @@ from linking.queries import (
     EdgeLinks,
     LinkedPattern,
     QueryBuilder,
+    answers_are_many,
     reading_factor,
     valued_nodes,
 )
@@ -939,8 +940,10 @@ def _unknown_anchor(triple: PhraseTriple, pattern: PhraseGraphPattern, nodes: di
     (its class, or its link to a named thing); None if nothing anchors either side."""
     for node in (triple.subject, triple.object):
         for other in pattern.triples:
-            if other.is_type and other.subject == node and classes.get(other.object):
-                best = classes[other.object][0]
+            readings = [c for c in classes.get(other.object, []) if c.kind != "vertex"
+                        or not answers_are_many(pattern, node)] if other.is_type else []
+            if other.is_type and other.subject == node and readings:
+                best = readings[0]
                 if best.kind == "literal":
                     return node, f"{node} <{best.predicates[0]}> {term_to_sparql(best.term)}"
                 if best.kind == "vertex":

@@ -175,7 +175,8 @@ class QueryBuilder:
                 if is_unknown(triple.object):
                     options.append([_Choice(f"{subject} <{RDF_TYPE}> {_var(triple.object)}", 1.0)])
                     continue
-                options.append(class_choices(subject, linked.classes.get(triple.object, []), index))
+                options.append(class_choices(subject, linked.classes.get(triple.object, []), index,
+                                             one_thing=not answers_are_many(linked.pattern, triple.subject)))
                 continue
             edge = by_triple.get(triple)
             if edge is None:
@@ -380,7 +381,14 @@ def _words(phrase: str) -> list[str]:
     return re.findall(r"\w+", phrase.lower())
 
 
-def class_choices(subject: str, candidates: Sequence[LinkedEntity], index: int) -> list[_Choice]:
+def answers_are_many(pattern: PhraseGraphPattern, node: str) -> bool:
+    """One thing is never "the lightest" of anything, nor counted: a ranked or counted answer's class
+    phrase is not read as the name of one thing ("the lightest Sensor" is not the category Sensor)."""
+    return node == ANSWER and (pattern.ordering is not None or pattern.form is QuestionForm.COUNT)
+
+
+def class_choices(subject: str, candidates: Sequence[LinkedEntity], index: int, *,
+                  one_thing: bool = True) -> list[_Choice]:
     """Ways to say "subject is a <class phrase>": membership of a linked class (or of one of its
     subclasses), an attribute equal to a value named like the class ("dogs" -> `pettype "dog"`), a
     link to a thing named like the class ("sensors" -> `hasCategory <Sensor>`), a class together with
@@ -401,7 +409,7 @@ def class_choices(subject: str, candidates: Sequence[LinkedEntity], index: int) 
             value = term_to_sparql(candidate.term)
             choices.extend(_Choice(f"{subject} <{p}> {value}", candidate.score * CLASS_VALUE_FACTOR)
                            for p in candidate.predicates)
-        elif subject.startswith("?"):
+        elif subject.startswith("?") and one_thing:
             choices.append(_Choice(f"VALUES {subject} {{ {term_to_sparql(candidate.term)} }}",
                                    candidate.score * CLASS_VERTEX_FACTOR))
     choices.append(_Choice("", CLASS_DROP_SCORE))

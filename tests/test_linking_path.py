@@ -261,6 +261,26 @@ async def test_ordering_by_a_thing_goes_on_to_its_numeric_value(path: KgqanPath,
     assert result.sparql_requests < 30
 
 
+@pytest.mark.parametrize(("pattern", "truth"), [
+    # "What is the lightest Sensor?": not the category Sensor itself (one thing is never the lightest)
+    ("list :: ?u1 | is a | Sensor ; ?u1 | lightest | ?u2 :: order ?u2 asc 1",
+     f'?h <{PV}hasCategory>/<{PV}name> "Sensor" ; <{PV}weight_g> ?v'),
+    ("count :: ?u1 | is a | Sensor", f'?h <{PV}hasCategory>/<{PV}name> "Sensor"'),
+])
+async def test_a_ranked_or_counted_capitalised_kind_is_its_members(path: KgqanPath, ck25: Endpoint, pattern: str,
+                                                                   truth: str) -> None:
+    form = pattern.split(" ", 1)[0]
+    result = await path.answer_understood(understood(pattern, AnswerType(AnswerKind.NUMBER if form == "count" else
+                                                                          AnswerKind.RESOURCE)), ck25, KGQAN_ONLY)
+    if form == "count":
+        expected = (await ck25.sparql.select(f"SELECT (COUNT(DISTINCT ?h) AS ?n) WHERE {{ {truth} }}")).column("n")
+        assert [a.value for a in result.answers] == [expected[0].value]
+    else:
+        expected = (await ck25.sparql.select(f"SELECT ?h WHERE {{ {truth} }} ORDER BY ?v LIMIT 1")).column("h")
+        assert expected[0].value in [a.value for a in result.answers]
+    assert "VALUES ?unknown1" not in result.evidence.sparql
+
+
 @pytest.mark.parametrize("bound", [1, 10, 100])
 async def test_a_yes_no_comparison_is_answered_by_the_value_that_is_there(path: KgqanPath, ck25: Endpoint,
                                                                           bound: int) -> None:

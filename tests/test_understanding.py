@@ -646,6 +646,12 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
     ("with_graded_kind", "Which singer has the most awards?", "list :: ?u1 | awards | ?u2 :: order count ?u2 desc 1", None),
     ("with_graded_kind", "Which district has the largest population?",
      "list :: ?u1 | is a | district ; ?u1 | population | ?u2 :: order ?u2 desc 1", None),
+    # a superlative relation naming a capitalised kind is the answer's kind and ordering (with_superlative_kind)
+    ("with_superlative_kind", "What is the lightest Sensor?", "list :: ?u1 | lightest Sensor | ?u2 :: order ?u2 asc 1",
+     "list :: ?u1 | is a | Sensor ; ?u1 | lightest | ?u3 :: order ?u3 asc 1"),
+    ("with_superlative_kind", "What is the cheapest Resistor?", "list :: ?u1 | cheapest Resistor | Resistor :: order ?u1 asc 1",
+     "list :: ?u1 | is a | Resistor ; ?u1 | cheapest | ?u2 :: order ?u2 asc 1"),
+    ("with_superlative_kind", "Who is the oldest singer?", "list :: ?u1 | oldest singer | ?u2 :: order ?u2 desc 1", None),
     # a yes/no question comparing with a number asks whether the value passes (with_compared_yes_no)
     ("with_compared_yes_no", "Is the Coil Resonator heavier than 10 grams?", "boolean :: Coil Resonator | heavier | 10",
      "boolean :: Coil Resonator | heavier | ?u1 :: filter ?u1 > 10"),

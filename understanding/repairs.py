@@ -45,6 +45,7 @@ from understanding.pgp import (
 def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """The pattern with every repair applied."""
     pattern = with_compared_yes_no(question, with_stated_membership(question, with_graded_kind(question, pattern)))
+    pattern = with_superlative_kind(question, pattern)
     pattern = with_stated_total(question, with_stated_aggregate(question, with_stated_ordering(question, pattern)))
     pattern = with_compared_values(question, with_stated_operators(question, pattern))
     pattern = with_counted_nouns(question, with_stated_comparison(question, pattern))
@@ -676,6 +677,28 @@ def with_graded_kind(question: str, pattern: PhraseGraphPattern) -> PhraseGraphP
     return PhraseGraphPattern(form=QuestionForm.LIST, triples=(PhraseTriple(ANSWER, TYPE_RELATION, found.group("kind")),
                                                                PhraseTriple(ANSWER, attribute, value)),
                               ordering=Ordering(value, descending=SUPERLATIVE_DESCENDING[word], limit=1))
+
+
+def with_superlative_kind(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"What is the lightest Sensor?" decoded as `?u1 | lightest Sensor | ?u2` (or "the cheapest
+    Resistor" as `?u1 | cheapest Resistor | Resistor`): a relation phrase of a superlative that names
+    its attribute and a capitalised kind is the answer's kind and its ordering: `?u1 | is a | Sensor ;
+    ?u1 | lightest | ?u2 :: order ?u2 asc 1`. It changes none of the derived dev or validation patterns."""
+    degrees = node_degrees(pattern.triples)
+    for triple in pattern.triples:
+        words = triple.relation.split()
+        if triple.is_type or ANSWER not in triple.nodes() or len(words) < 2 or words[0].lower() not in IMPLIED_ORDER \
+                or not words[1][:1].isupper():
+            continue
+        kind, other = " ".join(words[1:]), triple.object if triple.subject == ANSWER else triple.subject
+        if degrees[ANSWER] != 1 or (other != kind and not (is_unknown(other) and degrees[other] == 1)):
+            continue
+        value = _fresh_unknown(pattern)
+        limit = pattern.ordering.limit if pattern.ordering is not None else 1
+        rest = tuple(t for t in pattern.triples if t != triple)
+        return replace(pattern, triples=(PhraseTriple(ANSWER, TYPE_RELATION, kind), PhraseTriple(ANSWER, words[0], value), *rest),
+                       ordering=Ordering(value, descending=SUPERLATIVE_DESCENDING[words[0].lower()], limit=limit))
+    return pattern
 
 
 _HOW_IS_THE = re.compile(r"^\s*how\s+\w+\s+(?:is|was)\s+the\s+(?P<word>[a-z]+est)\b", re.I)
