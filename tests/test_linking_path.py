@@ -300,6 +300,9 @@ async def test_a_yes_no_comparison_is_answered_by_the_value_that_is_there(path: 
     # "What is the average price of Resistor products?": the products are left unsaid, three hops from the category
     ("avg :: ?u1 | price | Resistor", AnswerKind.NUMBER,
      f'SELECT (AVG(?a) AS ?v) WHERE {{ ?h <{PV}hasCategory>/<{PV}name> "Resistor" ; <{PV}price>/<{PV}amount> ?a }}'),
+    # "... of Sensors": a plural name that names nothing is looked for in the singular (the category Sensor)
+    ("avg :: ?u1 | price | Sensors", AnswerKind.NUMBER,
+     f'SELECT (AVG(?a) AS ?v) WHERE {{ ?h <{PV}hasCategory>/<{PV}name> "Sensor" ; <{PV}price>/<{PV}amount> ?a }}'),
 ])
 async def test_a_value_asked_of_things_goes_on_to_their_number(path: KgqanPath, ck25: Endpoint, pattern: str,
                                                                kind: AnswerKind, truth: str) -> None:

@@ -652,6 +652,10 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
     ("with_superlative_kind", "What is the cheapest Resistor?", "list :: ?u1 | cheapest Resistor | Resistor :: order ?u1 asc 1",
      "list :: ?u1 | is a | Resistor ; ?u1 | cheapest | ?u2 :: order ?u2 asc 1"),
     ("with_superlative_kind", "Who is the oldest singer?", "list :: ?u1 | oldest singer | ?u2 :: order ?u2 desc 1", None),
+    # "<attribute> of <capitalised kind>" to a lone unknown names its kind (with_kind_of_relation)
+    ("with_kind_of_relation", "What is the average price of Sensors?", "avg :: ?u1 | price of Sensors | ?u2",
+     "avg :: ?u1 | price | ?u2 ; ?u2 | is a | Sensors"),
+    ("with_kind_of_relation", "What is the date of birth of Madonna?", "list :: ?u1 | date of birth | Madonna", None),
     # a yes/no question comparing with a number asks whether the value passes (with_compared_yes_no)
     ("with_compared_yes_no", "Is the Coil Resonator heavier than 10 grams?", "boolean :: Coil Resonator | heavier | 10",
      "boolean :: Coil Resonator | heavier | ?u1 :: filter ?u1 > 10"),

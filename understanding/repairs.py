@@ -45,7 +45,7 @@ from understanding.pgp import (
 def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """The pattern with every repair applied."""
     pattern = with_compared_yes_no(question, with_stated_membership(question, with_graded_kind(question, pattern)))
-    pattern = with_superlative_kind(question, pattern)
+    pattern = with_kind_of_relation(question, with_superlative_kind(question, pattern))
     pattern = with_stated_total(question, with_stated_aggregate(question, with_stated_ordering(question, pattern)))
     pattern = with_compared_values(question, with_stated_operators(question, pattern))
     pattern = with_counted_nouns(question, with_stated_comparison(question, pattern))
@@ -698,6 +698,26 @@ def with_superlative_kind(question: str, pattern: PhraseGraphPattern) -> PhraseG
         rest = tuple(t for t in pattern.triples if t != triple)
         return replace(pattern, triples=(PhraseTriple(ANSWER, TYPE_RELATION, kind), PhraseTriple(ANSWER, words[0], value), *rest),
                        ordering=Ordering(value, descending=SUPERLATIVE_DESCENDING[words[0].lower()], limit=limit))
+    return pattern
+
+
+_ATTRIBUTE_OF_KIND = re.compile(r"^(?P<attribute>[a-z][\w ]*?) of (?P<kind>[A-Z][\w-]*(?: [A-Z][\w-]*)*)$")
+
+
+def with_kind_of_relation(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"What is the average price of Sensors?" decoded as `avg :: ?u1 | price of Sensors | ?u2`: a
+    relation phrase "<attribute> of <capitalised kind>" from the answer to an unknown used nowhere
+    else names that unknown's kind: `?u1 | price | ?u2 ; ?u2 | is a | Sensors`. It changes none of the
+    derived dev or validation patterns."""
+    degrees = node_degrees(pattern.triples)
+    for triple in pattern.triples:
+        found = None if triple.is_type else _ATTRIBUTE_OF_KIND.match(triple.relation)
+        other = triple.object if triple.subject == ANSWER else triple.subject if triple.object == ANSWER else None
+        if found is None or other is None or not is_unknown(other) or degrees[other] != 1 or \
+                other in pattern.modified_nodes():
+            continue
+        split = (replace(triple, relation=found.group("attribute")), PhraseTriple(other, TYPE_RELATION, found.group("kind")))
+        return replace(pattern, triples=tuple(t for each in pattern.triples for t in (split if each == triple else (each,))))
     return pattern
 
 
