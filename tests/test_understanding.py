@@ -652,6 +652,12 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
     ("with_superlative_kind", "What is the cheapest Resistor?", "list :: ?u1 | cheapest Resistor | Resistor :: order ?u1 asc 1",
      "list :: ?u1 | is a | Resistor ; ?u1 | cheapest | ?u2 :: order ?u2 asc 1"),
     ("with_superlative_kind", "Who is the oldest singer?", "list :: ?u1 | oldest singer | ?u2 :: order ?u2 desc 1", None),
+    # "How much does <name> cost?" is the name's value for the verb (with_asked_verb)
+    ("with_asked_verb", "How much does the Coil Resonator cost?",
+     "list :: ?u1 | is a | Coil Resonator ; ?u1 | cost | Coil Resonator", "list :: ?u1 | cost | Coil Resonator"),
+    ("with_asked_verb", "What does the Compensator Switch weigh?", "list :: ?u1 | Compensator | ?u2 ; ?u2 | is a | Switch",
+     "list :: ?u1 | weigh | Compensator Switch"),
+    ("with_asked_verb", "What does a product cost?", "list :: ?u1 | cost | ?u2 ; ?u2 | is a | product", None),
     # "<attribute> of <capitalised kind>" to a lone unknown names its kind (with_kind_of_relation)
     ("with_kind_of_relation", "What is the average price of Sensors?", "avg :: ?u1 | price of Sensors | ?u2",
      "avg :: ?u1 | price | ?u2 ; ?u2 | is a | Sensors"),

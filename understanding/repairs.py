@@ -44,7 +44,8 @@ from understanding.pgp import (
 
 def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """The pattern with every repair applied."""
-    pattern = with_compared_yes_no(question, with_stated_membership(question, with_graded_kind(question, pattern)))
+    pattern = with_graded_kind(question, with_asked_verb(question, pattern))
+    pattern = with_compared_yes_no(question, with_stated_membership(question, pattern))
     pattern = with_kind_of_relation(question, with_superlative_kind(question, pattern))
     pattern = with_stated_total(question, with_stated_aggregate(question, with_stated_ordering(question, pattern)))
     pattern = with_compared_values(question, with_stated_operators(question, pattern))
@@ -699,6 +700,21 @@ def with_superlative_kind(question: str, pattern: PhraseGraphPattern) -> PhraseG
         return replace(pattern, triples=(PhraseTriple(ANSWER, TYPE_RELATION, kind), PhraseTriple(ANSWER, words[0], value), *rest),
                        ordering=Ordering(value, descending=SUPERLATIVE_DESCENDING[words[0].lower()], limit=limit))
     return pattern
+
+
+_DOES_NAME_VERB = re.compile(r"^\s*(?i:how much|what)\s+(?i:does|do|did)\s+(?i:the\s+)?"
+                             r"(?P<name>[A-Z][\w'’-]*(?:\s+[A-Z0-9][\w'’-]*)*)\s+(?P<verb>[a-z]+)\s*\?*\s*$")
+
+
+def with_asked_verb(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"How much does the Coil Resonator cost?" / "What does the Compensator Switch weigh?": a shape
+    the training questions never have (the model reads `?u1 | much | Coil Resonator` or makes a class
+    of the name). The question says it all: the named thing's value for the verb, `?u1 | cost | Coil
+    Resonator`. No derived question has this shape."""
+    found = _DOES_NAME_VERB.match(question)
+    if found is None or pattern.form is not QuestionForm.LIST:
+        return pattern
+    return PhraseGraphPattern(form=QuestionForm.LIST, triples=(PhraseTriple(ANSWER, found.group("verb"), found.group("name")),))
 
 
 _ATTRIBUTE_OF_KIND = re.compile(r"^(?P<attribute>[a-z][\w ]*?) of (?P<kind>[A-Z][\w-]*(?: [A-Z][\w-]*)*)$")
