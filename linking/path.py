@@ -68,7 +68,9 @@ from understanding.pgp import (
 from understanding.repairs import (
     adds_a_class,
     coordinated_names,
+    dropped_values,
     swallowed_values,
+    with_dropped_value,
     with_swallowed_value,
     with_whole_name,
 )
@@ -227,7 +229,8 @@ class KgqanPath:
         reference architectures" with a dangling unknown: `?u1 | investigate | reference architectures`)
         where the graph holds that value as a literal (one request for every candidate)."""
         readings = (understood.pattern, *understood.alternatives)
-        candidates = [found for pattern in readings for found in swallowed_values(pattern)]
+        candidates = [found for pattern in readings for found in
+                      (*swallowed_values(pattern), *dropped_values(understood.question, pattern))]
         if not candidates:
             return understood
         values = list(dict.fromkeys(value for _, value in candidates))
@@ -240,6 +243,10 @@ class KgqanPath:
                 if triple not in done and held.get(value):
                     pattern = with_swallowed_value(pattern, triple, value)
                     done.add(triple)
+            if not done:  # a value the pattern left out altogether ("use a case study as evaluation method")
+                found = next(((t, v) for t, v in dropped_values(understood.question, pattern) if held.get(v)), None)
+                if found is not None:
+                    pattern = with_dropped_value(pattern, *found)
             return pattern
 
         return _each_reading(understood, restored)

@@ -212,6 +212,9 @@ async def test_the_next_reading_that_names_a_left_out_class_answers(path: KgqanP
     best = replace(understood("list :: ?u1 | cheapest | ?u2 :: order ?u2 asc 1", AnswerType(AnswerKind.RESOURCE)),
                    alternatives=(PhraseGraphPattern.from_text(
                        "list :: ?u1 | cheapest | ?u2 ; ?u2 | is a | service :: order ?u2 asc 1"),))
+    # what the endpoint's first question alone pays (discovery, the class list), as any later question finds it
+    await ck25.profile()
+    await path.entity_linker.classes(ck25)
     result = await path.answer_readings(best, ck25, KGQAN_ONLY)
     truth = await ck25.sparql.select(f"SELECT ?s WHERE {{ ?s a <{PV}Service> ; <{PV}price>/<{PV}amount> ?a }} "
                                      "ORDER BY ?a LIMIT 1")
@@ -564,6 +567,20 @@ async def test_a_value_the_relation_phrase_swallowed_is_put_back_when_the_graph_
             '?c <http://orkg.org/orkg/predicate/researchObject> "Architectural Assumptions" }')
     assert result.evidence.pattern == "list :: ?u1 | is a | papers ; ?u1 | deal with | architectural assumptions"
     assert {a.value for a in result.answers} == {r["p"].value for r in truth.rows} and truth.rows
+
+
+async def test_a_value_the_pattern_left_out_is_put_back_when_the_graph_holds_it(virtuoso) -> None:  # noqa: ANN001
+    """"How many papers use a case study as evaluation method?" read as `?u1 | evaluation method |
+    ?u2`: the graph holds "Case Study", a word run of the question the pattern uses nowhere."""
+    path = FixedReadings("count :: ?u1 | is a | papers ; ?u1 | evaluation method | ?u2", kind=AnswerKind.NUMBER)
+    async with open_endpoint(virtuoso, "orkg-path-dropped", "orkg") as orkg:
+        result = await path.answer("How many papers use a case study as evaluation method?", orkg, KGQAN_ONLY)
+        truth = await orkg.sparql.select(
+            "SELECT (COUNT(DISTINCT ?p) AS ?n) WHERE { ?p a <http://orkg.org/orkg/class/Paper> ; "
+            "<http://orkg.org/orkg/predicate/contribution>/<http://orkg.org/orkg/predicate/evaluationMethod> ?m "
+            'FILTER(LCASE(STR(?m)) = "case study") }')
+    assert result.evidence.pattern == "count :: ?u1 | is a | papers ; ?u1 | evaluation method | case study"
+    assert [a.value for a in result.answers] == [truth.rows[0]["n"].value] and truth.rows[0]["n"].value != "0"
 
 
 CONCERT = "http://valuenet/ontop/concert"

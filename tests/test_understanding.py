@@ -884,6 +884,18 @@ def test_a_compared_number_the_pattern_left_out_filters_its_dangling_unknown() -
     assert with_stated_comparison("Which suppliers have more than one hundred products?", hundred) == hundred
 
 
+def test_a_value_the_pattern_left_out_is_a_question_word_run_it_uses_nowhere() -> None:
+    from understanding.repairs import dropped_values, with_dropped_value
+
+    pattern = PhraseGraphPattern.from_text("count :: ?u1 | is a | papers ; ?u1 | evaluation method | ?u2")
+    found = dropped_values("How many papers use a case study as evaluation method?", pattern)
+    assert [value for _, value in found] == ["case study", "case", "study", "use"]  # never "papers" or "as"
+    assert with_dropped_value(pattern, *found[0]).to_text() == \
+        "count :: ?u1 | is a | papers ; ?u1 | evaluation method | case study"
+    assert dropped_values("Which papers have more than 3 authors?",
+                          PhraseGraphPattern.from_text("list :: ?u1 | is a | papers ; ?u1 | authors | ?u2 :: filter count ?u2 > 3")) == []
+
+
 def test_a_relation_phrase_may_end_in_the_value_of_its_dangling_unknown() -> None:
     from understanding.repairs import swallowed_values, with_swallowed_value
 

@@ -512,6 +512,45 @@ def with_swallowed_value(pattern: PhraseGraphPattern, triple: PhraseTriple, valu
     return replace(pattern, triples=tuple(split if t == triple else t for t in pattern.triples))
 
 
+_QUESTION_WORDS = frozenset({"which", "what", "who", "whom", "whose", "where", "when", "how", "many", "much", "list",
+                             "give", "show", "me", "all", "there", "any", "some", "their", "its", "that", "this"})
+
+
+def dropped_values(question: str, pattern: PhraseGraphPattern, longest: int = 3) -> list[tuple[PhraseTriple, str]]:
+    """Triples to a dangling unknown (as in `swallowed_values`) paired with the question's word runs the
+    pattern uses nowhere (1 to `longest` words, no linking or question word among them, longest
+    first): "How many papers use a case study as evaluation method?" decoded as `?u1 | evaluation
+    method | ?u2` left "case study" out. Whether the graph holds such a value decides."""
+    degrees = node_degrees(pattern.triples)
+    held = {c.node for c in pattern.comparisons} | set(pattern.projection) | \
+        ({pattern.ordering.node} if pattern.ordering else set())
+    dangling = [t for t in pattern.triples if not t.is_type and sum(
+        1 for n in t.nodes() if is_unknown(n) and n != ANSWER and degrees[n] == 1 and n not in held) == 1]
+    if len(dangling) != 1:
+        return []
+    used = _phrase_words(pattern)
+    runs: list[list[str]] = [[]]
+    for word in re.findall(r"[\w'’-]+", question):
+        lower = word.lower()
+        if lower in used or lower in _NOT_VALUE_WORDS or lower in _QUESTION_WORDS or number_value(word) is not None:
+            runs.append([])
+        else:
+            runs[-1].append(word)
+    spans = {" ".join(run[i:i + size]) for run in runs for size in range(1, longest + 1)
+             for i in range(len(run) - size + 1)}
+    return [(dangling[0], span) for span in sorted(spans, key=lambda s: (-len(s.split()), s))]
+
+
+def with_dropped_value(pattern: PhraseGraphPattern, triple: PhraseTriple, value: str) -> PhraseGraphPattern:
+    """The pattern with `value` in place of `triple`'s dangling unknown (see `dropped_values`)."""
+    if triple not in pattern.triples:
+        return pattern
+    degrees = node_degrees(pattern.triples)
+    dangling = next(n for n in triple.nodes() if is_unknown(n) and n != ANSWER and degrees[n] == 1)
+    filled = PhraseTriple(*(value if n == dangling else n for n in (triple.subject, triple.relation, triple.object)))
+    return replace(pattern, triples=tuple(filled if t == triple else t for t in pattern.triples))
+
+
 _CODE = re.compile(r"(?<![\w-])[A-Z][A-Za-z]*\d[\w-]*")  # "J785-9314350", "DE-251" is not (no digit after a letter run)
 _LINKING_WORDS = frozenset({"is", "are", "was", "were", "be", "been", "does", "do", "did", "has", "have", "had", "that",
                             "which", "who", "the", "a", "an", "of", "many", "much"})
