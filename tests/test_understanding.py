@@ -658,6 +658,11 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
     ("with_asked_verb", "What does the Compensator Switch weigh?", "list :: ?u1 | Compensator | ?u2 ; ?u2 | is a | Switch",
      "list :: ?u1 | weigh | Compensator Switch"),
     ("with_asked_verb", "What does a product cost?", "list :: ?u1 | cost | ?u2 ; ?u2 | is a | product", None),
+    # a name ending in "in <year>" is the name and the year (with_year_apart)
+    ("with_year_apart", "Which papers were published at ECSA in 2020?",
+     "list :: ?u1 | is a | papers ; ?u1 | published at | ECSA in 2020",
+     "list :: ?u1 | is a | papers ; ?u1 | published at | ECSA ; ?u1 | in | 2020"),
+    ("with_year_apart", "Who won the World Cup in 2014?", "list :: ?u1 | won | World Cup", None),
     # "<attribute> of <capitalised kind>" to a lone unknown names its kind (with_kind_of_relation)
     ("with_kind_of_relation", "What is the average price of Sensors?", "avg :: ?u1 | price of Sensors | ?u2",
      "avg :: ?u1 | price | ?u2 ; ?u2 | is a | Sensors"),

@@ -46,7 +46,7 @@ def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """The pattern with every repair applied."""
     pattern = with_graded_kind(question, with_asked_verb(question, pattern))
     pattern = with_compared_yes_no(question, with_stated_membership(question, pattern))
-    pattern = with_kind_of_relation(question, with_superlative_kind(question, pattern))
+    pattern = with_kind_of_relation(question, with_superlative_kind(question, with_year_apart(question, pattern)))
     pattern = with_stated_total(question, with_stated_aggregate(question, with_stated_ordering(question, pattern)))
     pattern = with_compared_values(question, with_stated_operators(question, pattern))
     pattern = with_counted_nouns(question, with_stated_comparison(question, pattern))
@@ -754,6 +754,27 @@ def with_asked_verb(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPa
     if found is None or pattern.form is not QuestionForm.LIST:
         return pattern
     return PhraseGraphPattern(form=QuestionForm.LIST, triples=(PhraseTriple(ANSWER, found.group("verb"), found.group("name")),))
+
+
+_NAME_IN_YEAR = re.compile(r"^(?P<name>.+?)\s+(?P<preposition>in|from|during)\s+(?P<year>(?:1[5-9]|20)\d\d)$")
+
+
+def with_year_apart(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"Which papers were published at ECSA in 2020?" decoded with one name "ECSA in 2020": a name
+    ending in "in <year>" is two constraints on the unknown it describes, the name and the year
+    (`?u1 | published at | ECSA ; ?u1 | in | 2020`). It changes none of the derived dev or validation
+    patterns."""
+    for triple in pattern.triples:
+        for node, thing in ((triple.object, triple.subject), (triple.subject, triple.object)):
+            found = None if triple.is_type or is_unknown(node) or not is_unknown(thing) else _NAME_IN_YEAR.match(node)
+            if found is None:
+                continue
+            named = PhraseTriple(*(found.group("name") if n == node else n for n in (triple.subject, triple.relation,
+                                                                                    triple.object)))
+            dated = PhraseTriple(thing, found.group("preposition"), found.group("year"))
+            return replace(pattern, triples=tuple(t for each in pattern.triples
+                                                  for t in ((named, dated) if each == triple else (each,))))
+    return pattern
 
 
 _ATTRIBUTE_OF_KIND = re.compile(r"^(?P<attribute>[a-z][\w ]*?) of (?P<kind>[A-Z][\w-]*(?: [A-Z][\w-]*)*)$")
