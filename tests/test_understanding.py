@@ -658,6 +658,10 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
     ("with_asked_verb", "What does the Compensator Switch weigh?", "list :: ?u1 | Compensator | ?u2 ; ?u2 | is a | Switch",
      "list :: ?u1 | weigh | Compensator Switch"),
     ("with_asked_verb", "What does a product cost?", "list :: ?u1 | cost | ?u2 ; ?u2 | is a | product", None),
+    # "Is there ...?" asks yes or no (with_existence_asked)
+    ("with_existence_asked", "Is there a document named Summer Show?", "list :: ?u1 | document | Summer Show",
+     "boolean :: ?u1 | document | Summer Show"),
+    ("with_existence_asked", "Which documents are there?", "list :: ?u1 | is a | documents", None),
     # a name ending in "in <year>" is the name and the year (with_year_apart)
     ("with_year_apart", "Which papers were published at ECSA in 2020?",
      "list :: ?u1 | is a | papers ; ?u1 | published at | ECSA in 2020",

@@ -45,7 +45,7 @@ from understanding.pgp import (
 def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """The pattern with every repair applied."""
     pattern = with_graded_kind(question, with_asked_verb(question, pattern))
-    pattern = with_compared_yes_no(question, with_stated_membership(question, pattern))
+    pattern = with_compared_yes_no(question, with_stated_membership(question, with_existence_asked(question, pattern)))
     pattern = with_kind_of_relation(question, with_superlative_kind(question, with_year_apart(question, pattern)))
     pattern = with_stated_total(question, with_stated_aggregate(question, with_stated_ordering(question, pattern)))
     pattern = with_compared_values(question, with_stated_operators(question, pattern))
@@ -754,6 +754,18 @@ def with_asked_verb(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPa
     if found is None or pattern.form is not QuestionForm.LIST:
         return pattern
     return PhraseGraphPattern(form=QuestionForm.LIST, triples=(PhraseTriple(ANSWER, found.group("verb"), found.group("name")),))
+
+
+_IS_THERE = re.compile(r"^\s*(?:is|are|was|were)\s+there\b", re.I)
+
+
+def with_existence_asked(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"Is there a document named Summer Show?" asks yes or no, whatever form the model chose (no
+    training question starts with "Is there"): the pattern becomes a boolean one, true when its
+    triples hold for something."""
+    if _IS_THERE.match(question) is None or pattern.form in (QuestionForm.BOOLEAN,) or pattern.grouped:
+        return pattern
+    return replace(pattern, form=QuestionForm.BOOLEAN, ordering=None)
 
 
 _NAME_IN_YEAR = re.compile(r"^(?P<name>.+?)\s+(?P<preposition>in|from|during)\s+(?P<year>(?:1[5-9]|20)\d\d)$")
