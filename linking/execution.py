@@ -168,6 +168,7 @@ class QueryExecutor:
 
 
 def _count(term: Term | None) -> int:
+    """A COUNT or SUM cell as an int (0 when unbound, as SUM over no rows is in some engines)."""
     try:
         return int(float(term.value)) if isinstance(term, ox.Literal) else 0
     except ValueError:

@@ -853,10 +853,10 @@ def _with_kind_links(ranked: list[LinkedPredicate], around: PredicateSet, kind: 
     score = kind.score * KIND_LINK_FACTOR
     links = [LinkedPredicate(iri, descriptions.get(iri) or local_name(iri), score, direction, via_class=kind.term.value)
              for iri, direction in sorted(around.pairs)
-             if iri != RDF_TYPE and around.ends.get((iri, direction), frozenset()) & members]
+             if iri != RDF_TYPE and around.ends.get((iri, direction), frozenset()) & members][:MAX_HOPS]
     linked = {(p.iri, p.direction) for p in links}
     kept = [p for p in ranked if p.through or p.value_of or (p.iri, p.direction) not in linked]
-    return sorted(kept + links[:MAX_HOPS], key=lambda p: -p.score)
+    return sorted(kept + links, key=lambda p: -p.score)
 
 
 def _each_reading(understood: UnderstoodQuestion,
@@ -952,9 +952,10 @@ def _unknown_anchor(triple: PhraseTriple, pattern: PhraseGraphPattern, nodes: di
     (its class, or its link to a named thing); None if nothing anchors either side."""
     for node in (triple.subject, triple.object):
         for other in pattern.triples:
-            readings = [c for c in classes.get(other.object, []) if c.kind != "vertex"
-                        or not answers_are_many(pattern, node)] if other.is_type else []
-            if other.is_type and other.subject == node and readings:
+            if not (other.is_type and other.subject == node):
+                continue
+            readings = [c for c in classes.get(other.object, []) if c.kind != "vertex" or not answers_are_many(pattern, node)]
+            if readings:
                 best = readings[0]
                 if best.kind == "literal":
                     return node, f"{node} <{best.predicates[0]}> {term_to_sparql(best.term)}"

@@ -200,28 +200,22 @@ class QueryBuilder:
                     predicate = replace(predicate, score=predicate.score * THING_VALUE_FACTOR)
                 if asks_class:
                     predicate = replace(predicate, score=predicate.score * MERGE_FACTOR)
-                if predicate.through:
-                    if not is_unknown(edge.other):
-                        continue
-                    if edge.other in valued - {ANSWER} and predicate.direction != OUT:
+                if predicate.through or predicate.value_of:
+                    if not is_unknown(edge.other) or (predicate.direction != OUT and (
+                            predicate.value_of or edge.other in valued - {ANSWER})):
                         continue  # an ordered, compared or aggregated value is never a subject
-                    middle = f"?kgqaVia{index}" if predicate.through_out else f"?kgqaHolder{index}"
-                    first = (f"{anchor} <{predicate.through}> {middle}" if predicate.through_out
-                             else f"{middle} <{predicate.through}> {anchor}")
-                    if predicate.value_of:  # holder -price-> ?thing -amount-> value
+                    start, first = anchor, ""
+                    if predicate.through:  # anchor -through-> ?via (or ?holder -through-> anchor), then the predicate
+                        start = f"?kgqaVia{index}" if predicate.through_out else f"?kgqaHolder{index}"
+                        first = (f"{anchor} <{predicate.through}> {start} . " if predicate.through_out
+                                 else f"{start} <{predicate.through}> {anchor} . ")
+                    if predicate.value_of:  # ... -price-> ?thing -amount-> value
                         thing = f"?kgqaThing{index}"
-                        edge_choices.append(_Choice(f"{first} . {middle} <{predicate.iri}> {thing} . "
-                                                    f"{thing} <{predicate.value_of}> {other}", predicate.score))
-                        continue
-                    subject, obj = (middle, other) if predicate.direction == OUT else (other, middle)
-                    edge_choices.append(_Choice(f"{first} . {subject} <{predicate.iri}> {obj}", predicate.score))
-                    continue
-                if predicate.value_of:  # anchor -price-> ?thing -amount-> value
-                    if not is_unknown(edge.other) or predicate.direction != OUT:
-                        continue
-                    thing = f"?kgqaThing{index}"
-                    edge_choices.append(_Choice(f"{anchor} <{predicate.iri}> {thing} . {thing} <{predicate.value_of}> "
-                                                f"{other}", predicate.score))
+                        hop = f"{start} <{predicate.iri}> {thing} . {thing} <{predicate.value_of}> {other}"
+                    else:
+                        subject, obj = (start, other) if predicate.direction == OUT else (other, start)
+                        hop = f"{subject} <{predicate.iri}> {obj}"
+                    edge_choices.append(_Choice(first + hop, predicate.score))
                     continue
                 if edge.other in chosen and chosen[edge.other].is_literal and (
                         predicate.direction != OUT or predicate.iri not in chosen[edge.other].predicates):
