@@ -56,6 +56,7 @@ from linking.relaxation import counted_as_attribute, is_count_attribute, read_as
 from understanding.answer_types import build_answer_type, graded_thing, with_wh_class
 from understanding.pgp import (
     ANSWER,
+    TYPE_RELATION,
     AnswerKind,
     AnswerType,
     PhraseGraphPattern,
@@ -202,7 +203,7 @@ class KgqanPath:
         """The question understood, with names the model split read whole and values a relation phrase
         swallowed put back, where this graph has them (for answering and for generating SPARQL alike)."""
         understood = await self._whole_names(await self.understand(question), endpoint, options)
-        return await self._swallowed_values(understood, endpoint)
+        return with_counted_kind_reading(await self._swallowed_values(understood, endpoint))
 
     async def _whole_names(self, understood: UnderstoodQuestion, endpoint: Endpoint,
                            options: AskOptions) -> UnderstoodQuestion:
@@ -857,6 +858,21 @@ def _with_kind_links(ranked: list[LinkedPredicate], around: PredicateSet, kind: 
     linked = {(p.iri, p.direction) for p in links}
     kept = [p for p in ranked if p.through or p.value_of or (p.iri, p.direction) not in linked]
     return sorted(kept + links, key=lambda p: -p.score)
+
+
+def with_counted_kind_reading(understood: UnderstoodQuestion) -> UnderstoodQuestion:
+    """"How many products of the category Switch are there?" read as `count :: ?u1 | category |
+    Switch`: the counted thing's kind ("products", the question's wh-noun) is offered as the next
+    reading, `?u1 | is a | products` added, which answers when it fits about as well (see
+    `adds_a_class`). Not in understanding: the derived gold mostly leaves such classes out."""
+    pattern, noun = understood.pattern, understood.wh_noun
+    if pattern.form is not QuestionForm.COUNT or not noun or pattern.grouped or \
+            any(t.is_type and t.subject == ANSWER for t in pattern.triples) or \
+            _word_set(noun) & {w for t in pattern.triples for part in (t.subject, t.relation, t.object)
+                               for w in _word_set(part)}:
+        return understood
+    counted = replace(pattern, triples=(*pattern.triples, PhraseTriple(ANSWER, TYPE_RELATION, noun)))
+    return replace(understood, alternatives=(counted, *(a for a in understood.alternatives if a != counted)))
 
 
 def _each_reading(understood: UnderstoodQuestion,

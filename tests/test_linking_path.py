@@ -16,6 +16,7 @@ from gateway.qa import AskOptions, Gateway
 from linking import KgqanPath
 from linking.affinity import default_scorer
 from linking.filtering import AnswerTypeFilter
+from linking.path import with_counted_kind_reading
 from understanding.pgp import AnswerKind, AnswerType, PhraseGraphPattern, UnderstoodQuestion
 
 PV = "http://ld.company.org/prod-vocab/"
@@ -282,6 +283,19 @@ async def test_a_ranked_or_counted_capitalised_kind_is_its_members(path: KgqanPa
         expected = (await ck25.sparql.select(f"SELECT ?h WHERE {{ {truth} }} ORDER BY ?v LIMIT 1")).column("h")
         assert expected[0].value in [a.value for a in result.answers]
     assert "VALUES ?unknown1" not in result.evidence.sparql
+
+
+async def test_a_count_questions_noun_is_offered_as_the_counted_kind(path: KgqanPath, ck25: Endpoint) -> None:
+    """"How many products of the category Switch are there?" read without "products" (`?u1 | category |
+    Switch`, which also counts the category of a product named like it): the wh-noun's reading answers."""
+    best = replace(understood("count :: ?u1 | category | Switch", AnswerType(AnswerKind.NUMBER)), wh_noun="products")
+    readings = with_counted_kind_reading(best)
+    assert readings.alternatives[0].to_text() == "count :: ?u1 | category | Switch ; ?u1 | is a | products"
+    result = await path.answer_readings(readings, ck25, KGQAN_ONLY)
+    truth = await ck25.sparql.select(f'SELECT (COUNT(DISTINCT ?h) AS ?n) WHERE {{ ?h <{PV}hasCategory>/<{PV}name> "Switch" }}')
+    assert [a.value for a in result.answers] == [truth.rows[0]["n"].value]
+    named = replace(understood("count :: ?u1 | products | Garcia Ltd", AnswerType(AnswerKind.NUMBER)), wh_noun="products")
+    assert with_counted_kind_reading(named) is named  # the pattern says "products" already
 
 
 @pytest.mark.parametrize("bound", [1, 10, 100])
