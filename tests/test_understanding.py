@@ -658,6 +658,12 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
     ("with_asked_verb", "What does the Compensator Switch weigh?", "list :: ?u1 | Compensator | ?u2 ; ?u2 | is a | Switch",
      "list :: ?u1 | weigh | Compensator Switch"),
     ("with_asked_verb", "What does a product cost?", "list :: ?u1 | cost | ?u2 ; ?u2 | is a | product", None),
+    # "the most <adjective> <thing>" ranks the thing by that value, not by a count (with_graded_answer)
+    ("with_graded_answer", "What is the most reliable product supplied by Garcia Ltd?",
+     "list :: ?u1 | reliable | ?u2 ; ?u2 | is a | product ; ?u2 | supplied by | Garcia Ltd :: order count ?u2 desc 1",
+     "list :: ?u2 | reliable | ?u1 ; ?u1 | is a | product ; ?u1 | supplied by | Garcia Ltd :: order ?u2 desc 1"),
+    ("with_graded_answer", "What is the type of vocables that appears most frequently?",
+     "list :: ?u1 | type | ?u2 ; ?u2 | is a | vocables :: order count ?u2 desc 1", None),
     # "Is there ...?" asks yes or no (with_existence_asked)
     ("with_existence_asked", "Is there a document named Summer Show?", "list :: ?u1 | document | Summer Show",
      "boolean :: ?u1 | document | Summer Show"),

@@ -48,6 +48,7 @@ def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     pattern = with_compared_yes_no(question, with_stated_membership(question, with_existence_asked(question, pattern)))
     pattern = with_kind_of_relation(question, with_superlative_kind(question, with_year_apart(question, pattern)))
     pattern = with_stated_total(question, with_stated_aggregate(question, with_stated_ordering(question, pattern)))
+    pattern = with_graded_answer(question, pattern)
     pattern = with_compared_values(question, with_stated_operators(question, pattern))
     pattern = with_counted_nouns(question, with_stated_comparison(question, pattern))
     pattern = with_capitalised_kinds(question, with_implied_attribute(question, pattern))
@@ -754,6 +755,31 @@ def with_asked_verb(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPa
     if found is None or pattern.form is not QuestionForm.LIST:
         return pattern
     return PhraseGraphPattern(form=QuestionForm.LIST, triples=(PhraseTriple(ANSWER, found.group("verb"), found.group("name")),))
+
+
+_MOST_ADJECTIVE = re.compile(r"\b(?:most|least)\s+(\w+)", re.I)
+
+
+def with_graded_answer(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"What is the most reliable product supplied by Garcia Ltd?" decoded as `?u1 | reliable | ?u2 ;
+    ?u2 | is a | product ; ... :: order count ?u2 desc 1` (the reliability of the product counted most
+    often): when the question's superlative counts nothing and the answer hangs off the counted thing
+    by exactly the word after "most"/"least", the thing is the answer, ranked by that value:
+    `?u2 | reliable | ?u1 ; ?u1 | is a | product ; ... :: order ?u2 desc 1`. It changes none of the
+    derived dev or validation patterns."""
+    stated, ordering = stated_ordering(question), pattern.ordering
+    if stated is None or stated.by_count is not False or ordering is None or not ordering.by_count or \
+            ordering.node == ANSWER or node_degrees(pattern.triples)[ANSWER] != 1 or pattern.projection != (ANSWER,):
+        return pattern
+    thing = ordering.node
+    links = [t for t in pattern.triples if not t.is_type and set(t.nodes()) == {ANSWER, thing}]
+    graded = _MOST_ADJECTIVE.search(question)
+    if len(links) != 1 or graded is None or links[0].relation.lower() != graded.group(1).lower():
+        return pattern
+    swapped = {ANSWER: thing, thing: ANSWER}
+    return replace(pattern, triples=tuple(PhraseTriple(swapped.get(t.subject, t.subject), t.relation,
+                                                       swapped.get(t.object, t.object)) for t in pattern.triples),
+                   ordering=replace(ordering, by_count=False))
 
 
 _IS_THERE = re.compile(r"^\s*(?:is|are|was|were)\s+there\b", re.I)
