@@ -582,6 +582,9 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
     ("with_implied_attribute", "Show me the top 3 most expensive hardware products in the Sensor category.",
      "list :: ?u1 | is a | hardware products ; ?u1 | category | Sensor :: order ?u1 desc 3",
      "list :: ?u1 | is a | hardware products ; ?u1 | category | Sensor ; ?u1 | most expensive | ?u2 :: order ?u2 desc 3"),
+    ("with_implied_attribute", "Who is the product manager of the cheapest product?",
+     "list :: ?u1 | product manager | ?u2 ; ?u2 | is a | product :: order ?u2 asc 1",
+     "list :: ?u1 | product manager | ?u2 ; ?u2 | is a | product ; ?u2 | cheapest | ?u3 :: order ?u3 asc 1"),
     ("with_implied_attribute", "What is the highest price?", "list :: ?u1 | price | ?u2 :: order ?u1 desc 1", None),
     ("with_implied_attribute", "Which is the oldest singer?", "list :: ?u1 | is a | singer ; ?u1 | oldest | ?u2 :: order ?u2 desc 1", None),
     # a capitalised plural relation from a bare answer is its kind (with_capitalised_kinds)

@@ -415,18 +415,19 @@ def with_implied_attribute(question: str, pattern: PhraseGraphPattern) -> Phrase
     the answer itself (`?u1 | is a | hardware products ... :: order ?u1 desc 3`), which would sort
     things by their IRIs: when the answer is a thing (it has a class) and the question's superlative
     names its attribute ("most expensive", "heaviest", "oldest"), the ordering is by that attribute,
-    written as the model writes it (`?u1 | most expensive | ?u2 :: order ?u2 desc 3`). It changes none
-    of the derived dev or validation patterns."""
+    written as the model writes it (`?u1 | most expensive | ?u2 :: order ?u2 desc 3`). The same for
+    an ordered thing that is not the answer ("the product manager of the cheapest product", `?u2 | is a
+    | product :: order ?u2 asc 1`). It changes none of the derived dev or validation patterns."""
     ordering = pattern.ordering
-    if ordering is None or ordering.by_count or ordering.node != ANSWER or \
-            not any(t.is_type and t.subject == ANSWER for t in pattern.triples):
+    if ordering is None or ordering.by_count or \
+            not any(t.is_type and t.subject == ordering.node for t in pattern.triples):
         return pattern
     text = " ".join(re.findall(r"[a-z]+", question.lower()))
     word = next((w for w in sorted(IMPLIED_ORDER, key=len, reverse=True) if re.search(rf"\b{w}\b", text)), None)
     if word is None or any(t.relation.lower() == word for t in pattern.triples):
         return pattern
     graded = _fresh_unknown(pattern)
-    return replace(pattern, triples=(*pattern.triples, PhraseTriple(ANSWER, word, graded)),
+    return replace(pattern, triples=(*pattern.triples, PhraseTriple(ordering.node, word, graded)),
                    ordering=replace(ordering, node=graded))
 
 
