@@ -558,6 +558,7 @@ _LINKING_WORDS = frozenset({"is", "are", "was", "were", "be", "been", "does", "d
                             "which", "who", "the", "a", "an", "of", "many", "much"})
 
 
+_ARTICLES = frozenset({"the", "a", "an"})
 _MULTIWORD_NAME = re.compile(r"(?<=\s)[A-Z][\w-]*(?:\s+(?:of\s+|the\s+)?[A-Z][\w-]*)+")  # "Capacitor Compensator"
 
 
@@ -601,9 +602,6 @@ def with_dropped_entity(question: str, pattern: PhraseGraphPattern) -> PhraseGra
     if not relation:
         return pattern
     return replace(pattern, triples=(*pattern.triples, PhraseTriple(ANSWER, relation, name)))
-
-
-_ARTICLES = frozenset({"the", "a", "an"})
 
 
 def with_named_relation(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
