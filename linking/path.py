@@ -229,25 +229,25 @@ class KgqanPath:
         """Readings with the value a relation phrase swallowed put back as its object ("investigate
         reference architectures" with a dangling unknown: `?u1 | investigate | reference architectures`)
         where the graph holds that value as a literal (one request for every candidate)."""
-        readings = (understood.pattern, *understood.alternatives)
-        candidates = [found for pattern in readings for found in
-                      (*swallowed_values(pattern), *dropped_values(understood.question, pattern))]
-        if not candidates:
+        found = {pattern: (swallowed_values(pattern), dropped_values(understood.question, pattern))
+                 for pattern in (understood.pattern, *understood.alternatives)}
+        values = list(dict.fromkeys(value for swallowed, dropped in found.values() for _, value in (*swallowed, *dropped)))
+        if not values:
             return understood
-        values = list(dict.fromkeys(value for _, value in candidates))
         held = await self.entity_linker.link_literals(values, endpoint,
                                                       extra_forms={v: [_singular_phrase(v)] for v in values})
 
         def restored(pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+            swallowed, dropped = found[pattern]
             done: set[PhraseTriple] = set()
-            for triple, value in swallowed_values(pattern):  # longest value first
+            for triple, value in swallowed:  # longest value first
                 if triple not in done and held.get(value):
                     pattern = with_swallowed_value(pattern, triple, value)
                     done.add(triple)
             if not done:  # a value the pattern left out altogether ("use a case study as evaluation method")
-                found = next(((t, v) for t, v in dropped_values(understood.question, pattern) if held.get(v)), None)
-                if found is not None:
-                    pattern = with_dropped_value(pattern, *found)
+                left_out = next(((t, v) for t, v in dropped if held.get(v)), None)
+                if left_out is not None:
+                    pattern = with_dropped_value(pattern, *left_out)
             return pattern
 
         return _each_reading(understood, restored)
@@ -726,13 +726,8 @@ class KgqanPath:
             return {}
         found = await asyncio.gather(*(self.entity_linker.link_classes(p, endpoint, top_k=1, min_score=CLASS_FIT)
                                        for p in phrases))
-        superclasses = await self.entity_linker.superclasses(endpoint) if any(found) else {}
-        kinds = {}
-        for phrase, classes in zip(phrases, found, strict=True):
-            if classes:
-                kind = classes[0].term.value
-                kinds[phrase] = (classes[0], {kind, *(c for c, parents in superclasses.items() if kind in parents)})
-        return kinds
+        return {phrase: (classes[0], {classes[0].term.value, *classes[0].subclasses})
+                for phrase, classes in zip(phrases, found, strict=True) if classes}
 
     async def _connectors(self, triple: PhraseTriple, carrier: str, holder_set: PredicateSet,
                           answer_classes: set[str], endpoint: Endpoint, *, sole: bool = False) -> list[LinkedPredicate]:

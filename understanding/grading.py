@@ -61,7 +61,6 @@ IMPLIED_ORDER = {
     for word, adjective in _SUPERLATIVE_OF.items()
 }
 
-# Cardinal words a question may use for a compared value ("more than two employees").
 def comparative_attribute(phrase: str) -> str | None:
     """The attribute a comparative grades, by its adjective: "heavier" -> weight, "taller" -> height,
     "more expensive" -> price, "larger" -> size; None for other phrases ("more", "founded after")."""
@@ -79,6 +78,7 @@ def comparative_attribute(phrase: str) -> str | None:
     return None
 
 
+# Cardinal words a question may use for a compared value ("more than two employees").
 NUMBER_WORDS = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
     "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,

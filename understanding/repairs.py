@@ -562,12 +562,18 @@ _ARTICLES = frozenset({"the", "a", "an"})
 _MULTIWORD_NAME = re.compile(r"(?<=\s)[A-Z][\w-]*(?:\s+(?:of\s+|the\s+)?[A-Z][\w-]*)+")  # "Capacitor Compensator"
 
 
-def _words_before(question: str, end: int, used: set[str], *, skip_articles: bool = True) -> str:
-    """The (up to three) words right before `end` in the question, after any article, back to the first
-    linking word or word the pattern already uses: what relates a thing to the name at `end`."""
+def _leading_words(question: str, end: int, *, skip_articles: bool = True) -> list[str]:
+    """The question's words before `end`, without the articles right before it."""
     words = re.findall(r"[A-Za-z]+", question[:end])
     while skip_articles and words and words[-1].lower() in _ARTICLES:
         words.pop()
+    return words
+
+
+def _words_before(question: str, end: int, used: set[str], *, skip_articles: bool = True) -> str:
+    """The (up to three) words right before `end` in the question, after any article, back to the first
+    linking word or word the pattern already uses: what relates a thing to the name at `end`."""
+    words = _leading_words(question, end, skip_articles=skip_articles)
     relation: list[str] = []
     for word in reversed(words):
         if word.lower() in _LINKING_WORDS or word.lower() in used or len(relation) == 3:
@@ -619,9 +625,7 @@ def with_named_relation(question: str, pattern: PhraseGraphPattern) -> PhraseGra
             continue
         rest = [t for t in pattern.triples if t != triple]
         kinds = {t.object.lower(): t for t in rest if t.is_type and t.subject == triple.subject}
-        words = re.findall(r"[A-Za-z]+", question[:at])
-        while words and words[-1].lower() in _ARTICLES:
-            words.pop()
+        words = _leading_words(question, at)
         if words and words[-1].lower() in kinds:
             kind = kinds[words[-1].lower()]
             return replace(pattern, triples=tuple(PhraseTriple(t.subject, kind.object, t.object) if t == triple else t
