@@ -65,11 +65,17 @@ def stem(word: str) -> str:
     return _stemmer().stemWord(word)
 
 
-@functools.lru_cache(maxsize=1)
-def _stemmer():  # noqa: ANN202 - snowballstemmer has no types
-    import snowballstemmer
+_THREAD = threading.local()
 
-    return snowballstemmer.stemmer("english")
+
+def _stemmer():  # noqa: ANN202 - snowballstemmer has no types
+    """One stemmer per thread: a Snowball stemmer keeps the word it works on in itself, so two scoring
+    threads sharing one broke each other's words (IndexError inside `stemWord`)."""
+    if not hasattr(_THREAD, "stemmer"):
+        import snowballstemmer
+
+        _THREAD.stemmer = snowballstemmer.stemmer("english")
+    return _THREAD.stemmer
 
 
 def same_stem(a: str, b: str) -> bool:

@@ -79,3 +79,28 @@ def test_forms_of_one_word_score_as_near_synonyms(scorer: AffinityScorer) -> Non
     plain = AffinityScorer(scorer.vectors, morphology=False)
     assert plain.score("supplies", "supplier") < STEM_SIMILARITY <= scorer.score("supplies", "supplier")
     assert scorer.score("evaluated with", "evaluation method") > plain.score("evaluated with", "evaluation method")
+
+
+def test_stemming_from_several_threads_at_once() -> None:
+    """Scoring runs in worker threads (`ascore_many`); one Snowball stemmer shared by them broke the word
+    another thread was stemming (IndexError), failing a question now and then under `kgqa eval`."""
+    import threading
+
+    from linking.affinity import _stemmer
+
+    words = ["evaluation", "supplies", "located", "responsibilities", "organizational", "a", "it"] * 3000
+    errors: list[Exception] = []
+
+    def stem_all() -> None:
+        try:
+            for word in words:
+                _stemmer().stemWord(word)
+        except Exception as exc:  # noqa: BLE001 - any error is the failure
+            errors.append(exc)
+
+    threads = [threading.Thread(target=stem_all) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
