@@ -626,7 +626,8 @@ class KgqanPath:
             classes[phrase] = sorted(readings, key=lambda c: -c.score * reading_factor(c))
         extra = [c for found in kind_vertices.values() for c in found]
         (edges, relations, around), relation_classes = await asyncio.gather(
-            self._link_edges(pattern, nodes, classes, endpoint, options, value_answer, extra),
+            self._link_edges(pattern, nodes, classes, endpoint, options, value_answer, extra,
+                             {p: found for p, found in kind_vertices.items() if p in kinds}),
             self._relation_classes(pattern, endpoint))
         for phrase, found in kind_vertices.items():
             # a capitalised class phrase names the thing itself first ("is a | Network Dipole")
@@ -651,9 +652,11 @@ class KgqanPath:
     async def _link_edges(self, pattern: PhraseGraphPattern, nodes: dict[str, list[LinkedEntity]],
                           classes: dict[str, list[LinkedEntity]], endpoint: Endpoint,
                           options: AskOptions, value_answer: bool = False, extra: list[LinkedEntity] | None = None,
+                          kinds: dict[str, list[LinkedEntity]] | None = None,
                           ) -> tuple[list[EdgeLinks], list[EdgeEvidence], dict[str, PredicateSet]]:
         """Ranked predicates per edge, their evidence, and the predicates around the `extra` vertices
-        (fetched in the same request as those around the pattern's own vertices)."""
+        (fetched in the same request as those around the pattern's own vertices). `kinds`: the things
+        that name a class phrase no class fits (the category Resistor), which anchor its members."""
         triples = [t for t in pattern.triples if not t.is_type]
         if not triples:
             around = await self.relation_linker.predicates_around(extra, endpoint) if extra else {}
@@ -680,7 +683,7 @@ class KgqanPath:
                                                   else union(around.get(iri) for iri in candidate.iris))
                 plans.append((triple, anchor, sets))
             else:
-                anchor_node, anchor_pattern = _unknown_anchor(triple, pattern, nodes, classes)
+                anchor_node, anchor_pattern = _unknown_anchor(triple, pattern, nodes, classes, kinds or {})
                 unanchored.append((triple, anchor_node, anchor_pattern))
         valued = valued_nodes(pattern) | ({ANSWER} if value_answer else set())
         to_values = {triple: (anchor_node, anchor_pattern) for triple, anchor_node, anchor_pattern in unanchored
@@ -1014,9 +1017,11 @@ def _entity_anchor(triple: PhraseTriple) -> str | None:
 
 
 def _unknown_anchor(triple: PhraseTriple, pattern: PhraseGraphPattern, nodes: dict[str, list[LinkedEntity]],
-                    classes: dict[str, list[LinkedEntity]]) -> tuple[str, str | None]:
+                    classes: dict[str, list[LinkedEntity]],
+                    kinds: dict[str, list[LinkedEntity]]) -> tuple[str, str | None]:
     """For an edge between two unknowns: which unknown to look around, and a WHERE body binding it
-    (its class, or its link to a named thing); None if nothing anchors either side."""
+    (its class, a link to the thing that names its kind, or its link to a named thing); None if
+    nothing anchors either side."""
     for node in (triple.subject, triple.object):
         for other in pattern.triples:
             if not (other.is_type and other.subject == node):
@@ -1030,6 +1035,9 @@ def _unknown_anchor(triple: PhraseTriple, pattern: PhraseGraphPattern, nodes: di
                     return node, f"VALUES {node} {{ {term_to_sparql(best.term)} }}"
                 members = ", ".join(f"<{c}>" for c in (best.term.value, *best.subclasses))
                 return node, f"{node} a ?kgqaAnchorClass FILTER(?kgqaAnchorClass IN ({members}))"
+            named_by = [v for v in kinds.get(other.object, []) if v.score >= CLASS_FIT]
+            if named_by:  # things of a kind the graph names by a thing ("resistor": the category Resistor)
+                return node, f"{node} ?kgqaAnchorPredicate {term_to_sparql(named_by[0].term)}"
     for node in (triple.subject, triple.object):
         for other in pattern.triples:
             if other is triple or other.is_type or node not in other.nodes():

@@ -696,3 +696,15 @@ async def test_a_text_match_filters_the_values_case_insensitively(path: KgqanPat
         truth = await ck25.sparql.select(f'SELECT ?s WHERE {{ ?s a <{PV}Supplier> ; <{PV}name> ?n '
                                          f'FILTER({test}(LCASE(?n), "{text.lower()}")) }}')
         assert {a.value for a in result.answers} == {t.value for t in truth.column("s")} and truth.rows
+
+
+async def test_members_of_a_kind_the_graph_names_by_a_thing_anchor_their_values(path: KgqanPath, ck25: Endpoint) -> None:
+    """"What is the lowest price of a resistor?" (`?u2 | is a | resistor`): ck25 has no class Resistor
+    but a category; its members anchor the edge to the aggregated value, which goes on through the
+    price node to its amount."""
+    pattern = "min :: ?u1 | price | ?u2 ; ?u2 | is a | resistor"
+    result = await path.answer_understood(understood(pattern, AnswerType(AnswerKind.NUMBER)), ck25, KGQAN_ONLY)
+    truth = (await ck25.sparql.select(f'SELECT (MIN(?a) AS ?v) WHERE {{ ?h <{PV}hasCategory>/<{PV}name> "Resistor" ; '
+                                      f'<{PV}price>/<{PV}amount> ?a }}')).column("v")
+    assert [float(a.value) for a in result.answers] == [pytest.approx(float(truth[0].value))]
+    assert f"<{PV}amount>" in result.evidence.sparql and "prod-cat-Resistor" in result.evidence.sparql
