@@ -1081,3 +1081,61 @@ def test_a_negated_relation_is_read_from_the_positive_question(question: str, po
         assert pattern.triples[-1].negated and pattern.positive() == PhraseGraphPattern.from_text(decoded)
         assert unsupported_reason(question, pattern) is None
     assert positive_question("Which singers are not from France and not from Spain?") is None  # two negations
+
+
+SUPERLATIVE_READINGS = [  # (question, the reading from its syntax; None: left to the model)
+    ("What is the heaviest product from a supplier in Germany?",
+     "list :: ?u1 | is a | product ; ?u1 | supplier | ?u2 ; ?u2 | in | Germany ; ?u1 | heaviest | ?u3 "
+     ":: order ?u3 desc 1"),
+    ("Which are the three widest products?", "list :: ?u1 | is a | products ; ?u1 | widest | ?u2 :: order ?u2 desc 3"),
+    ("What does the heaviest hardware product cost?",
+     "list :: ?u1 | cost | ?u2 ; ?u2 | is a | hardware product ; ?u2 | heaviest | ?u3 :: order ?u3 desc 1"),
+    ("Who manages the most reliable product?",
+     "list :: ?u1 | manages | ?u2 ; ?u2 | is a | product ; ?u2 | reliable | ?u3 :: order ?u3 desc 1"),
+    ("What is the price of the cheapest sensor supplied by Brown PLC?",
+     "list :: ?u1 | price | ?u2 ; ?u2 | is a | sensor ; ?u2 | supplied by | Brown PLC ; ?u2 | cheapest | ?u3 "
+     ":: order ?u3 asc 1"),
+    ("Which is the lightest product in the Crystal category?",
+     "list :: ?u1 | is a | product ; ?u1 | category | Crystal ; ?u1 | lightest | ?u2 :: order ?u2 asc 1"),
+    ("What is the email address of the manager of the heaviest product?",
+     "list :: ?u1 | email address | ?u2 ; ?u2 | manager | ?u3 ; ?u3 | is a | product ; ?u3 | heaviest | ?u4 "
+     ":: order ?u4 desc 1"),
+    ("What is the lowest price of a resistor?", "min :: ?u1 | price | ?u2 ; ?u2 | is a | resistor"),
+    ("List the names of the top 5 oldest people.",
+     "list :: ?u1 | names | ?u2 ; ?u2 | is a | people ; ?u2 | oldest | ?u3 :: order ?u3 desc 5"),
+    ("What is the longest river in the world?", None),  # "in the world" restricts nothing
+    ("What is the largest city of the birthplace of Pat Kirkwood?", None),  # "of" says no relation
+    ("Find the patient who has the most recent undergoing treatment?", None),  # a relative clause
+    ("Which department has the most employees?", None),  # a count
+    ("What is the highest mountain in Italy?", None),  # "highest" names no attribute
+]
+
+
+@pytest.mark.parametrize(("question", "expected"), SUPERLATIVE_READINGS)
+def test_superlatives_are_read_from_the_question_syntax(question: str, expected: str | None) -> None:
+    from understanding.resources import spacy_pipeline
+    from understanding.superlatives import superlative_reading
+
+    reading = superlative_reading(spacy_pipeline()(question))
+    if expected is None:
+        assert reading is None
+    else:
+        assert reading is not None and reading.pattern == PhraseGraphPattern.from_text(expected)
+
+
+class GarbledSuperlativeModel:
+    """Decodes every question as the model does "the heaviest product from a supplier in Germany"."""
+
+    def predict(self, questions: list[str]) -> list[ModelOutput]:
+        return [ModelOutput("list :: ?u1 | heaviest | ?u2 ; ?u2 | is a | product ; ?u2 | from | Germany",
+                            AnswerKind.NUMBER, 0.9) for _ in questions]
+
+
+def test_the_superlative_reading_comes_first_and_the_model_reading_next() -> None:
+    parser = QuestionParser(model=GarbledSuperlativeModel())
+    understood = parser.parse_sync(["What is the heaviest product from a supplier in Germany?"])[0]
+    assert understood.pattern.ordering is not None and understood.pattern.ordering.descending
+    assert understood.answer_type.kind is AnswerKind.RESOURCE and understood.answer_type.semantic_type == "product"
+    assert understood.alternatives[0].to_text() == "list :: ?u1 | heaviest | ?u2 ; ?u2 | is a | product ; ?u2 | from | Germany"
+    unrepaired = QuestionParser(model=GarbledSuperlativeModel(), repairs=False)
+    assert unrepaired.parse_sync(["What is the heaviest product from a supplier in Germany?"])[0].pattern.ordering is None

@@ -21,8 +21,10 @@ from typing import Protocol
 from gateway.errors import GatewayError
 from understanding.answer_types import build_answer_type, predicted_kind, stated_kind, wh_noun
 from understanding.coverage import positive_question, unsupported_reason, with_negation
+from understanding.grading import stated_ordering
 from understanding.pgp import AnswerKind, PGPParseError, PhraseGraphPattern, QuestionForm, UnderstoodQuestion
 from understanding.repairs import chosen_reading, kind_relation_reading, repaired
+from understanding.superlatives import superlative_reading
 
 log = logging.getLogger(__name__)
 
@@ -203,6 +205,8 @@ class QuestionParser:
                 alternatives = tuple(dict.fromkeys(p for _, p in later if p != pattern))[:MAX_ALTERNATIVES]
                 results[i] = UnderstoodQuestion(texts[i], pattern, answer_type, "model", raw, per_question,
                                                 alternatives=alternatives)
+            if self._repairs:
+                self._read_superlatives(results)
             self._add_wh_nouns(results)
         else:
             reasons = {i: self._model_unavailable or "no model" for i in range(len(texts))}
@@ -240,6 +244,24 @@ class QuestionParser:
                                      unsupported=None)
         return results
 
+    def _read_superlatives(self, results: list[UnderstoodQuestion | None]) -> None:
+        """Superlative questions read from their syntax (`understanding.superlatives`), one spaCy batch;
+        the model's reading becomes the next one."""
+        wanted = [i for i, r in enumerate(results) if r is not None
+                  and (stated := stated_ordering(r.question)) is not None and stated.by_count is False]
+        if not wanted:
+            return
+        docs = self._ensure_fallback().nlp.pipe([results[i].question for i in wanted], batch_size=64)  # type: ignore[union-attr]
+        for i, doc in zip(wanted, docs, strict=True):
+            understood, reading = results[i], superlative_reading(doc)
+            if understood is None or reading is None or _same_reading(reading.pattern, understood.pattern):
+                continue
+            kind = reading.kind or understood.answer_type.kind
+            results[i] = replace(
+                understood, pattern=reading.pattern,
+                answer_type=build_answer_type(kind, reading.pattern, understood.answer_type.confidence),
+                alternatives=tuple(dict.fromkeys((understood.pattern, *understood.alternatives)))[:MAX_ALTERNATIVES])
+
     def _add_wh_nouns(self, results: list[UnderstoodQuestion | None]) -> None:
         """What "Which <noun> ..." asks for, where the pattern names no answer class (one spaCy batch)."""
         wanted = [i for i, r in enumerate(results) if r is not None and r.answer_type.semantic_type is None
@@ -272,6 +294,10 @@ class QuestionParser:
 
             self._fallback = FallbackParser(spacy_pipeline())
         return self._fallback
+
+
+def _same_reading(one: PhraseGraphPattern, other: PhraseGraphPattern) -> bool:
+    return set(one.triples) == set(other.triples) and replace(one, triples=()) == replace(other, triples=())
 
 
 def _with_question(result: UnderstoodQuestion, question: str) -> UnderstoodQuestion:

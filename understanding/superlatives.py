@@ -1,0 +1,300 @@
+"""Superlative questions read from the question's syntax, where the model's reading is often garbled.
+
+The training questions rank things mostly by a relation named after the superlative ("the highest
+mountain"); questions over a product catalogue say "the heaviest product from a supplier in Germany",
+"Who manages the most reliable product?" or "What does the heaviest hardware product cost?", which the
+model decodes as `?u1 | heaviest | ?u2 ; ...` with the ordering lost or on the wrong node. A spaCy
+parse says which noun the superlative grades, how that noun is restricted (its prepositional phrases
+and participles) and how the asked thing hangs off it (the noun itself, a chain of "X of Y", the verb
+whose object or subject it is), which is all the pattern needs.
+
+Only superlatives that name their attribute are read ("heaviest", "cheapest", "most reliable";
+`IMPLIED_ORDER`), and "highest"/"lowest" of an attribute noun over a kind ("the lowest price of a
+resistor", a MIN). Anything the reader does not fully understand (a relative clause, a coordination, a
+second superlative) gives None, and the model's reading stands.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from understanding.grading import (
+    ATTRIBUTE_OF,
+    IMPLIED_ORDER,
+    SUPERLATIVE_DESCENDING,
+    number_value,
+    stated_ordering,
+)
+from understanding.pgp import (
+    ANSWER,
+    TYPE_RELATION,
+    AnswerKind,
+    Ordering,
+    PhraseGraphPattern,
+    PhraseTriple,
+    QuestionForm,
+)
+
+_WH = frozenset({"what", "which", "who", "whom"})
+_IMPERATIVES = frozenset({"name", "list", "give", "show", "find", "return", "tell", "get"})
+_EXTREMES = {"highest": True, "largest": True, "greatest": True, "biggest": True, "maximum": True,
+             "lowest": False, "smallest": False, "minimum": False}
+_ADJECTIVE_SUFFIXES = ("ive", "ous", "ful", "able", "ible", "al", "ic", "ant", "ent")
+_RANK_WORDS = frozenset({"top", "first", "last", "bottom"})
+_HANDLED_MODIFIERS = frozenset({"det", "compound", "amod", "nummod", "prep", "acl", "punct", "advmod"})
+
+
+@dataclass(frozen=True)
+class SuperlativeReading:
+    """A pattern read from a superlative question, and the answer kind it implies (None: the model's)."""
+
+    pattern: PhraseGraphPattern
+    kind: AnswerKind | None
+
+
+class _Unreadable(Exception):
+    """The question has a part the reader does not understand."""
+
+
+class _Builder:
+    def __init__(self) -> None:
+        self.triples: list[PhraseTriple] = []
+        self.count = 1
+
+    def fresh(self) -> str:
+        self.count += 1
+        return f"?unknown{self.count}"
+
+    def add(self, subject: str, relation: str, obj: str) -> None:
+        self.triples.append(PhraseTriple(subject, relation, obj))
+
+
+def superlative_reading(doc: Any) -> SuperlativeReading | None:
+    """The pattern of a superlative question from its spaCy parse, or None (see the module docstring)."""
+    try:
+        return _read(doc)
+    except _Unreadable:
+        return None
+
+
+def _read(doc: Any) -> SuperlativeReading | None:
+    stated = stated_ordering(doc.text)
+    if stated is None or stated.by_count is not False:
+        return None
+    found = _superlative(doc)
+    if found is None:
+        return None
+    word, descending, graded, adjective = found
+    ranked = _graded_noun(adjective)
+    if ranked is None:
+        return None
+    builder = _Builder()
+    if word in _EXTREMES:
+        return _extreme(doc, builder, ranked, descending)
+    asked_verb = _verb_read_as_noun(doc, ranked)
+    if asked_verb is not None:  # "What does the heaviest hardware product cost?"
+        ranked = [c for c in ranked.children if c.dep_ == "compound"][-1]
+        node = builder.fresh()
+        builder.add(ANSWER, asked_verb, node)
+        kind: AnswerKind | None = None
+    else:
+        node, kind = _attach(doc, builder, ranked)
+    builder.add(node, TYPE_RELATION, _kind_phrase(ranked, skip=graded))
+    _restrict(builder, node, ranked)
+    value = builder.fresh()
+    builder.add(node, word, value)
+    limit = stated.limit or _stated_number(ranked) or 1
+    pattern = PhraseGraphPattern(triples=tuple(builder.triples), form=QuestionForm.LIST,
+                                 ordering=Ordering(value, descending=descending, limit=limit))
+    return SuperlativeReading(pattern, kind)
+
+
+def _superlative(doc: Any) -> tuple[str, bool, set[int], Any] | None:
+    """The one superlative: its words, its end, the indexes of its tokens, and its adjective token."""
+    found = []
+    for token in doc:
+        lower = token.lower_
+        if token.i > 0 and token.text[:1].isupper():
+            continue
+        if lower in ("most", "least") and token.i + 1 < len(doc):
+            adjective = doc[token.i + 1]
+            if adjective.tag_ in ("JJ", "RB") and (adjective.lower_ in ATTRIBUTE_OF or adjective.lower_.endswith(_ADJECTIVE_SUFFIXES)):
+                phrase = f"{lower} {adjective.lower_}"
+                descending = IMPLIED_ORDER[phrase][1] if phrase in IMPLIED_ORDER else lower == "most"
+                # the adjective names the attribute, as the training patterns write it ("expensive")
+                found.append((adjective.lower_, descending, {token.i, adjective.i}, adjective))
+        elif token.tag_ == "JJS" and lower in IMPLIED_ORDER:
+            found.append((lower, IMPLIED_ORDER[lower][1], {token.i}, token))
+        elif token.tag_ == "JJS" and lower in _EXTREMES:
+            found.append((lower, _EXTREMES[lower], {token.i}, token))
+        elif token.tag_ in ("JJS", "RBS") and lower in SUPERLATIVE_DESCENDING:
+            return None  # another superlative ("the most products", "the best"): not ours to read
+    return found[0] if len(found) == 1 else None
+
+
+def _graded_noun(adjective: Any) -> Any | None:
+    """The noun the superlative grades: its head ("the heaviest product"), or the subject of "is the
+    shortest" ("Which capacitor is the shortest?")."""
+    if adjective.dep_ == "amod" and adjective.head.pos_ in ("NOUN", "PROPN"):
+        return adjective.head
+    if adjective.dep_ in ("attr", "acomp") and adjective.head.lemma_ == "be":
+        subjects = [c for c in adjective.head.children if c.dep_ == "nsubj" and c.pos_ in ("NOUN", "PROPN")]
+        if len(subjects) == 1 and any(c.lower_ in ("which", "what") for c in subjects[0].children):
+            return subjects[0]
+    return None
+
+
+def _is_asked(doc: Any, noun: Any) -> bool:
+    """Whether the question asks for `noun` itself: "What is the heaviest product ...", "Which are the
+    three widest products?", "Which capacitor is ...", "Name the lightest product ...", "Which product
+    ..." (the wh-determiner on the noun)."""
+    if any(c.dep_ == "det" and c.lower_ in ("which", "what") for c in noun.children):
+        return True
+    head = noun.head
+    if noun.dep_ in ("nsubj", "attr") and head.lemma_ == "be":
+        return any(c.lower_ in _WH and c.dep_ in ("nsubj", "attr") for c in head.children if c != noun)
+    return noun.dep_ == "dobj" and head.i == 0 and head.lower_ in _IMPERATIVES
+
+
+def _attach(doc: Any, builder: _Builder, ranked: Any) -> tuple[str, AnswerKind | None]:
+    """Relates the asked thing to the graded noun; returns the graded noun's node and the answer kind."""
+    if _is_asked(doc, ranked):
+        return ANSWER, AnswerKind.RESOURCE
+    chain = []  # "the email address of the manager of the heaviest product": email address, manager
+    current = ranked
+    while current.dep_ == "pobj" and current.head.lower_ == "of" and current.head.head.pos_ == "NOUN":
+        current = current.head.head
+        chain.append(current)
+    if chain:
+        if not _is_asked(doc, current):
+            raise _Unreadable
+        nodes = [ANSWER, *(builder.fresh() for _ in chain)]
+        for index, owner in enumerate(reversed(chain)):
+            _only_modifiers(owner, allowed={"det", "compound", "amod", "prep"}, of_only=True)
+            builder.add(nodes[index], _kind_phrase(owner), nodes[index + 1])
+        return nodes[-1], None
+    verb = ranked.head
+    if ranked.dep_ == "dobj" and verb.pos_ == "VERB" and verb.dep_ == "ROOT":  # "Who manages the most reliable product?"
+        subject = _wh_subject(verb)
+        node = builder.fresh()
+        builder.add(ANSWER, verb.text, node)
+        if subject is not None and subject.pos_ in ("NOUN", "PROPN"):
+            builder.add(ANSWER, TYPE_RELATION, _kind_phrase(subject))
+        return node, AnswerKind.RESOURCE
+    if ranked.dep_ == "nsubj" and verb.pos_ == "VERB" and verb.dep_ == "ROOT" and doc[0].lower_ in ("what", "how"):
+        node = builder.fresh()  # "What does the heaviest product cost?" parsed right
+        builder.add(ANSWER, verb.text, node)
+        return node, None
+    raise _Unreadable
+
+
+def _verb_read_as_noun(doc: Any, ranked: Any) -> str | None:
+    """"What does the heaviest hardware product cost?" parsed with "cost" as the subject's last noun:
+    the verb, when the graded noun ends the question after "What/How much does" and has a compound."""
+    if ranked.dep_ != "nsubj" or ranked.head.lemma_ != "do" or doc[0].lower_ not in ("what", "how") or \
+            ranked.i != len(doc) - 2 or not doc[-1].is_punct or \
+            not any(c.dep_ == "compound" and c.pos_ == "NOUN" for c in ranked.children):
+        return None
+    return ranked.text
+
+
+def _wh_subject(verb: Any) -> Any | None:
+    """The subject of `verb` when it is what the question asks for ("Who", "Which supplier"), else raise."""
+    for child in verb.children:
+        if child.dep_ == "nsubj":
+            if child.lower_ in _WH:
+                return None
+            if any(c.dep_ == "det" and c.lower_ in ("which", "what") for c in child.children):
+                return child
+    raise _Unreadable
+
+
+def _extreme(doc: Any, builder: _Builder, attribute: Any, descending: bool) -> SuperlativeReading | None:
+    """"What is the lowest price of a resistor?": the MIN (MAX) of an attribute over a kind."""
+    if not _is_asked(doc, attribute):
+        return None
+    kinds = [c for c in attribute.children if c.dep_ == "prep" and c.lower_ in ("of", "among", "across")]
+    if len(kinds) != 1:
+        return None
+    owners = [c for c in kinds[0].children if c.dep_ == "pobj" and c.pos_ == "NOUN"]
+    if len(owners) != 1 or not _any_of_a_kind(owners[0]) or \
+            any(c.dep_ not in ("det", "amod", "compound", "prep") for c in attribute.children):
+        return None  # "the largest city of the country ..." ranks cities
+    owner = builder.fresh()
+    builder.add(ANSWER, _kind_phrase(attribute, skip={c.i for c in attribute.children if c.dep_ == "amod"}), owner)
+    builder.add(owner, TYPE_RELATION, _kind_phrase(owners[0]))
+    _restrict(builder, owner, owners[0])
+    form = QuestionForm.MAX if descending else QuestionForm.MIN
+    return SuperlativeReading(PhraseGraphPattern(triples=tuple(builder.triples), form=form), AnswerKind.NUMBER)
+
+
+def _any_of_a_kind(noun: Any) -> bool:
+    """"a resistor", "all products", "resistors": any thing of a kind, not one named or known thing."""
+    determiners = [c.lower_ for c in noun.children if c.dep_ in ("det", "predet")]
+    if any(c.dep_ == "compound" and c.pos_ == "PROPN" for c in noun.children):
+        return False
+    return any(d in ("a", "an", "all", "any", "each", "every") for d in determiners) or \
+        (not determiners and noun.tag_ == "NNS")
+
+
+def _kind_phrase(noun: Any, skip: set[int] | frozenset[int] = frozenset()) -> str:
+    """The noun with its compounds and plain adjectives ("hardware product", "email address")."""
+    words = [c for c in noun.children if c.i < noun.i and c.dep_ in ("compound", "amod") and c.i not in skip
+             and c.lower_ not in _RANK_WORDS
+             and c.tag_ not in ("JJS", "RBS") and not (c.dep_ == "amod" and any(g.i in skip for g in c.children))]
+    words = [w for w in words if not any(g.i in skip for g in w.subtree)]
+    return " ".join(t.text for t in sorted([*words, noun], key=lambda t: t.i))
+
+
+def _stated_number(noun: Any) -> int | None:
+    for child in noun.children:
+        if child.dep_ == "nummod":
+            value = number_value(child.lower_)
+            if isinstance(value, int) and value > 0:
+                return value
+    return None
+
+
+def _only_modifiers(noun: Any, allowed: set[str], of_only: bool = False) -> None:
+    for child in noun.children:
+        if child.dep_ not in allowed or (of_only and child.dep_ == "prep" and child.lower_ != "of"):
+            raise _Unreadable
+
+
+def _restrict(builder: _Builder, node: str, noun: Any) -> None:
+    """The restrictions on a noun: "from a supplier in Germany", "in the Crystal category", "supplied
+    by Brown PLC"."""
+    for child in noun.children:
+        if child.dep_ not in _HANDLED_MODIFIERS or (child.dep_ == "advmod" and child.lower_ not in ("most", "least")):
+            raise _Unreadable
+        if child.dep_ == "prep":
+            if child.lower_ == "of":  # "the heaviest product of X": which relation "of" means is not said
+                raise _Unreadable
+            _relate(builder, node, child.lower_, child)
+        elif child.dep_ == "acl":  # "supplied by X", "managed by X"
+            preps = [c for c in child.children if c.dep_ in ("agent", "prep")]
+            if len(preps) != 1 or len(list(child.children)) != 1:
+                raise _Unreadable
+            _relate(builder, node, f"{child.text} {preps[0].lower_}", preps[0])
+
+
+def _relate(builder: _Builder, node: str, relation: str, preposition: Any) -> None:
+    objects = [c for c in preposition.children if c.dep_ == "pobj"]
+    if len(objects) != 1 or len(list(preposition.children)) != 1:
+        raise _Unreadable
+    target = objects[0]
+    names = [c for c in target.children if c.dep_ == "compound" and c.pos_ == "PROPN"]
+    if target.pos_ == "PROPN":  # "in Germany", "by Brown PLC"
+        builder.add(node, relation, " ".join(t.text for t in target.subtree if t.dep_ != "det"))
+        _only_modifiers(target, allowed={"det", "compound"})
+    elif names:  # "in the Crystal category": the name, related by the noun after it
+        _only_modifiers(target, allowed={"det", "compound"})
+        builder.add(node, target.text, " ".join(t.text for t in target.subtree if t.dep_ not in ("det",) and t != target))
+    elif target.pos_ == "NOUN" and any(c.dep_ in ("prep", "acl") for c in target.children):
+        # "from a supplier in Germany": a thing of its own, related by its noun ("in the world" says nothing)
+        other = builder.fresh()
+        builder.add(node, _kind_phrase(target), other)
+        _restrict(builder, other, target)
+    else:
+        raise _Unreadable
