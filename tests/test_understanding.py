@@ -1103,6 +1103,20 @@ SUPERLATIVE_READINGS = [  # (question, the reading from its syntax; None: left t
     ("What is the lowest price of a resistor?", "min :: ?u1 | price | ?u2 ; ?u2 | is a | resistor"),
     ("List the names of the top 5 oldest people.",
      "list :: ?u1 | names | ?u2 ; ?u2 | is a | people ; ?u2 | oldest | ?u3 :: order ?u3 desc 5"),
+    ("Which product from Brown PLC has the highest reliability index?",
+     "list :: ?u1 | is a | product ; ?u1 | from | Brown PLC ; ?u1 | reliability index | ?u2 :: order ?u2 desc 1"),
+    ("Which are the three products with the lowest weight?",
+     "list :: ?u1 | is a | products ; ?u1 | weight | ?u2 :: order ?u2 asc 3"),
+    ("Which supplier from Italy has the cheapest product?",
+     "list :: ?u1 | product | ?u2 ; ?u1 | is a | supplier ; ?u1 | from | Italy ; ?u2 | is a | product ; "
+     "?u2 | cheapest | ?u3 :: order ?u3 asc 1"),
+    ("What is the id of the longest song?",
+     "list :: ?u1 | id | ?u2 ; ?u2 | is a | song ; ?u2 | longest | ?u3 :: order ?u3 desc 1"),
+    ("What is the first and last name of the oldest employee?", None),  # a coordination
+    ("Return the most frequent result across all musicals.", None),  # "most frequent" counts
+    ("What is the entry name of the most expensive catalog (in USD)?", None),  # an aside
+    ("Which room has the highest rate? List the room's full name and rate.", None),  # a second sentence
+    ("What is the largest city of the country to whom the honours were given?", None),
     ("What is the longest river in the world?", None),  # "in the world" restricts nothing
     ("What is the largest city of the birthplace of Pat Kirkwood?", None),  # "of" says no relation
     ("Find the patient who has the most recent undergoing treatment?", None),  # a relative clause

@@ -41,7 +41,8 @@ _IMPERATIVES = frozenset({"name", "list", "give", "show", "find", "return", "tel
 _EXTREMES = {"highest": True, "largest": True, "greatest": True, "biggest": True, "maximum": True,
              "lowest": False, "smallest": False, "minimum": False}
 _ADJECTIVE_SUFFIXES = ("ive", "ous", "ful", "able", "ible", "al", "ic", "ant", "ent")
-_RANK_WORDS = frozenset({"top", "first", "last", "bottom"})
+_COUNTING_ADJECTIVES = frozenset({"frequent", "common", "popular", "prevalent", "usual"})
+_RANK_WORDS = frozenset({"top", "bottom"})
 _HANDLED_MODIFIERS = frozenset({"det", "compound", "amod", "nummod", "prep", "acl", "punct", "advmod"})
 
 
@@ -80,8 +81,8 @@ def superlative_reading(doc: Any) -> SuperlativeReading | None:
 
 def _read(doc: Any) -> SuperlativeReading | None:
     stated = stated_ordering(doc.text)
-    if stated is None or stated.by_count is not False:
-        return None
+    if stated is None or stated.by_count is not False or len(list(doc.sents)) > 1 or "(" in doc.text:
+        return None  # no superlative of a value; a second sentence that asks for more ("List ..."); an aside
     found = _superlative(doc)
     if found is None:
         return None
@@ -90,8 +91,17 @@ def _read(doc: Any) -> SuperlativeReading | None:
     if ranked is None:
         return None
     builder = _Builder()
+    handled: set[int] = set()
     if word in _EXTREMES:
-        return _extreme(doc, builder, ranked, descending)
+        owner = _owner_of_attribute(ranked)
+        if owner is None:
+            return _extreme(doc, builder, ranked, descending)
+        # "the product with the highest weight", "Which product from X has the highest reliability index?"
+        word, graded, limit_of = _kind_phrase(ranked, skip=graded), set(), owner
+        handled = {ranked.head.i} if ranked.dep_ == "pobj" else {ranked.i}
+        ranked = owner
+    else:
+        limit_of = ranked
     asked_verb = _verb_read_as_noun(doc, ranked)
     if asked_verb is not None:  # "What does the heaviest hardware product cost?"
         ranked = [c for c in ranked.children if c.dep_ == "compound"][-1]
@@ -101,10 +111,10 @@ def _read(doc: Any) -> SuperlativeReading | None:
     else:
         node, kind = _attach(doc, builder, ranked)
     builder.add(node, TYPE_RELATION, _kind_phrase(ranked, skip=graded))
-    _restrict(builder, node, ranked)
+    _restrict(builder, node, ranked, handled)
     value = builder.fresh()
     builder.add(node, word, value)
-    limit = stated.limit or _stated_number(ranked) or 1
+    limit = stated.limit or _stated_number(limit_of) or 1
     pattern = PhraseGraphPattern(triples=tuple(builder.triples), form=QuestionForm.LIST,
                                  ordering=Ordering(value, descending=descending, limit=limit))
     return SuperlativeReading(pattern, kind)
@@ -119,6 +129,8 @@ def _superlative(doc: Any) -> tuple[str, bool, set[int], Any] | None:
             continue
         if lower in ("most", "least") and token.i + 1 < len(doc):
             adjective = doc[token.i + 1]
+            if adjective.lower_ in _COUNTING_ADJECTIVES:
+                return None  # "the most frequent result" counts
             if adjective.tag_ in ("JJ", "RB") and (adjective.lower_ in ATTRIBUTE_OF or adjective.lower_.endswith(_ADJECTIVE_SUFFIXES)):
                 phrase = f"{lower} {adjective.lower_}"
                 descending = IMPLIED_ORDER[phrase][1] if phrase in IMPLIED_ORDER else lower == "most"
@@ -131,6 +143,18 @@ def _superlative(doc: Any) -> tuple[str, bool, set[int], Any] | None:
         elif token.tag_ in ("JJS", "RBS") and lower in SUPERLATIVE_DESCENDING:
             return None  # another superlative ("the most products", "the best"): not ours to read
     return found[0] if len(found) == 1 else None
+
+
+def _owner_of_attribute(attribute: Any) -> Any | None:
+    """The thing an attribute with "highest"/"lowest" ranks: "the product with the highest weight",
+    "Which product ... has the highest reliability index?"; None where the attribute is asked for."""
+    if attribute.dep_ == "pobj" and attribute.head.lower_ == "with" and attribute.head.head.pos_ == "NOUN":
+        return attribute.head.head
+    if attribute.dep_ == "dobj" and attribute.head.lemma_ == "have":
+        subjects = [c for c in attribute.head.children if c.dep_ == "nsubj" and c.pos_ == "NOUN"]
+        if len(subjects) == 1:
+            return subjects[0]
+    return None
 
 
 def _graded_noun(adjective: Any) -> Any | None:
@@ -177,10 +201,11 @@ def _attach(doc: Any, builder: _Builder, ranked: Any) -> tuple[str, AnswerKind |
     verb = ranked.head
     if ranked.dep_ == "dobj" and verb.pos_ == "VERB" and verb.dep_ == "ROOT":  # "Who manages the most reliable product?"
         subject = _wh_subject(verb)
-        node = builder.fresh()
-        builder.add(ANSWER, verb.text, node)
+        node = builder.fresh()  # "Which team has the oldest player?": the relation is the player
+        builder.add(ANSWER, _kind_phrase(ranked) if verb.lemma_ == "have" else verb.text, node)
         if subject is not None and subject.pos_ in ("NOUN", "PROPN"):
             builder.add(ANSWER, TYPE_RELATION, _kind_phrase(subject))
+            _restrict(builder, ANSWER, subject)  # "Which supplier from Italy ..."
         return node, AnswerKind.RESOURCE
     if ranked.dep_ == "nsubj" and verb.pos_ == "VERB" and verb.dep_ == "ROOT" and doc[0].lower_ in ("what", "how"):
         node = builder.fresh()  # "What does the heaviest product cost?" parsed right
@@ -239,12 +264,14 @@ def _any_of_a_kind(noun: Any) -> bool:
 
 
 def _kind_phrase(noun: Any, skip: set[int] | frozenset[int] = frozenset()) -> str:
-    """The noun with its compounds and plain adjectives ("hardware product", "email address")."""
+    """The noun with its compounds and plain adjectives ("hardware product", "email address"), without
+    the superlative ("the most reliable product": "product") and the tokens in `skip`."""
     words = [c for c in noun.children if c.i < noun.i and c.dep_ in ("compound", "amod") and c.i not in skip
              and c.lower_ not in _RANK_WORDS
-             and c.tag_ not in ("JJS", "RBS") and not (c.dep_ == "amod" and any(g.i in skip for g in c.children))]
-    words = [w for w in words if not any(g.i in skip for g in w.subtree)]
-    return " ".join(t.text for t in sorted([*words, noun], key=lambda t: t.i))
+             and not any(g.tag_ in ("JJS", "RBS") or g.lower_ in ("most", "least") or g.i in skip for g in c.subtree)]
+    if any(g.dep_ in ("cc", "conj") for w in words for g in w.subtree):
+        raise _Unreadable  # "the first and last name"
+    return "".join(t.text_with_ws for t in sorted([*words, noun], key=lambda t: t.i)).strip()
 
 
 def _stated_number(noun: Any) -> int | None:
@@ -262,10 +289,12 @@ def _only_modifiers(noun: Any, allowed: set[str], of_only: bool = False) -> None
             raise _Unreadable
 
 
-def _restrict(builder: _Builder, node: str, noun: Any) -> None:
+def _restrict(builder: _Builder, node: str, noun: Any, handled: set[int] | frozenset[int] = frozenset()) -> None:
     """The restrictions on a noun: "from a supplier in Germany", "in the Crystal category", "supplied
-    by Brown PLC"."""
+    by Brown PLC" (`handled`: modifiers already read)."""
     for child in noun.children:
+        if child.i in handled:
+            continue
         if child.dep_ not in _HANDLED_MODIFIERS or (child.dep_ == "advmod" and child.lower_ not in ("most", "least")):
             raise _Unreadable
         if child.dep_ == "prep":
