@@ -1128,7 +1128,7 @@ SUPERLATIVE_READINGS = [  # (question, the reading from its syntax; None: left t
 @pytest.mark.parametrize(("question", "expected"), SUPERLATIVE_READINGS)
 def test_superlatives_are_read_from_the_question_syntax(question: str, expected: str | None) -> None:
     from understanding.resources import spacy_pipeline
-    from understanding.superlatives import superlative_reading
+    from understanding.syntax import superlative_reading
 
     reading = superlative_reading(spacy_pipeline()(question))
     if expected is None:
@@ -1153,3 +1153,45 @@ def test_the_superlative_reading_comes_first_and_the_model_reading_next() -> Non
     assert understood.alternatives[0].to_text() == "list :: ?u1 | heaviest | ?u2 ; ?u2 | is a | product ; ?u2 | from | Germany"
     unrepaired = QuestionParser(model=GarbledSuperlativeModel(), repairs=False)
     assert unrepaired.parse_sync(["What is the heaviest product from a supplier in Germany?"])[0].pattern.ordering is None
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("What is the email address of the manager of Yanka Schreiber?",
+     "list :: ?u1 | email address | ?u2 ; ?u2 | manager | Yanka Schreiber"),
+    ("What is the country of the supplier of product Z763-7274829?",
+     "list :: ?u1 | country | ?u2 ; ?u2 | supplier | Z763-7274829"),
+    ("What is the phone number of the manager of the Marketing department?",
+     "list :: ?u1 | phone number | ?u2 ; ?u2 | manager | Marketing"),
+    ("What are the areas of expertise of the manager of Yanka Schreiber?",
+     "list :: ?u1 | areas of expertise | ?u2 ; ?u2 | manager | Yanka Schreiber"),
+    ("What are the areas of expertise of Yanka Schreiber?", None),  # one noun phrase, no chain
+    ("Who is the product manager of product Z763-7274829?", None),  # one hop
+    ("Which are the employees of the Marketing department?", None),
+])
+def test_chains_of_of_are_read_from_the_question_syntax(question: str, expected: str | None) -> None:
+    from understanding.resources import spacy_pipeline
+    from understanding.syntax import chain_reading
+
+    reading = chain_reading(spacy_pipeline()(question))
+    if expected is None:
+        assert reading is None
+    else:
+        assert reading is not None and reading.pattern == PhraseGraphPattern.from_text(expected)
+
+
+class DroppedHopModel:
+    def predict(self, questions: list[str]) -> list[ModelOutput]:
+        return [ModelOutput("list :: ?u1 | email address | Yanka Schreiber", AnswerKind.STRING, 0.9) for _ in questions]
+
+
+def test_a_chain_is_taken_only_where_the_model_dropped_a_hop() -> None:
+    understood = QuestionParser(model=DroppedHopModel()).parse_sync(
+        ["What is the email address of the manager of Yanka Schreiber?"])[0]
+    assert understood.pattern.to_text() == "list :: ?u1 | email address | ?u2 ; ?u2 | manager | Yanka Schreiber"
+    assert understood.alternatives[0].to_text() == "list :: ?u1 | email address | Yanka Schreiber"
+    from understanding.resources import spacy_pipeline
+    from understanding.syntax import chain_reading
+
+    chain = chain_reading(spacy_pipeline()("What is the email address of the manager of Yanka Schreiber?"))
+    assert chain is not None and chain.kept_by(understood.pattern)
+    assert not chain.kept_by(PhraseGraphPattern.from_text("list :: ?u1 | email address | Yanka Schreiber"))

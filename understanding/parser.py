@@ -24,7 +24,7 @@ from understanding.coverage import positive_question, unsupported_reason, with_n
 from understanding.grading import stated_ordering
 from understanding.pgp import AnswerKind, PGPParseError, PhraseGraphPattern, QuestionForm, UnderstoodQuestion
 from understanding.repairs import chosen_reading, kind_relation_reading, repaired
-from understanding.superlatives import superlative_reading
+from understanding.syntax import chain_reading, superlative_reading
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +32,7 @@ MAX_QUESTION_CHARS = 1000
 MAX_ALTERNATIVES = 2  # readings after the best one kept for a second try (`UnderstoodQuestion.alternatives`)
 MODEL_SWITCH = "KGQA_UNDERSTANDING_MODEL"  # "off" forces the fallback (for comparisons)
 _HAS_WORD = re.compile(r"\w")
+_OF = re.compile(r"\bof\b", re.I)
 
 
 class InvalidQuestion(GatewayError):
@@ -206,7 +207,7 @@ class QuestionParser:
                 results[i] = UnderstoodQuestion(texts[i], pattern, answer_type, "model", raw, per_question,
                                                 alternatives=alternatives)
             if self._repairs:
-                self._read_superlatives(results)
+                self._read_syntax(results)
             self._add_wh_nouns(results)
         else:
             reasons = {i: self._model_unavailable or "no model" for i in range(len(texts))}
@@ -244,23 +245,35 @@ class QuestionParser:
                                      unsupported=None)
         return results
 
-    def _read_superlatives(self, results: list[UnderstoodQuestion | None]) -> None:
-        """Superlative questions read from their syntax (`understanding.superlatives`), one spaCy batch;
-        the model's reading becomes the next one."""
-        wanted = [i for i, r in enumerate(results) if r is not None
-                  and (stated := stated_ordering(r.question)) is not None and stated.by_count is False]
+    def _read_syntax(self, results: list[UnderstoodQuestion | None]) -> None:
+        """Superlatives and chains of "of" read from the question's syntax (`understanding.syntax`), one
+        spaCy batch; the model's reading becomes the next one. A chain is taken only where the model's
+        reading dropped one of its nouns."""
+        wanted = [i for i, r in enumerate(results) if r is not None and (
+            ((stated := stated_ordering(r.question)) is not None and stated.by_count is False)
+            or len(_OF.findall(r.question)) >= 2)]
         if not wanted:
             return
         docs = self._ensure_fallback().nlp.pipe([results[i].question for i in wanted], batch_size=64)  # type: ignore[union-attr]
         for i, doc in zip(wanted, docs, strict=True):
-            understood, reading = results[i], superlative_reading(doc)
-            if understood is None or reading is None or _same_reading(reading.pattern, understood.pattern):
+            understood = results[i]
+            if understood is None:
                 continue
-            kind = reading.kind or understood.answer_type.kind
+            reading, kind = superlative_reading(doc), None
+            if reading is not None:
+                pattern, kind = reading.pattern, reading.kind
+            elif (chain := chain_reading(doc)) is not None and not chain.kept_by(understood.pattern):
+                pattern = chain.pattern
+            else:
+                continue
+            if _same_reading(pattern, understood.pattern):
+                continue
             results[i] = replace(
-                understood, pattern=reading.pattern,
-                answer_type=build_answer_type(kind, reading.pattern, understood.answer_type.confidence),
-                alternatives=tuple(dict.fromkeys((understood.pattern, *understood.alternatives)))[:MAX_ALTERNATIVES])
+                understood, pattern=pattern,
+                answer_type=build_answer_type(kind or understood.answer_type.kind, pattern,
+                                              understood.answer_type.confidence),
+                alternatives=tuple(dict.fromkeys(p for p in (understood.pattern, *understood.alternatives)
+                                                 if not _same_reading(p, pattern)))[:MAX_ALTERNATIVES])
 
     def _add_wh_nouns(self, results: list[UnderstoodQuestion | None]) -> None:
         """What "Which <noun> ..." asks for, where the pattern names no answer class (one spaCy batch)."""

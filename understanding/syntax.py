@@ -1,17 +1,24 @@
-"""Superlative questions read from the question's syntax, where the model's reading is often garbled.
+"""Question shapes read from the question's syntax (spaCy), where the model's reading is often garbled.
 
-The training questions rank things mostly by a relation named after the superlative ("the highest
-mountain"); questions over a product catalogue say "the heaviest product from a supplier in Germany",
-"Who manages the most reliable product?" or "What does the heaviest hardware product cost?", which the
-model decodes as `?u1 | heaviest | ?u2 ; ...` with the ordering lost or on the wrong node. A spaCy
-parse says which noun the superlative grades, how that noun is restricted (its prepositional phrases
-and participles) and how the asked thing hangs off it (the noun itself, a chain of "X of Y", the verb
-whose object or subject it is), which is all the pattern needs.
-
+Superlatives (`superlative_reading`). The training questions rank things mostly by a relation named
+after the superlative ("the highest mountain"); questions over a product catalogue say "the heaviest
+product from a supplier in Germany", "Who manages the most reliable product?" or "What does the
+heaviest hardware product cost?", which the model decodes as `?u1 | heaviest | ?u2 ; ...` with the
+ordering lost or on the wrong node. A parse says which noun the superlative grades, how that noun is
+restricted (its prepositional phrases and participles) and how the asked thing hangs off it (the noun
+itself, a chain of "X of Y", the verb whose object or subject it is), which is all the pattern needs.
 Only superlatives that name their attribute are read ("heaviest", "cheapest", "most reliable";
-`IMPLIED_ORDER`), and "highest"/"lowest" of an attribute noun over a kind ("the lowest price of a
-resistor", a MIN). Anything the reader does not fully understand (a relative clause, a coordination, a
-second superlative) gives None, and the model's reading stands.
+`IMPLIED_ORDER`), "highest"/"lowest" of an attribute that ranks its owner ("the product with the
+highest weight"), and "highest"/"lowest" of an attribute over a kind ("the lowest price of a
+resistor", a MIN).
+
+Chains of "of" (`chain_reading`): "What is the email address of the manager of Yanka Schreiber?"
+decoded as `?u1 | email address | Yanka Schreiber`, the middle hop dropped. The chain is read as
+`?u1 | email address | ?u2 ; ?u2 | manager | Yanka Schreiber`; the parser takes it only where the
+model's reading lacks one of its nouns.
+
+Anything a reader does not fully understand (a relative clause, a coordination, a second sentence)
+gives None, and the model's reading stands.
 """
 
 from __future__ import annotations
@@ -327,3 +334,68 @@ def _relate(builder: _Builder, node: str, relation: str, preposition: Any) -> No
         _restrict(builder, other, target)
     else:
         raise _Unreadable
+
+
+def chain_reading(doc: Any) -> ChainReading | None:
+    """"What is the A of the B of NAME?" as `?u1 | A | ?u2 ; ?u2 | B | NAME`, with the chain's nouns
+    (see the module docstring); None for anything else."""
+    if len(list(doc.sents)) > 1 or "(" in doc.text:
+        return None
+    asked = [t for t in doc if t.pos_ == "NOUN" and t.dep_ in ("nsubj", "attr", "dobj") and _is_asked(doc, t)
+             and not any(c.dep_ == "det" and c.lower_ in ("which", "what") for c in t.children)]
+    if len(asked) != 1:
+        return None
+    current, name = asked[0], None
+    try:
+        phrases = [_kind_phrase(current)]
+        while name is None:
+            preps = [c for c in current.children if c.dep_ == "prep"]
+            if len(preps) != 1 or preps[0].lower_ != "of" or \
+                    any(c.dep_ not in ("det", "compound", "amod", "prep") for c in current.children):
+                return None
+            name = _name_in(doc, preps[0])
+            if name is None:
+                objects = [c for c in preps[0].children if c.dep_ == "pobj"]
+                if len(objects) != 1 or objects[0].pos_ != "NOUN":
+                    return None
+                current = objects[0]
+                if any(c.dep_ == "det" for c in current.children):  # "of the manager": a hop
+                    phrases.append(_kind_phrase(current))
+                else:  # "areas of expertise": one noun phrase
+                    phrases[-1] = f"{phrases[-1]} of {_kind_phrase(current)}"
+    except _Unreadable:
+        return None
+    if len(phrases) < 2:
+        return None
+    nodes = [ANSWER, *(f"?unknown{n}" for n in range(2, len(phrases) + 1)), name]
+    triples = tuple(PhraseTriple(nodes[i], phrase, nodes[i + 1]) for i, phrase in enumerate(phrases))
+    return ChainReading(PhraseGraphPattern(triples=triples), tuple(phrases))
+
+
+@dataclass(frozen=True)
+class ChainReading:
+    """A chain of "of" read from a question, and the relation nouns it must keep."""
+
+    pattern: PhraseGraphPattern
+    nouns: tuple[str, ...]
+
+    def kept_by(self, pattern: PhraseGraphPattern) -> bool:
+        """Whether `pattern` says every noun of the chain (in a relation or a class)."""
+        said = {w for t in pattern.triples for phrase in (t.relation, t.object) for w in phrase.lower().split()}
+        return all(set(noun.lower().split()) - {"of"} <= said for noun in self.nouns)
+
+
+def _name_in(doc: Any, preposition: Any) -> str | None:
+    """The name an "of" ends with ("of Yanka Schreiber", "of product Z763-7274829", "of the Marketing
+    department": the capitalised or numbered words), or None where it names no thing."""
+    span = sorted(preposition.subtree, key=lambda t: t.i)[1:]
+    named = [t for t in span if (t.text[:1].isupper() or any(ch.isdigit() for ch in t.text)) and t.dep_ != "det"]
+    if not named:
+        return None
+    first, last = named[0].i, named[-1].i
+    inside = doc[first:last + 1]
+    if any(t.dep_ in ("cc", "conj", "prep", "relcl", "acl") for t in inside) or \
+            any(t.i > last and t.pos_ not in ("NOUN",) for t in span) or \
+            any(t.i < first and t.pos_ not in ("DET", "NOUN") for t in span):
+        return None
+    return inside.text
