@@ -773,6 +773,16 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
      "list :: ?u1 | is a | district ; ?u1 | population | ?u2", None),
     ("with_superlative_shape", "Which team is the best?", "list :: ?u1 | is a | team :: order ?u1 desc 1", None),
     ("with_superlative_shape", "Who is the highest paid employee?", "list :: ?u1 | is a | highest paid employee", None),
+    # a count of things related to a name that follows its kind (with_counted_name)
+    ("with_counted_name", "How many parts does the bill of material ElectroLink AeroFusion contain?",
+     "count :: ?u1 | bill | material ElectroLink AeroFusion", "count :: ?u1 | parts | ElectroLink AeroFusion"),
+    ("with_counted_name", "How many products is the service Product Analysis eligible for?",
+     "count :: ?u1 | products | ?u2 ; ?u2 | is a | service ; ?u2 | Product | Analysis",
+     "count :: ?u1 | is a | products ; ?u1 | eligible for | Product Analysis"),
+    ("with_counted_name", "How many films did Hal Roach produce?",
+     "count :: ?u1 | is a | films ; ?u1 | produce | Hal Roach", None),  # the name is a node already
+    ("with_counted_name", "How many rooms does the Lamberton building have?", "count :: ?u1 | rooms | Lamberton building",
+     None),  # a noun after the name
 ]
 
 

@@ -56,7 +56,8 @@ def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     pattern = with_dropped_name(question, with_named_relation(question, pattern))
     pattern = with_superlative_shape(question, with_named_kinds(question, with_named_thing(question, pattern)))
     pattern = with_kind_total(question, with_text_match(question, with_grouped_aggregate(question, pattern)))
-    return with_value_of_the_best(question, with_sorted_kind(question, pattern))
+    pattern = with_value_of_the_best(question, with_sorted_kind(question, pattern))
+    return with_counted_name(question, pattern)
 
 
 def fits_stated_ordering(pattern: PhraseGraphPattern, stated: StatedOrdering | None) -> bool:
@@ -1128,3 +1129,31 @@ def with_value_of_the_best(question: str, pattern: PhraseGraphPattern) -> Phrase
                               triples=(*head, PhraseTriple(best, TYPE_RELATION, found.group("kind")),
                                        PhraseTriple(best, word, value)),
                               ordering=Ordering(value, descending=descending, limit=1))
+
+
+_HOW_MANY_OF_NAME = re.compile(
+    r"^\s*(?i:how\s+many)\s+(?P<counted>[a-z][a-z ]*?)\s+(?:does|do|did|is|are|was|were)\s+(?:the\s+)?"
+    r"(?:(?!(?:who|which|that|there|is|are|was|were|in|by)\s)[a-z]+\s+){0,3}?"
+    r"(?P<name>[A-Z][\w'’&.-]*(?:\s+[A-Z0-9][\w'’&.-]*)*)\s+"
+    r"(?P<rest>[a-z]+(?:\s+(?:for|in|on|to|with|by|at|from|of))?)\s*\?*\s*$")
+_HAVING_VERBS = frozenset({"have", "has", "contain", "contains", "include", "includes", "comprise", "hold"})
+
+
+def with_counted_name(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"How many parts does the bill of material ElectroLink AeroFusion contain?" / "How many products
+    is the service Product Analysis eligible for?": a count of things related to a name that follows its
+    kind, which the model garbles (`?u1 | bill | material ElectroLink AeroFusion`, `?u2 | Product |
+    Analysis`). Only where no node of the reading is the name: the counted things are related to it by
+    the words after it (`?u1 | is a | products ; ?u1 | eligible for | Product Analysis`), or, after "have"
+    or "contain", by the counted noun (`?u1 | parts | ElectroLink AeroFusion`)."""
+    found = _HOW_MANY_OF_NAME.match(question)
+    if found is None or pattern.form is not QuestionForm.COUNT or pattern.comparisons or pattern.ordering:
+        return pattern
+    name, counted, rest = found.group("name"), found.group("counted"), found.group("rest").lower()
+    if any(name in (t.subject, t.object) for t in pattern.triples):
+        return pattern
+    if rest in _HAVING_VERBS:
+        triples: tuple[PhraseTriple, ...] = (PhraseTriple(ANSWER, counted, name),)
+    else:
+        triples = (PhraseTriple(ANSWER, TYPE_RELATION, counted), PhraseTriple(ANSWER, rest, name))
+    return PhraseGraphPattern(form=QuestionForm.COUNT, triples=triples)
