@@ -929,6 +929,7 @@ def test_the_wh_noun_is_kept_beside_a_pattern_without_an_answer_class() -> None:
     nlp = spacy_pipeline()
     assert wh_noun(nlp("How many suppliers are based in Germany?")) == "suppliers"
     assert wh_noun(nlp("In which country is Drake Ltd located?")) == "country"
+    assert wh_noun(nlp("In which city is the supplier of product Z763-7274829 located?")) == "city"  # "which" misparsed
     assert wh_noun(nlp("What type of bread is this?")) is None
 
 

@@ -162,6 +162,10 @@ def wh_noun(doc: Any) -> str | None:
     spaCy parse; None for "What is ...", "What type of ..." and the like."""
     tokens = list(doc)
     for token in tokens[:4]:
+        following = tokens[token.i + 1] if token.i + 1 < len(tokens) else None
+        if token.lower_ in ("which", "what") and token.dep_ == "pobj" and following is not None and \
+                following.tag_ in ("NN", "NNS") and following.lower_ not in _NOT_A_CLASS:
+            return following.text  # "In which city is ...", parsed with "which" as the preposition's object
         if token.lower_ == "many" and token.i > 0 and tokens[token.i - 1].lower_ == "how" and \
                 token.head.pos_ in ("NOUN", "PROPN") and token.head.i > token.i:  # "How many suppliers ..."
             pass
