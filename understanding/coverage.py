@@ -16,7 +16,8 @@ import re
 from understanding.pgp import NEGATION, PhraseGraphPattern, PhraseTriple, QuestionForm, is_unknown
 
 _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|“[^”]*”")
-_NEGATION = re.compile(r"\b(?:not|never|without|except|excluding|(?:do|does|did|is|are|was|were|has|have|had)n't)\b")
+_NEGATION = re.compile(r"\b(?:not|never|without|except|excluding|(?:do|does|did|is|are|was|were|has|have|had)n't|"
+                       r"(?<=have )no|(?<=has )no|(?<=had )no|(?<=with )no)\b")
 
 
 def unsupported_reason(question: str, pattern: PhraseGraphPattern) -> str | None:
@@ -31,7 +32,8 @@ def unsupported_reason(question: str, pattern: PhraseGraphPattern) -> str | None
 
 
 _NEGATED_VERB = re.compile(r"\b(?:(?P<aux>do|does|did)\s+not|(?P<be>are|is|were|was|have|has|had)\s+not|"
-                           r"(?P<aux2>do|does|did)n't|(?P<be2>are|is|were|was|have|has|had)n't)\s+(?P<rest>[^?.!]*)", re.I)
+                           r"(?P<aux2>do|does|did)n't|(?P<be2>are|is|were|was|have|has|had)n't|"
+                           r"(?P<have>have|has|had|with)\s+no)\s+(?P<rest>[^?.!]*)", re.I)
 _STOP = frozenset({"the", "a", "an", "in", "of", "by", "to", "from", "at", "on", "for", "with", "as"})
 
 
@@ -45,8 +47,13 @@ def positive_question(question: str) -> tuple[str, list[str]] | None:
     if found is None:
         return None
     kept = found.group("be") or found.group("be2") or ""
+    if found.group("have"):  # "Which employees have no phone number?" -> "... have a phone number?"
+        kept = f"{found.group('have')} a"
     positive = question[:found.start()] + (kept + " " if kept else "") + found.group("rest") + question[found.end():]
-    words = [w.lower() for w in re.findall(r"[A-Za-z0-9]+", found.group("rest")) if w.lower() not in _STOP]
+    rest = found.group("rest")
+    if found.group("have"):  # "with no reliability index are supplied by ...": only the noun phrase
+        rest = re.split(r"\b(?:are|is|was|were|that|which|who|and|or|but|in|by|from)\b", rest, maxsplit=1)[0]
+    words = [w.lower() for w in re.findall(r"[A-Za-z0-9]+", rest) if w.lower() not in _STOP]
     return (positive, words) if words else None
 
 
