@@ -1131,6 +1131,8 @@ SUPERLATIVE_READINGS = [  # (question, the reading from its syntax; None: left t
      "?u2 | cheapest | ?u3 :: order ?u3 asc 1"),
     ("What is the id of the longest song?",
      "list :: ?u1 | id | ?u2 ; ?u2 | is a | song ; ?u2 | longest | ?u3 :: order ?u3 desc 1"),
+    ("What is the heaviest product compatible with product J785-9314350?",
+     "list :: ?u1 | is a | product ; ?u1 | compatible with | J785-9314350 ; ?u1 | heaviest | ?u2 :: order ?u2 desc 1"),
     ("What is the first and last name of the oldest employee?", None),  # a coordination
     ("Return the most frequent result across all musicals.", None),  # "most frequent" counts
     ("What is the entry name of the most expensive catalog (in USD)?", None),  # an aside

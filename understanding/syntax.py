@@ -308,6 +308,11 @@ def _restrict(builder: _Builder, node: str, noun: Any, handled: set[int] | froze
             if child.lower_ == "of":  # "the heaviest product of X": which relation "of" means is not said
                 raise _Unreadable
             _relate(builder, node, child.lower_, child)
+        elif child.dep_ == "amod" and child.i > noun.i:  # "compatible with X", "available from X"
+            preps = [c for c in child.children if c.dep_ == "prep"]
+            if len(preps) != 1 or len(list(child.children)) != 1:
+                raise _Unreadable
+            _relate(builder, node, f"{child.text} {preps[0].lower_}", preps[0])
         elif child.dep_ == "acl":  # "supplied by X", "managed by X"
             preps = [c for c in child.children if c.dep_ in ("agent", "prep")]
             if len(preps) != 1 or len(list(child.children)) != 1:
@@ -316,17 +321,17 @@ def _restrict(builder: _Builder, node: str, noun: Any, handled: set[int] | froze
 
 
 def _relate(builder: _Builder, node: str, relation: str, preposition: Any) -> None:
+    """`node` related by `relation` to what the preposition names: a name ("in Germany", "by Brown PLC",
+    "with product J785-9314350"; "in the Crystal category" by the noun after the name) or a thing of
+    its own that is itself restricted ("from a supplier in Germany")."""
     objects = [c for c in preposition.children if c.dep_ == "pobj"]
     if len(objects) != 1 or len(list(preposition.children)) != 1:
         raise _Unreadable
     target = objects[0]
-    names = [c for c in target.children if c.dep_ == "compound" and c.pos_ == "PROPN"]
-    if target.pos_ == "PROPN":  # "in Germany", "by Brown PLC"
-        builder.add(node, relation, " ".join(t.text for t in target.subtree if t.dep_ != "det"))
-        _only_modifiers(target, allowed={"det", "compound"})
-    elif names:  # "in the Crystal category": the name, related by the noun after it
-        _only_modifiers(target, allowed={"det", "compound"})
-        builder.add(node, target.text, " ".join(t.text for t in target.subtree if t.dep_ not in ("det",) and t != target))
+    name = _name_span(target.doc, preposition)
+    if name is not None:
+        after = target.pos_ == "NOUN" and target.i >= name.end  # "the Crystal category": the noun relates
+        builder.add(node, target.text if after else relation, name.text)
     elif target.pos_ == "NOUN" and any(c.dep_ in ("prep", "acl") for c in target.children):
         # "from a supplier in Germany": a thing of its own, related by its noun ("in the world" says nothing)
         other = builder.fresh()
@@ -388,6 +393,12 @@ class ChainReading:
 def _name_in(doc: Any, preposition: Any) -> str | None:
     """The name an "of" ends with ("of Yanka Schreiber", "of product Z763-7274829", "of the Marketing
     department": the capitalised or numbered words), or None where it names no thing."""
+    span = _name_span(doc, preposition)
+    return span.text if span is not None else None
+
+
+def _name_span(doc: Any, preposition: Any) -> Any | None:
+    """The words of `_name_in` as a span of the parse."""
     span = sorted(preposition.subtree, key=lambda t: t.i)[1:]
     named = [t for t in span if (t.text[:1].isupper() or any(ch.isdigit() for ch in t.text)) and t.dep_ != "det"]
     if not named:
@@ -398,4 +409,4 @@ def _name_in(doc: Any, preposition: Any) -> str | None:
             any(t.i > last and t.pos_ not in ("NOUN",) for t in span) or \
             any(t.i < first and t.pos_ not in ("DET", "NOUN") for t in span):
         return None
-    return inside.text
+    return inside
