@@ -783,6 +783,14 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
      "count :: ?u1 | is a | films ; ?u1 | produce | Hal Roach", None),  # the name is a node already
     ("with_counted_name", "How many rooms does the Lamberton building have?", "count :: ?u1 | rooms | Lamberton building",
      None),  # a noun after the name
+    # the noun that says what a name is, after a word and its preposition that say the relation (with_apposed_kind)
+    ("with_apposed_kind", "How many products are compatible with product J785-9314350?",
+     "count :: ?u1 | is a | products ; ?u1 | product | J785-9314350",
+     "count :: ?u1 | is a | products ; ?u1 | compatible with product | J785-9314350"),
+    ("with_apposed_kind", "How many products are in the category Meter?",
+     "count :: ?u1 | is a | products ; ?u1 | category | Meter", None),
+    ("with_apposed_kind", "Which product of the category Meter is the cheapest?",
+     "list :: ?u1 | is a | product ; ?u1 | category | Meter", None),
 ]
 
 

@@ -57,7 +57,7 @@ def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     pattern = with_superlative_shape(question, with_named_kinds(question, with_named_thing(question, pattern)))
     pattern = with_kind_total(question, with_text_match(question, with_grouped_aggregate(question, pattern)))
     pattern = with_value_of_the_best(question, with_sorted_kind(question, pattern))
-    return with_counted_name(question, pattern)
+    return with_apposed_kind(question, with_counted_name(question, pattern))
 
 
 def fits_stated_ordering(pattern: PhraseGraphPattern, stated: StatedOrdering | None) -> bool:
@@ -1157,3 +1157,32 @@ def with_counted_name(question: str, pattern: PhraseGraphPattern) -> PhraseGraph
     else:
         triples = (PhraseTriple(ANSWER, TYPE_RELATION, counted), PhraseTriple(ANSWER, rest, name))
     return PhraseGraphPattern(form=QuestionForm.COUNT, triples=triples)
+
+
+_RELATING_PREPOSITIONS = frozenset({"with", "for", "to", "from", "by"})
+_RELATING_ENDS = ("ible", "able", "ed", "ent", "ant", "ive")  # "compatible with", "eligible for", "supplied by"
+
+
+def with_apposed_kind(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"How many products are compatible with product J785-9314350?" decoded as `?u1 | product |
+    J785-9314350`: the relation phrase is the noun the question puts before the name to say what it
+    is, after an adjective or participle and its preposition that say how the answer relates to it
+    ("compatible with", "eligible for", "supplied by"), which join it: `?u1 | compatible with product |
+    J785-9314350`. "in the category Meter" and "products of the category Meter" keep "category"."""
+    words = re.findall(r"[\w'-]+", question)
+    lower = [w.lower() for w in words]
+    for triple in pattern.triples:
+        named = triple.object if not is_unknown(triple.object) else triple.subject
+        if triple.is_type or is_unknown(named) or not re.search(r"[A-Z0-9]", named) or " " in triple.relation:
+            continue
+        first = re.findall(r"[\w'-]+", named)[:1]
+        for i in range(2, len(words) - 1):
+            if lower[i] != triple.relation.lower() or words[i + 1:i + 2] != first:
+                continue
+            at = i - 1 if lower[i - 1] == "the" else i
+            if at < 2 or lower[at - 1] not in _RELATING_PREPOSITIONS or not lower[at - 2].endswith(_RELATING_ENDS):
+                continue
+            relation = f"{words[at - 2]} {words[at - 1]} {triple.relation}"
+            return replace(pattern, triples=tuple(replace(t, relation=relation) if t == triple else t
+                                                  for t in pattern.triples))
+    return pattern
