@@ -1108,6 +1108,7 @@ def test_a_negated_relation_is_read_from_the_positive_question(question: str, po
         assert sum(t.negated for t in pattern.triples) == 1 and pattern.positive() == PhraseGraphPattern.from_text(decoded)
         assert unsupported_reason(question, pattern) is None
     assert positive_question("Which singers are not from France and not from Spain?") is None  # two negations
+    assert positive_question("Which departments have no more than 5 members?") is None  # a bound, not a negation
 
 
 SUPERLATIVE_READINGS = [  # (question, the reading from its syntax; None: left to the model)

@@ -17,7 +17,7 @@ from understanding.pgp import NEGATION, PhraseGraphPattern, PhraseTriple, Questi
 
 _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|“[^”]*”")
 _NEGATION = re.compile(r"\b(?:not|never|without|except|excluding|(?:do|does|did|is|are|was|were|has|have|had)n't|"
-                       r"(?<=have )no|(?<=has )no|(?<=had )no|(?<=with )no)\b")
+                       r"(?<=have )no|(?<=has )no|(?<=had )no|(?<=with )no)\b(?!\s+(?:more|less|fewer|later|earlier)\b)")
 
 
 def unsupported_reason(question: str, pattern: PhraseGraphPattern) -> str | None:
@@ -33,7 +33,8 @@ def unsupported_reason(question: str, pattern: PhraseGraphPattern) -> str | None
 
 _NEGATED_VERB = re.compile(r"\b(?:(?P<aux>do|does|did)\s+not|(?P<be>are|is|were|was|have|has|had)\s+not|"
                            r"(?P<aux2>do|does|did)n't|(?P<be2>are|is|were|was|have|has|had)n't|"
-                           r"(?P<have>have|has|had|with)\s+no)\s+(?P<rest>[^?.!]*)", re.I)
+                           r"(?P<have>have|has|had|with)\s+no(?!\s+(?:more|less|fewer|later|earlier)\b))\s+(?P<rest>[^?.!]*)",
+                           re.I)
 _STOP = frozenset({"the", "a", "an", "in", "of", "by", "to", "from", "at", "on", "for", "with", "as"})
 
 

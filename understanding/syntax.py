@@ -66,6 +66,8 @@ class _Unreadable(Exception):
 
 
 class _Builder:
+    """The triples of a reading as they are read, with fresh unknowns after `?unknown1`."""
+
     def __init__(self) -> None:
         self.triples: list[PhraseTriple] = []
         self.count = 1
@@ -87,6 +89,7 @@ def superlative_reading(doc: Any) -> SuperlativeReading | None:
 
 
 def _read(doc: Any) -> SuperlativeReading | None:
+    """`superlative_reading`, raising `_Unreadable` from deep in the parse."""
     stated = stated_ordering(doc.text)
     if stated is None or stated.by_count is not False or len(list(doc.sents)) > 1 or "(" in doc.text:
         return None  # no superlative of a value; a second sentence that asks for more ("List ..."); an aside
