@@ -1225,3 +1225,22 @@ def test_a_chain_is_taken_only_where_the_model_dropped_a_hop() -> None:
     chain = chain_reading(spacy_pipeline()("What is the email address of the manager of Yanka Schreiber?"))
     assert chain is not None and chain.kept_by(understood.pattern)
     assert not chain.kept_by(PhraseGraphPattern.from_text("list :: ?u1 | email address | Yanka Schreiber"))
+
+
+class GarbledConditionsModel:
+    """Hangs the second condition off the weight, as the model does with "... and are supplied from Japan"."""
+
+    def predict(self, questions: list[str]) -> list[ModelOutput]:
+        return [ModelOutput("list :: ?u1 | is a | products ; ?u1 | grams | ?u2 ; ?u2 | supplied from | Japan",
+                            AnswerKind.RESOURCE, 0.9) for _ in questions]
+
+
+def test_two_predicates_of_the_asked_subject_take_the_rule_reading() -> None:
+    parser = QuestionParser(model=GarbledConditionsModel())
+    joined, asked_twice = parser.parse_sync([
+        "Which products weigh less than 3 grams and are supplied from Japan?",
+        "In which venues did Jin-Kao Hao publish papers and what are the titles of these papers?"])
+    assert all("?unknown1" in t.nodes() for t in joined.pattern.triples if not t.is_type)
+    assert [c.operator for c in joined.pattern.comparisons] == ["<"]
+    assert joined.alternatives[0].to_text().endswith("?u2 | supplied from | Japan")
+    assert asked_twice.pattern.to_text() == GarbledConditionsModel().predict([""])[0].text  # a second question

@@ -22,7 +22,15 @@ from gateway.errors import GatewayError
 from understanding.answer_types import build_answer_type, predicted_kind, stated_kind, wh_noun
 from understanding.coverage import positive_question, unsupported_reason, with_negation
 from understanding.grading import stated_ordering
-from understanding.pgp import AnswerKind, PGPParseError, PhraseGraphPattern, QuestionForm, UnderstoodQuestion
+from understanding.pgp import (
+    ANSWER,
+    AnswerKind,
+    PGPParseError,
+    PhraseGraphPattern,
+    QuestionForm,
+    UnderstoodQuestion,
+    is_unknown,
+)
 from understanding.repairs import chosen_reading, kind_relation_reading, repaired
 from understanding.syntax import chain_reading, superlative_reading
 
@@ -33,6 +41,8 @@ MAX_ALTERNATIVES = 2  # readings after the best one kept for a second try (`Unde
 MODEL_SWITCH = "KGQA_UNDERSTANDING_MODEL"  # "off" forces the fallback (for comparisons)
 _HAS_WORD = re.compile(r"\w")
 _OF = re.compile(r"\bof\b", re.I)
+# "... and are supplied from Japan": a second condition on the answer (not "Bennett, Best and Jacobson")
+_COORDINATED = re.compile(r"\band\s+(?:(?:is|are|was|were|has|have|had|do|does|did)\s+)?[a-z]+\b")
 
 
 class InvalidQuestion(GatewayError):
@@ -251,7 +261,7 @@ class QuestionParser:
         reading dropped one of its nouns."""
         wanted = [i for i, r in enumerate(results) if r is not None and (
             ((stated := stated_ordering(r.question)) is not None and stated.by_count is False)
-            or len(_OF.findall(r.question)) >= 2)]
+            or len(_OF.findall(r.question)) >= 2 or _COORDINATED.search(r.question))]
         if not wanted:
             return
         docs = self._ensure_fallback().nlp.pipe([results[i].question for i in wanted], batch_size=64)  # type: ignore[union-attr]
@@ -264,6 +274,9 @@ class QuestionParser:
                 pattern, kind = reading.pattern, reading.kind
             elif (chain := chain_reading(doc)) is not None and not chain.kept_by(understood.pattern):
                 pattern = chain.pattern
+            elif _coordinated_predicates(doc) and _chained_name(understood.pattern) and \
+                    _conditions_of_answer(rules := self._ensure_fallback().pattern(understood.question, doc)) >= 2:
+                pattern = rules  # "Which products weigh less than 3 grams and are supplied from Japan?"
             else:
                 continue
             if _same_reading(pattern, understood.pattern):
@@ -307,6 +320,37 @@ class QuestionParser:
 
             self._fallback = FallbackParser(spacy_pipeline())
         return self._fallback
+
+
+def _coordinated_predicates(doc: object) -> bool:
+    """Whether the question joins two predicates of its subject with "and" ("Which products weigh less
+    than 3 grams and are supplied from Japan?"), not two things asked for ("the first and last name")."""
+    for token in doc:  # type: ignore[attr-defined]
+        root = token.head
+        if token.dep_ != "conj" or token.pos_ not in ("VERB", "AUX") or root.dep_ != "ROOT" or \
+                root.pos_ not in ("VERB", "AUX") or any(c.dep_.startswith("nsubj") for c in token.children):
+            continue  # the second predicate has no subject of its own ("and where are they affiliated")
+        subjects = [c for c in root.children if c.dep_.startswith("nsubj")]
+        if len(subjects) == 1 and (subjects[0].lower_ in ("which", "who", "what") or any(
+                c.dep_ == "det" and c.lower_ in ("which", "what") for c in subjects[0].children)):
+            return True  # ... of the asked subject ("Which products ...")
+    return False
+
+
+def _chained_name(pattern: PhraseGraphPattern) -> bool:
+    """Whether a name hangs off an unknown that is not the answer but hangs off the answer
+    (`?u1 | grams | ?u2 ; ?u2 | supplied from | Japan`)."""
+    near = {n for t in pattern.triples if not t.is_type and ANSWER in t.nodes() for n in t.nodes() if n != ANSWER}
+    return any(not t.is_type and any(is_unknown(n) and n in near for n in t.nodes())
+               and any(not is_unknown(n) for n in t.nodes()) for t in pattern.triples)
+
+
+def _conditions_of_answer(pattern: PhraseGraphPattern) -> int:
+    """How many conditions a reading puts on the answer itself, 0 when any relation is elsewhere."""
+    relations = [t for t in pattern.triples if not t.is_type]
+    if any(ANSWER not in t.nodes() for t in relations) or pattern.form is not QuestionForm.LIST:
+        return 0
+    return len(relations)
 
 
 def _same_reading(one: PhraseGraphPattern, other: PhraseGraphPattern) -> bool:
