@@ -32,7 +32,7 @@ from understanding.pgp import (
     is_unknown,
 )
 from understanding.repairs import chosen_reading, kind_relation_reading, repaired
-from understanding.syntax import chain_reading, superlative_reading
+from understanding.syntax import chain_reading, coordinated_predicates, superlative_reading
 
 log = logging.getLogger(__name__)
 
@@ -274,7 +274,7 @@ class QuestionParser:
                 pattern, kind = reading.pattern, reading.kind
             elif (chain := chain_reading(doc)) is not None and not chain.kept_by(understood.pattern):
                 pattern = chain.pattern
-            elif _coordinated_predicates(doc) and _chained_name(understood.pattern) and \
+            elif coordinated_predicates(doc) and _chained_name(understood.pattern) and \
                     _conditions_of_answer(rules := self._ensure_fallback().pattern(understood.question, doc)) >= 2:
                 pattern = rules  # "Which products weigh less than 3 grams and are supplied from Japan?"
             else:
@@ -320,21 +320,6 @@ class QuestionParser:
 
             self._fallback = FallbackParser(spacy_pipeline())
         return self._fallback
-
-
-def _coordinated_predicates(doc: object) -> bool:
-    """Whether the question joins two predicates of its subject with "and" ("Which products weigh less
-    than 3 grams and are supplied from Japan?"), not two things asked for ("the first and last name")."""
-    for token in doc:  # type: ignore[attr-defined]
-        root = token.head
-        if token.dep_ != "conj" or token.pos_ not in ("VERB", "AUX") or root.dep_ != "ROOT" or \
-                root.pos_ not in ("VERB", "AUX") or any(c.dep_.startswith("nsubj") for c in token.children):
-            continue  # the second predicate has no subject of its own ("and where are they affiliated")
-        subjects = [c for c in root.children if c.dep_.startswith("nsubj")]
-        if len(subjects) == 1 and (subjects[0].lower_ in ("which", "who", "what") or any(
-                c.dep_ == "det" and c.lower_ in ("which", "what") for c in subjects[0].children)):
-            return True  # ... of the asked subject ("Which products ...")
-    return False
 
 
 def _chained_name(pattern: PhraseGraphPattern) -> bool:

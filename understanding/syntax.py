@@ -17,6 +17,10 @@ decoded as `?u1 | email address | Yanka Schreiber`, the middle hop dropped. The 
 `?u1 | email address | ?u2 ; ?u2 | manager | Yanka Schreiber`; the parser takes it only where the
 model's reading lacks one of its nouns.
 
+Two predicates of the asked subject joined by "and" (`coordinated_predicates`): the parser then takes
+the spaCy rules' reading, which puts both conditions on the answer, where the model hung a name off an
+intermediate unknown.
+
 Anything a reader does not fully understand (a relative clause, a coordination, a second sentence)
 gives None, and the model's reading stands.
 """
@@ -413,3 +417,19 @@ def _name_span(doc: Any, preposition: Any) -> Any | None:
             any(t.i < first and t.pos_ not in ("DET", "NOUN") for t in span):
         return None
     return inside
+
+
+def coordinated_predicates(doc: Any) -> bool:
+    """Whether the question joins two predicates of its asked subject with "and" ("Which products weigh
+    less than 3 grams and are supplied from Japan?"), not two things asked for ("the first and last
+    name", "... and where are they affiliated?": the second predicate has a subject of its own)."""
+    for token in doc:
+        root = token.head
+        if token.dep_ != "conj" or token.pos_ not in ("VERB", "AUX") or root.dep_ != "ROOT" or \
+                root.pos_ not in ("VERB", "AUX") or any(c.dep_.startswith("nsubj") for c in token.children):
+            continue
+        subjects = [c for c in root.children if c.dep_.startswith("nsubj")]
+        if len(subjects) == 1 and (subjects[0].lower_ in ("which", "who", "what") or any(
+                c.dep_ == "det" and c.lower_ in ("which", "what") for c in subjects[0].children)):
+            return True
+    return False
