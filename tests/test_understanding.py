@@ -1244,3 +1244,15 @@ def test_two_predicates_of_the_asked_subject_take_the_rule_reading() -> None:
     assert [c.operator for c in joined.pattern.comparisons] == ["<"]
     assert joined.alternatives[0].to_text().endswith("?u2 | supplied from | Japan")
     assert asked_twice.pattern.to_text() == GarbledConditionsModel().predict([""])[0].text  # a second question
+
+
+def test_a_failing_syntax_reading_leaves_the_models_reading(monkeypatch: pytest.MonkeyPatch) -> None:
+    import understanding.parser
+
+    def broken(doc: object) -> None:
+        raise IndexError("an unforeseen parse")
+
+    monkeypatch.setattr(understanding.parser, "superlative_reading", broken)
+    understood = QuestionParser(model=GarbledSuperlativeModel()).parse_sync(
+        ["What is the heaviest product from a supplier in Germany?"])[0]
+    assert understood.pattern.to_text() == "list :: ?u1 | heaviest | ?u2 ; ?u2 | is a | product ; ?u2 | from | Germany"

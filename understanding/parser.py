@@ -256,9 +256,9 @@ class QuestionParser:
         return results
 
     def _read_syntax(self, results: list[UnderstoodQuestion | None]) -> None:
-        """Superlatives and chains of "of" read from the question's syntax (`understanding.syntax`), one
-        spaCy batch; the model's reading becomes the next one. A chain is taken only where the model's
-        reading dropped one of its nouns."""
+        """Superlatives, chains of "of" and coordinated predicates read from the question's syntax
+        (`understanding.syntax`), one spaCy batch; the model's reading becomes the next one. A chain is
+        taken only where the model's reading dropped one of its nouns."""
         wanted = [i for i, r in enumerate(results) if r is not None and (
             ((stated := stated_ordering(r.question)) is not None and stated.by_count is False)
             or len(_OF.findall(r.question)) >= 2 or _COORDINATED.search(r.question))]
@@ -269,16 +269,14 @@ class QuestionParser:
             understood = results[i]
             if understood is None:
                 continue
-            reading, kind = superlative_reading(doc), None
-            if reading is not None:
-                pattern, kind = reading.pattern, reading.kind
-            elif (chain := chain_reading(doc)) is not None and not chain.kept_by(understood.pattern):
-                pattern = chain.pattern
-            elif coordinated_predicates(doc) and _chained_name(understood.pattern) and \
-                    _conditions_of_answer(rules := self._ensure_fallback().pattern(understood.question, doc)) >= 2:
-                pattern = rules  # "Which products weigh less than 3 grams and are supplied from Japan?"
-            else:
+            try:
+                found = self._syntax_reading(understood, doc)
+            except Exception:  # a reading of the parse is an extra: its failure must not lose the question
+                log.exception("syntax reading failed on %r", understood.question)
                 continue
+            if found is None:
+                continue
+            pattern, kind = found
             if _same_reading(pattern, understood.pattern):
                 continue
             results[i] = replace(
@@ -287,6 +285,20 @@ class QuestionParser:
                                               understood.answer_type.confidence),
                 alternatives=tuple(dict.fromkeys(p for p in (understood.pattern, *understood.alternatives)
                                                  if not _same_reading(p, pattern)))[:MAX_ALTERNATIVES])
+
+    def _syntax_reading(self, understood: UnderstoodQuestion, doc: object) -> tuple[PhraseGraphPattern, AnswerKind | None] | None:
+        """The reading of the parse that replaces the model's, with the answer kind it implies, or None."""
+        reading = superlative_reading(doc)
+        if reading is not None:
+            return reading.pattern, reading.kind
+        chain = chain_reading(doc)
+        if chain is not None and not chain.kept_by(understood.pattern):
+            return chain.pattern, None
+        if coordinated_predicates(doc) and _chained_name(understood.pattern):
+            rules = self._ensure_fallback().pattern(understood.question, doc)
+            if _conditions_of_answer(rules) >= 2:  # "Which products weigh less than 3 grams and are supplied from Japan?"
+                return rules, None
+        return None
 
     def _add_wh_nouns(self, results: list[UnderstoodQuestion | None]) -> None:
         """What "Which <noun> ..." asks for, where the pattern names no answer class (one spaCy batch)."""
