@@ -180,6 +180,9 @@ class StatedOrdering:
 # the word after them; "at least"/"at most" are bounds).
 _PLAIN_SUPERLATIVES = {word: descending for word, descending in SUPERLATIVE_DESCENDING.items()
                        if word not in ("first", "max", "min", "most", "least")}
+# Endings of adjectives that name an attribute ("the most reliable", "the most expensive"), unlike "the
+# most products"; `_ADJECTIVE_END` also takes the looser endings the ordering's end is read from.
+ATTRIBUTE_ADJECTIVE_ENDS = ("ive", "ous", "ful", "able", "ible", "al", "ic", "ant", "ent")
 _ADJECTIVE_END = re.compile(r"(ive|ous|ful|able|ible|al|ic|ant|ent|ar|ing|ed|y)$")
 _COUNT_NOUN = re.compile(r"(number|count)\s+of\b")
 _RANK_NOUN = re.compile(r"\b(rank|ranking|position|place|placing)\b")

@@ -16,6 +16,7 @@ import re
 from dataclasses import replace
 
 from understanding.grading import (
+    ATTRIBUTE_ADJECTIVE_ENDS,
     COMPARATIVE_OPERATOR,
     COUNT_ATTRIBUTE_WORDS,
     IMPLIED_ORDER,
@@ -1087,7 +1088,6 @@ def with_sorted_kind(question: str, pattern: PhraseGraphPattern) -> PhraseGraphP
 
 
 _SUPERLATIVE_WORDS = r"(?:most|least)\s+[a-z]+|[a-z]+est"
-_ADJECTIVE = re.compile(r"(?:ive|ous|ful|able|ible|al|ic|ant|ent)$")
 _VALUE_OF_THE_BEST = re.compile(r"^\s*(?:what|who)\s+(?:is|are|was|were)\s+the\s+(?P<attribute>[a-z][a-z ]*?)\s+of\s+the\s+"
                                 r"(?P<word>" + _SUPERLATIVE_WORDS + r")\s+(?P<kind>[A-Za-z][A-Za-z ]*?)\s*\?*\s*$", re.I)
 _KIND_OF_THE_BEST = re.compile(r"^\s*which\s+(?P<owner>[a-z][a-z ]*?)\s+(?P<verb>[a-z]+s)\s+the\s+"
@@ -1112,7 +1112,7 @@ def with_value_of_the_best(question: str, pattern: PhraseGraphPattern) -> Phrase
     first, *rest = word.split()
     if word in IMPLIED_ORDER:  # "cheapest", "heaviest", "most expensive": words that name their attribute
         descending = IMPLIED_ORDER[word][1]
-    elif first in ("most", "least") and rest and _ADJECTIVE.search(rest[0]):  # "most reliable", not "most products"
+    elif first in ("most", "least") and rest and rest[0].endswith(ATTRIBUTE_ADJECTIVE_ENDS):  # "most reliable", not "most products"
         descending = first == "most"
     else:
         return pattern

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from understanding.grading import (
+    ATTRIBUTE_ADJECTIVE_ENDS,
     ATTRIBUTE_OF,
     IMPLIED_ORDER,
     SUPERLATIVE_DESCENDING,
@@ -51,7 +52,6 @@ _WH = frozenset({"what", "which", "who", "whom"})
 _IMPERATIVES = frozenset({"name", "list", "give", "show", "find", "return", "tell", "get"})
 _EXTREMES = {"highest": True, "largest": True, "greatest": True, "biggest": True, "maximum": True,
              "lowest": False, "smallest": False, "minimum": False}
-_ADJECTIVE_SUFFIXES = ("ive", "ous", "ful", "able", "ible", "al", "ic", "ant", "ent")
 _COUNTING_ADJECTIVES = frozenset({"frequent", "common", "popular", "prevalent", "usual"})
 _RANK_WORDS = frozenset({"top", "bottom"})
 _HANDLED_MODIFIERS = frozenset({"det", "compound", "amod", "nummod", "prep", "acl", "punct", "advmod"})
@@ -95,8 +95,8 @@ def superlative_reading(doc: Any) -> SuperlativeReading | None:
 def _read(doc: Any) -> SuperlativeReading | None:
     """`superlative_reading`, raising `_Unreadable` from deep in the parse."""
     stated = stated_ordering(doc.text)
-    if stated is None or stated.by_count is not False or len(list(doc.sents)) > 1 or "(" in doc.text:
-        return None  # no superlative of a value; a second sentence that asks for more ("List ..."); an aside
+    if stated is None or stated.by_count is not False or not _plain(doc):
+        return None  # no superlative of a value
     found = _superlative(doc)
     if found is None:
         return None
@@ -134,6 +134,12 @@ def _read(doc: Any) -> SuperlativeReading | None:
     return SuperlativeReading(pattern, kind)
 
 
+def _plain(doc: Any) -> bool:
+    """One sentence without an aside: a second sentence asks for more ("... ? List ..."), and a bracket
+    holds what the readers do not read ("(in USD)")."""
+    return len(list(doc.sents)) == 1 and "(" not in doc.text
+
+
 def _superlative(doc: Any) -> tuple[str, bool, set[int], Any] | None:
     """The one superlative: its words, its end, the indexes of its tokens, and its adjective token."""
     found = []
@@ -145,7 +151,7 @@ def _superlative(doc: Any) -> tuple[str, bool, set[int], Any] | None:
             adjective = doc[token.i + 1]
             if adjective.lower_ in _COUNTING_ADJECTIVES:
                 return None  # "the most frequent result" counts
-            if adjective.tag_ in ("JJ", "RB") and (adjective.lower_ in ATTRIBUTE_OF or adjective.lower_.endswith(_ADJECTIVE_SUFFIXES)):
+            if adjective.tag_ in ("JJ", "RB") and (adjective.lower_ in ATTRIBUTE_OF or adjective.lower_.endswith(ATTRIBUTE_ADJECTIVE_ENDS)):
                 phrase = f"{lower} {adjective.lower_}"
                 descending = IMPLIED_ORDER[phrase][1] if phrase in IMPLIED_ORDER else lower == "most"
                 # the adjective names the attribute, as the training patterns write it ("expensive")
@@ -183,11 +189,16 @@ def _graded_noun(adjective: Any) -> Any | None:
     return None
 
 
+def _asked_by_determiner(noun: Any) -> bool:
+    """"Which product ...", "What supplier ...": the noun carries the question's wh-determiner."""
+    return any(c.dep_ == "det" and c.lower_ in ("which", "what") for c in noun.children)
+
+
 def _is_asked(doc: Any, noun: Any) -> bool:
     """Whether the question asks for `noun` itself: "What is the heaviest product ...", "Which are the
     three widest products?", "Which capacitor is ...", "Name the lightest product ...", "Which product
     ..." (the wh-determiner on the noun)."""
-    if any(c.dep_ == "det" and c.lower_ in ("which", "what") for c in noun.children):
+    if _asked_by_determiner(noun):
         return True
     head = noun.head
     if noun.dep_ in ("nsubj", "attr") and head.lemma_ == "be":
@@ -244,7 +255,7 @@ def _wh_subject(verb: Any) -> Any | None:
         if child.dep_ == "nsubj":
             if child.lower_ in _WH:
                 return None
-            if any(c.dep_ == "det" and c.lower_ in ("which", "what") for c in child.children):
+            if _asked_by_determiner(child):
                 return child
     raise _Unreadable
 
@@ -298,6 +309,7 @@ def _stated_number(noun: Any) -> int | None:
 
 
 def _only_modifiers(noun: Any, allowed: set[str], of_only: bool = False) -> None:
+    """Raises `_Unreadable` for a modifier of `noun` outside `allowed` (`of_only`: any preposition but "of")."""
     for child in noun.children:
         if child.dep_ not in allowed or (of_only and child.dep_ == "prep" and child.lower_ != "of"):
             raise _Unreadable
@@ -351,21 +363,22 @@ def _relate(builder: _Builder, node: str, relation: str, preposition: Any) -> No
 def chain_reading(doc: Any) -> ChainReading | None:
     """"What is the A of the B of NAME?" as `?u1 | A | ?u2 ; ?u2 | B | NAME`, with the chain's nouns
     (see the module docstring); None for anything else."""
-    if len(list(doc.sents)) > 1 or "(" in doc.text:
+    if not _plain(doc):
         return None
     asked = [t for t in doc if t.pos_ == "NOUN" and t.dep_ in ("nsubj", "attr", "dobj") and _is_asked(doc, t)
-             and not any(c.dep_ == "det" and c.lower_ in ("which", "what") for c in t.children)]
+             and not _asked_by_determiner(t)]
     if len(asked) != 1:
         return None
     current, name = asked[0], None
     try:
         phrases = [_kind_phrase(current)]
         while name is None:
+            _only_modifiers(current, allowed={"det", "compound", "amod", "prep"}, of_only=True)
             preps = [c for c in current.children if c.dep_ == "prep"]
-            if len(preps) != 1 or preps[0].lower_ != "of" or \
-                    any(c.dep_ not in ("det", "compound", "amod", "prep") for c in current.children):
+            if len(preps) != 1:
                 return None
-            name = _name_in(doc, preps[0])
+            span = _name_span(doc, preps[0])
+            name = span.text if span is not None else None
             if name is None:
                 objects = [c for c in preps[0].children if c.dep_ == "pobj"]
                 if len(objects) != 1 or objects[0].pos_ != "NOUN":
@@ -397,15 +410,10 @@ class ChainReading:
         return all(set(noun.lower().split()) - {"of"} <= said for noun in self.nouns)
 
 
-def _name_in(doc: Any, preposition: Any) -> str | None:
-    """The name an "of" ends with ("of Yanka Schreiber", "of product Z763-7274829", "of the Marketing
-    department": the capitalised or numbered words), or None where it names no thing."""
-    span = _name_span(doc, preposition)
-    return span.text if span is not None else None
-
-
 def _name_span(doc: Any, preposition: Any) -> Any | None:
-    """The words of `_name_in` as a span of the parse."""
+    """The name a preposition leads to ("of Yanka Schreiber", "with product Z763-7274829", "of the
+    Marketing department": the capitalised or numbered words) as a span of the parse, or None where it
+    names no thing."""
     span = sorted(preposition.subtree, key=lambda t: t.i)[1:]
     named = [t for t in span if (t.text[:1].isupper() or any(ch.isdigit() for ch in t.text)) and t.dep_ != "det"]
     if not named:
@@ -429,7 +437,6 @@ def coordinated_predicates(doc: Any) -> bool:
                 root.pos_ not in ("VERB", "AUX") or any(c.dep_.startswith("nsubj") for c in token.children):
             continue
         subjects = [c for c in root.children if c.dep_.startswith("nsubj")]
-        if len(subjects) == 1 and (subjects[0].lower_ in ("which", "who", "what") or any(
-                c.dep_ == "det" and c.lower_ in ("which", "what") for c in subjects[0].children)):
+        if len(subjects) == 1 and (subjects[0].lower_ in ("which", "who", "what") or _asked_by_determiner(subjects[0])):
             return True
     return False
