@@ -7,6 +7,9 @@ evaluation graphs in shared/data/kgs.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 import pytest
 
@@ -56,6 +59,19 @@ MALFORMED = [
 ]
 
 
+@dataclass(frozen=True)
+class FixedModel:
+    """A pattern model that decodes every question the same way: one shape the trained model gets wrong."""
+
+    text: str
+    kind: AnswerKind
+    confidence: float = 0.9
+    alternatives: tuple[str, ...] = ()
+
+    def predict(self, questions: list[str]) -> list[ModelOutput]:
+        return [ModelOutput(self.text, self.kind, self.confidence, self.alternatives) for _ in questions]
+
+
 class UnparseableModel:
     """A model whose output is not a PGP, to see the parser fall back and say so."""
 
@@ -67,12 +83,8 @@ class UnparseableModel:
         return [ModelOutput("list :: Stanley Kubrick | directed", AnswerKind.RESOURCE, 0.9) for _ in questions]
 
 
-class EchoModel:
-    """A model that returns a fixed, valid pattern: checks the model path of the parser end to end."""
-
-    def predict(self, questions: list[str]) -> list[ModelOutput]:
-        return [ModelOutput("count :: ?u1 | is a | movies ; ?u1 | direct | Stanley Kubrick", AnswerKind.NUMBER, 0.8)
-                for _ in questions]
+# returns one valid pattern: the model path of the parser end to end
+ECHO_MODEL = FixedModel("count :: ?u1 | is a | movies ; ?u1 | direct | Stanley Kubrick", AnswerKind.NUMBER, 0.8)
 
 
 @pytest.fixture(scope="session")
@@ -174,7 +186,7 @@ def test_fallback_when_model_output_is_unparseable() -> None:
 
 
 def test_model_output_used_when_it_parses() -> None:
-    parser = QuestionParser(model=EchoModel())
+    parser = QuestionParser(model=ECHO_MODEL)
     result = parser.parse_sync(["How many movies did Stanley Kubrick direct?"])[0]
     assert result.source == "model"
     assert result.answer_type.kind is AnswerKind.NUMBER and result.answer_type.confidence == 0.8
@@ -803,12 +815,9 @@ def test_a_repair_reads_the_pattern_as_the_question_states_it(repair: str, quest
     assert getattr(understanding.repairs, repair)(question, pattern).to_text() == (expected or pattern.to_text())
 
 
-class WrongOperatorModel:
-    """Copies the value right but picks the wrong operator, as the trained model often does."""
-
-    def predict(self, questions: list[str]) -> list[ModelOutput]:
-        return [ModelOutput("list :: ?u1 | is a | stadiums ; ?u1 | capacity | ?u2 :: filter ?u2 < 10000",
-                            AnswerKind.RESOURCE, 0.9) for _ in questions]
+# copies the value right but picks the wrong operator, as the trained model often does
+WRONG_OPERATOR_MODEL = FixedModel("list :: ?u1 | is a | stadiums ; ?u1 | capacity | ?u2 :: filter ?u2 < 10000",
+                                  AnswerKind.RESOURCE)
 
 
 @pytest.mark.parametrize(("question", "expected"), [
@@ -832,25 +841,20 @@ def test_the_superlative_states_the_ordering(question: str, expected: StatedOrde
     assert stated_ordering(question) == expected
 
 
-class SuperlativeModel:
-    """Orders by a count where the question orders by a value, and at the wrong end: the readings the
-    trained model ranks first for "Which products have the highest reliability index?"."""
-
-    def predict(self, questions: list[str]) -> list[ModelOutput]:
-        return [ModelOutput(
-            "list :: ?u1 | products | ?u2 ; ?u2 | is a | reliability index :: order count ?u2 desc 1",
-            AnswerKind.RESOURCE, 0.9,
-            ("list :: ?u1 | products | ?u2 :: order ?u2 desc 1",  # fits, but drops "reliability index"
-             "list :: ?u1 | products | ?u2 ; ?u2 | reliability index | ?u3 :: order ?u3 asc 1"))
-            for _ in questions]
+# orders by a count where the question orders by a value, and at the wrong end: the readings the
+# trained model ranks first for "Which products have the highest reliability index?"
+SUPERLATIVE_MODEL = FixedModel(
+    "list :: ?u1 | products | ?u2 ; ?u2 | is a | reliability index :: order count ?u2 desc 1", AnswerKind.RESOURCE,
+    alternatives=("list :: ?u1 | products | ?u2 :: order ?u2 desc 1",  # fits, but drops "reliability index"
+                  "list :: ?u1 | products | ?u2 ; ?u2 | reliability index | ?u3 :: order ?u3 asc 1"))
 
 
 def test_the_reading_that_orders_as_the_superlative_says_is_taken() -> None:
     # (not "Which products have the highest ...?": `with_graded_kind` reads that template itself)
-    result = QuestionParser(model=SuperlativeModel()).parse_sync(["List the products with the highest reliability index."])[0]
+    result = QuestionParser(model=SUPERLATIVE_MODEL).parse_sync(["List the products with the highest reliability index."])[0]
     assert result.pattern.to_text() == "list :: ?u1 | products | ?u2 ; ?u2 | reliability index | ?u3 :: order ?u3 desc 1"
     assert result.raw_output.endswith("asc 1") and result.alternatives[0].ordering.by_count
-    counted = QuestionParser(model=SuperlativeModel()).parse_sync(["Which products have the most parts?"])[0]
+    counted = QuestionParser(model=SUPERLATIVE_MODEL).parse_sync(["Which products have the most parts?"])[0]
     assert counted.pattern.ordering.by_count  # "the most" + a noun may be a count: the best reading stays
 
 
@@ -862,7 +866,7 @@ def test_the_reading_that_orders_as_the_superlative_says_is_taken() -> None:
     ("Which stadiums have a capacity of 10000?", "<"),  # no comparison stated: the model's operator stays
 ])
 def test_the_operator_stated_next_to_the_value_wins(question: str, operator: str) -> None:
-    result = QuestionParser(model=WrongOperatorModel()).parse_sync([question])[0]
+    result = QuestionParser(model=WRONG_OPERATOR_MODEL).parse_sync([question])[0]
     assert [c.operator for c in result.pattern.comparisons] == [operator]
     assert result.raw_output.endswith("< 10000")
 
@@ -916,18 +920,14 @@ def test_more_comparatives_state_their_operator() -> None:
     assert stated_operator("Which rivers are narrower than 20 m?", "20") == "<"
 
 
-class SupplierRelationModel:
-    """Decodes "Which suppliers ..." with "suppliers" as a relation, as the trained model often does."""
-
-    def predict(self, questions: list[str]) -> list[ModelOutput]:
-        return [ModelOutput("list :: ?u1 | suppliers | ?u2 ; ?u2 | located in | Ghana", AnswerKind.RESOURCE, 0.9)
-                for _ in questions]
+# decodes "Which suppliers ..." with "suppliers" as a relation, as the trained model often does
+SUPPLIER_RELATION_MODEL = FixedModel("list :: ?u1 | suppliers | ?u2 ; ?u2 | located in | Ghana", AnswerKind.RESOURCE)
 
 
 def test_the_wh_noun_is_kept_beside_a_pattern_without_an_answer_class() -> None:
     """The understood answer type stays as the pattern says (no class: no semantic type, as in the
     derived gold); the wh-noun is kept for the answer filter."""
-    parser = QuestionParser(model=SupplierRelationModel())
+    parser = QuestionParser(model=SUPPLIER_RELATION_MODEL)
     asked, plain = parser.parse_sync(["Which suppliers are located in Ghana?", "What is located in Ghana?"])
     assert asked.wh_noun == "suppliers" and asked.answer_type.semantic_type is None
     assert plain.wh_noun is None
@@ -1155,33 +1155,36 @@ SUPERLATIVE_READINGS = [  # (question, the reading from its syntax; None: left t
 ]
 
 
-@pytest.mark.parametrize(("question", "expected"), SUPERLATIVE_READINGS)
-def test_superlatives_are_read_from_the_question_syntax(question: str, expected: str | None) -> None:
+def assert_syntax_reading(reader: Callable[[Any], Any], question: str, expected: str | None) -> None:
+    """`reader` (from understanding.syntax) reads the question's parse as `expected`, or not at all (None)."""
     from understanding.resources import spacy_pipeline
-    from understanding.syntax import superlative_reading
 
-    reading = superlative_reading(spacy_pipeline()(question))
+    reading = reader(spacy_pipeline()(question))
     if expected is None:
         assert reading is None
     else:
         assert reading is not None and reading.pattern == PhraseGraphPattern.from_text(expected)
 
 
-class GarbledSuperlativeModel:
-    """Decodes every question as the model does "the heaviest product from a supplier in Germany"."""
+@pytest.mark.parametrize(("question", "expected"), SUPERLATIVE_READINGS)
+def test_superlatives_are_read_from_the_question_syntax(question: str, expected: str | None) -> None:
+    from understanding.syntax import superlative_reading
 
-    def predict(self, questions: list[str]) -> list[ModelOutput]:
-        return [ModelOutput("list :: ?u1 | heaviest | ?u2 ; ?u2 | is a | product ; ?u2 | from | Germany",
-                            AnswerKind.NUMBER, 0.9) for _ in questions]
+    assert_syntax_reading(superlative_reading, question, expected)
+
+
+# decodes every question as the model does "the heaviest product from a supplier in Germany"
+GARBLED_SUPERLATIVE_MODEL = FixedModel("list :: ?u1 | heaviest | ?u2 ; ?u2 | is a | product ; ?u2 | from | Germany",
+                                       AnswerKind.NUMBER)
 
 
 def test_the_superlative_reading_comes_first_and_the_model_reading_next() -> None:
-    parser = QuestionParser(model=GarbledSuperlativeModel())
+    parser = QuestionParser(model=GARBLED_SUPERLATIVE_MODEL)
     understood = parser.parse_sync(["What is the heaviest product from a supplier in Germany?"])[0]
     assert understood.pattern.ordering is not None and understood.pattern.ordering.descending
     assert understood.answer_type.kind is AnswerKind.RESOURCE and understood.answer_type.semantic_type == "product"
     assert understood.alternatives[0].to_text() == "list :: ?u1 | heaviest | ?u2 ; ?u2 | is a | product ; ?u2 | from | Germany"
-    unrepaired = QuestionParser(model=GarbledSuperlativeModel(), repairs=False)
+    unrepaired = QuestionParser(model=GARBLED_SUPERLATIVE_MODEL, repairs=False)
     assert unrepaired.parse_sync(["What is the heaviest product from a supplier in Germany?"])[0].pattern.ordering is None
 
 
@@ -1199,23 +1202,17 @@ def test_the_superlative_reading_comes_first_and_the_model_reading_next() -> Non
     ("Which are the employees of the Marketing department?", None),
 ])
 def test_chains_of_of_are_read_from_the_question_syntax(question: str, expected: str | None) -> None:
-    from understanding.resources import spacy_pipeline
     from understanding.syntax import chain_reading
 
-    reading = chain_reading(spacy_pipeline()(question))
-    if expected is None:
-        assert reading is None
-    else:
-        assert reading is not None and reading.pattern == PhraseGraphPattern.from_text(expected)
+    assert_syntax_reading(chain_reading, question, expected)
 
 
-class DroppedHopModel:
-    def predict(self, questions: list[str]) -> list[ModelOutput]:
-        return [ModelOutput("list :: ?u1 | email address | Yanka Schreiber", AnswerKind.STRING, 0.9) for _ in questions]
+# drops the middle hop of "the email address of the manager of Yanka Schreiber"
+DROPPED_HOP_MODEL = FixedModel("list :: ?u1 | email address | Yanka Schreiber", AnswerKind.STRING)
 
 
 def test_a_chain_is_taken_only_where_the_model_dropped_a_hop() -> None:
-    understood = QuestionParser(model=DroppedHopModel()).parse_sync(
+    understood = QuestionParser(model=DROPPED_HOP_MODEL).parse_sync(
         ["What is the email address of the manager of Yanka Schreiber?"])[0]
     assert understood.pattern.to_text() == "list :: ?u1 | email address | ?u2 ; ?u2 | manager | Yanka Schreiber"
     assert understood.alternatives[0].to_text() == "list :: ?u1 | email address | Yanka Schreiber"
@@ -1227,23 +1224,20 @@ def test_a_chain_is_taken_only_where_the_model_dropped_a_hop() -> None:
     assert not chain.kept_by(PhraseGraphPattern.from_text("list :: ?u1 | email address | Yanka Schreiber"))
 
 
-class GarbledConditionsModel:
-    """Hangs the second condition off the weight, as the model does with "... and are supplied from Japan"."""
-
-    def predict(self, questions: list[str]) -> list[ModelOutput]:
-        return [ModelOutput("list :: ?u1 | is a | products ; ?u1 | grams | ?u2 ; ?u2 | supplied from | Japan",
-                            AnswerKind.RESOURCE, 0.9) for _ in questions]
+# hangs the second condition off the weight, as the model does with "... and are supplied from Japan"
+GARBLED_CONDITIONS_MODEL = FixedModel("list :: ?u1 | is a | products ; ?u1 | grams | ?u2 ; ?u2 | supplied from | Japan",
+                                      AnswerKind.RESOURCE)
 
 
 def test_two_predicates_of_the_asked_subject_take_the_rule_reading() -> None:
-    parser = QuestionParser(model=GarbledConditionsModel())
+    parser = QuestionParser(model=GARBLED_CONDITIONS_MODEL)
     joined, asked_twice = parser.parse_sync([
         "Which products weigh less than 3 grams and are supplied from Japan?",
         "In which venues did Jin-Kao Hao publish papers and what are the titles of these papers?"])
     assert all("?unknown1" in t.nodes() for t in joined.pattern.triples if not t.is_type)
     assert [c.operator for c in joined.pattern.comparisons] == ["<"]
     assert joined.alternatives[0].to_text().endswith("?u2 | supplied from | Japan")
-    assert asked_twice.pattern.to_text() == GarbledConditionsModel().predict([""])[0].text  # a second question
+    assert asked_twice.pattern.to_text() == GARBLED_CONDITIONS_MODEL.predict([""])[0].text  # a second question
 
 
 def test_a_failing_syntax_reading_leaves_the_models_reading(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -1253,6 +1247,6 @@ def test_a_failing_syntax_reading_leaves_the_models_reading(monkeypatch: pytest.
         raise IndexError("an unforeseen parse")
 
     monkeypatch.setattr(understanding.parser, "superlative_reading", broken)
-    understood = QuestionParser(model=GarbledSuperlativeModel()).parse_sync(
+    understood = QuestionParser(model=GARBLED_SUPERLATIVE_MODEL).parse_sync(
         ["What is the heaviest product from a supplier in Germany?"])[0]
     assert understood.pattern.to_text() == "list :: ?u1 | heaviest | ?u2 ; ?u2 | is a | product ; ?u2 | from | Germany"
