@@ -53,7 +53,8 @@ EMPTY_ANSWER_SCORING = (
 )
 GOLD_RULE = (
     "Gold answers are the results of the gold SPARQL run on the same engine and graph as the paths; a gold "
-    "result with several columns is the set of all values in all its columns. Questions whose gold query "
+    "result with several columns is the set of all values in all its columns, and so is a path's answer with "
+    "its row (a count with its group). Questions whose gold query "
     "fails are skipped and listed. ORKG CSV (no SPARQL): values derived from the gold triples "
     "(gateway.questions.orkg_answer_values), none for counting questions."
 )
@@ -241,7 +242,8 @@ class QuestionOutcome:
 
 def path_outcome(result: PathResult, question: BenchmarkQuestion, gold: GoldResult,
                  scorer: RetrievalScorer | None) -> PathOutcome:
-    values = frozenset(normalize_answer(a) for a in result.answers)
+    # like the gold side, every column counts: a count's group, the e-mail beside a name
+    values = frozenset(normalize_answer(v) for a in result.answers for v in a.values())
     score = score_answers(gold.answers, values) if gold.answers is not None else None
     outcome = PathOutcome(result.path, result.status.value, list(result.answers), values, score,
                           result.timings_ms.get("total"), result.sparql_requests, result.error, result.error_kind,

@@ -35,6 +35,9 @@ class Answer:
     language: str | None = None
     score: float | None = None
     sources: tuple[int, ...] = ()  # indices into the path's evidence items that support it
+    # the other cells of its result row, by column: the group a count is for ("department" -> Sales),
+    # the e-mail address beside a name
+    row: tuple[tuple[str, Answer], ...] = ()
 
     @classmethod
     def from_term(cls, term: ox.NamedNode | ox.Literal | ox.BlankNode, *, label: str | None = None,
@@ -73,7 +76,13 @@ class Answer:
             out["label"] = None
         if self.sources:
             out["sources"] = list(self.sources)
+        if self.row:
+            out["row"] = {column: cell.to_dict() for column, cell in self.row}
         return out
+
+    def values(self) -> list[Answer]:
+        """The answer and the other cells of its row."""
+        return [self, *(cell for _, cell in self.row)]
 
 
 class Evidence(Protocol):

@@ -50,6 +50,7 @@ class ExecutedQuery:
     elapsed_ms: float = 0.0
     truncated: bool = False
     zero_count: bool = False  # a COUNT that counted nothing: no answer, unless no reading counts more
+    rows: list[tuple[Term, tuple[Term | None, ...]]] = field(default_factory=list)  # answer, its `columns`
 
     @property
     def effective_score(self) -> float:
@@ -146,11 +147,16 @@ class QueryExecutor:
             item.truncated = result.truncated
             answers: dict[str, Term] = {}
             types: dict[str, list[str]] = {}
+            rows: dict[tuple[str, ...], tuple[Term, tuple[Term | None, ...]]] = {}
             for row in result:
                 term = row.get(query.result_var)
                 if term is None:
                     continue
-                answers.setdefault(term.value if not isinstance(term, ox.Literal) else str(term), term)
+                answers.setdefault(term_key(term), term)
+                if query.columns:
+                    cells = tuple(row.get(column) for column in query.columns)
+                    rows.setdefault((term_key(term), *(term_key(c) if c is not None else "" for c in cells)),
+                                    (term, cells))
                 kind = row.get(TYPE_VAR[1:])
                 if isinstance(kind, ox.NamedNode) and not isinstance(term, ox.Literal):
                     types.setdefault(term.value, [])
@@ -158,9 +164,11 @@ class QueryExecutor:
                         types[term.value].append(kind.value)
             item.raw_answers = list(answers.values())
             item.types = types
+            item.rows = list(rows.values())
             if query.form.is_aggregate:
                 counted = item.raw_answers
                 item.raw_answers = [a for a in counted if not _is_zero_count(a, query.form)]
+                item.rows = [r for r in item.rows if not _is_zero_count(r[0], query.form)]
                 item.zero_count = query.form is QuestionForm.COUNT and bool(counted) and not item.raw_answers
             if not item.raw_answers:
                 item.status = EMPTY
@@ -178,6 +186,11 @@ class QueryExecutor:
             item.error = str(exc)
         finally:
             item.elapsed_ms = (time.perf_counter() - started) * 1000
+
+
+def term_key(term: Term) -> str:
+    """What tells answers apart: an IRI by its value, a literal with its datatype and language."""
+    return term.value if not isinstance(term, ox.Literal) else str(term)
 
 
 def _count(term: Term | None) -> int:

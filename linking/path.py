@@ -29,7 +29,7 @@ from gateway.qa import AskOptions
 from gateway.sparql import Term, counting_requests, sharing_results, term_to_sparql
 from linking.affinity import AffinityScorer, default_scorer
 from linking.entities import RDF_TYPE, EntityLinker, LinkedEntity, NodeLinks, is_value_phrase, local_name
-from linking.execution import ExecutedQuery, QueryExecutor, readable_alternative, select_answer
+from linking.execution import ExecutedQuery, QueryExecutor, readable_alternative, select_answer, term_key
 from linking.filtering import AnswerTypeFilter, FilterOutcome
 from linking.naming import EntityNamer, Naming
 from linking.queries import (
@@ -401,7 +401,7 @@ class KgqanPath:
                     opaque_instead, chosen, naming = chosen, readable, None
                 await self._open_containers(chosen, endpoint, options)
                 await self._present_by_name(chosen, naming, endpoint)
-            answers = await self._answers(chosen, endpoint, options)
+            answers = await self._answers(chosen, understood.pattern, endpoint, options)
             timings["filtering"] = filter_ms + (time.perf_counter() - started) * 1000
         evidence.queries = executed
         notes: list[str] = []
@@ -498,16 +498,30 @@ class KgqanPath:
         except GatewayError:
             return {}, {}
 
-    async def _answers(self, chosen: ExecutedQuery | None, endpoint: Endpoint, options: AskOptions) -> list[Answer]:
+    async def _answers(self, chosen: ExecutedQuery | None, pattern: PhraseGraphPattern, endpoint: Endpoint,
+                       options: AskOptions) -> list[Answer]:
+        """The chosen query's answers, labelled, each with the other cells of its result row (named by
+        what the pattern calls their node)."""
         if chosen is None:
             return []
         if chosen.boolean is not None:
             return [Answer.boolean(chosen.boolean)]
         terms = chosen.answers[: 1 if chosen.query.first_of_ties else options.max_answers]
-        iris = [t for t in terms if isinstance(t, ox.NamedNode)][:LABELLED_ANSWERS]
+        kept = {term_key(t) for t in terms}
+        rows = [(t, cells) for t, cells in chosen.rows if term_key(t) in kept][:options.max_answers] \
+            if chosen.query.columns else [(t, ()) for t in terms]
+        iris = list(dict.fromkeys(term for t, cells in rows for term in (t, *cells)
+                                  if isinstance(term, ox.NamedNode)))[:LABELLED_ANSWERS]
         labels = await endpoint.labels(iris) if iris else {}
-        return [Answer.from_term(t, label=labels.get(t.value) if isinstance(t, ox.NamedNode) else None,
-                                 score=round(chosen.query.score, 4), sources=(chosen.rank,)) for t in terms]
+        columns = [pattern.node_phrase("?" + c) for c in chosen.query.columns]
+
+        def answer(term: Term, **extra: Any) -> Answer:
+            return Answer.from_term(term, label=labels.get(term.value) if isinstance(term, ox.NamedNode) else None,
+                                    **extra)
+
+        return [replace(answer(t, score=round(chosen.query.score, 4), sources=(chosen.rank,)),
+                        row=tuple((c, answer(cell)) for c, cell in zip(columns, cells, strict=True) if cell is not None))
+                for t, cells in rows]
 
     async def link_and_build(self, understood: UnderstoodQuestion, endpoint: Endpoint,
                              options: AskOptions) -> tuple[Linking, list[CandidateQuery]]:

@@ -98,6 +98,7 @@ class CandidateQuery:
     modifiers: str = ""  # ORDER BY / LIMIT after the WHERE clause of a SELECT
     ordered: bool = False  # answers are the best by some order: not to be joined with other queries' answers
     first_of_ties: bool = False  # it runs with all answers tied for first; the first in row order answers
+    columns: tuple[str, ...] = ()  # other result columns shown beside each answer (a count's group)
 
     def to_dict(self) -> dict[str, object]:
         return {"sparql": self.sparql, "pattern": self.pattern, "answer_var": self.answer_var,
@@ -274,6 +275,8 @@ class QueryBuilder:
             execution = (f"SELECT (COUNT(*) AS ?{FOUND_VAR}) (SUM(IF({passes}, 1, 0)) AS ?{PASSED_VAR}) "
                          f"WHERE {{ {body} }}")
             return CandidateQuery(sparql, where, ANSWER, score, form, execution, PASSED_VAR)
+        if pattern.group:  # "How many employees does each department have?"
+            return grouped_aggregate(pattern, where, score, max_answers)
         if form is QuestionForm.COUNT and pattern.grouped:  # "How many countries have at least two singers?"
             inner = f"SELECT {ANSWER} WHERE {{ {where} }}{group_modifiers(pattern, (ANSWER,))}"
             sparql = f"SELECT (COUNT(*) AS ?count) WHERE {{ {{ {inner} }} }}"
@@ -303,7 +306,8 @@ class QueryBuilder:
                 execution = f"SELECT DISTINCT {projection} WHERE {{ {tied} }} LIMIT {max_answers}"
                 sparql = f"SELECT DISTINCT {projection} WHERE {{ {where} }}{modifiers}{order} LIMIT 1" if first else execution
                 return CandidateQuery(sparql, tied, answer, score, form, execution, answer[1:], f" LIMIT {max_answers}",
-                                      ordered=True, first_of_ties=first)
+                                      ordered=True, first_of_ties=first,
+                                      columns=tuple(n[1:] for n in projected if n != answer))
             modifiers += order
             limit = pattern.ordering.limit or max_answers
         else:
@@ -316,7 +320,21 @@ class QueryBuilder:
         else:
             typed = sparql
         return CandidateQuery(sparql, where, answer, score, form, typed, answer[1:], modifiers,
-                              ordered=pattern.ordering is not None)
+                              ordered=pattern.ordering is not None,
+                              columns=tuple(n[1:] for n in projected if n != answer))
+
+
+def grouped_aggregate(pattern: PhraseGraphPattern, where: str, score: float, max_answers: int) -> CandidateQuery:
+    """One count or aggregate per group (`group ?u2`): the number answers, its group beside it."""
+    keys = " ".join(pattern.group)
+    if pattern.form is QuestionForm.COUNT:
+        target, measure, column = ANSWER, f"COUNT(DISTINCT {ANSWER})", "count"
+    else:
+        target = aggregate_target(pattern)
+        measure, column = f"{pattern.form.value.upper()}({numeric(target)})", VALUE_VAR[1:]
+    sparql = f"SELECT {keys} ({measure} AS ?{column}) WHERE {{ {where} }} GROUP BY {keys} LIMIT {max_answers}"
+    return CandidateQuery(sparql, where, target, score, pattern.form, sparql, column,
+                          columns=tuple(n[1:] for n in pattern.group))
 
 
 def negations(body: str, negated: Sequence[str]) -> str:
@@ -482,7 +500,7 @@ def dangling_unknowns(pattern: PhraseGraphPattern) -> set[str]:
     """Unknowns that only hang off one edge and are used nowhere else ("?u1 | use | ?u3"): such an
     edge constrains little, so a query may drop it when no predicate fits it (score `DROP_SCORE`)."""
     degree = node_degrees(pattern.triples)
-    used = {ANSWER, *pattern.projection, *pattern.modified_nodes()}
+    used = {ANSWER, *pattern.projection, *pattern.group, *pattern.modified_nodes()}
     if pattern.form.is_aggregate and pattern.form is not QuestionForm.COUNT:
         used.add(aggregate_target(pattern))
     return {n for n, d in degree.items() if d == 1 and is_unknown(n) and n not in used}

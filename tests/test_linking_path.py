@@ -382,6 +382,19 @@ async def test_per_group_count_patterns_link_and_answer(path: KgqanPath, ck25: E
     assert "GROUP BY ?unknown1" in result.to_dict()["evidence"]["sparql"]
 
 
+async def test_a_count_per_group_answers_with_each_group_beside_its_number(path: KgqanPath, ck25: Endpoint) -> None:
+    """`group` end to end on Virtuoso: "How many employees does each department have?" (own question)."""
+    result = await path.answer_understood(
+        understood("count :: ?u1 | is a | employees ; ?u1 | department | ?u2 :: group ?u2", AnswerType(AnswerKind.NUMBER)),
+        ck25, KGQAN_ONLY)
+    truth = await ck25.sparql.select(f"SELECT ?d (COUNT(DISTINCT ?e) AS ?n) WHERE {{ ?e <{PV}memberOf> ?d }} GROUP BY ?d")
+    assert sorted((a.row[0][1].value, a.value) for a in result.answers) == sorted(
+        (r["d"].value, r["n"].value) for r in truth.rows), result.notes
+    first = result.to_dict()["answers"][0]
+    assert first["row"]["department"]["label"]  # the group, labelled, under what the question calls it
+    assert "GROUP BY ?unknown2" in result.to_dict()["evidence"]["sparql"]
+
+
 async def test_negated_questions_are_not_answered(path: KgqanPath, ck25: Endpoint) -> None:
     from dataclasses import replace
 

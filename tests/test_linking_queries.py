@@ -229,6 +229,29 @@ async def test_per_group_counts_order_and_filter_on_a_real_engine(concert: Endpo
     assert "GROUP BY ?unknown1 }" in named.sparql and named.sparql.endswith("?unknown1 <" + V + "name> ?unknown1Name } LIMIT 100")
 
 
+async def test_a_count_or_an_aggregate_per_group_answers_each_group_with_its_number(concert: Endpoint) -> None:
+    """`group ?u2`: one number per group, the group beside it in each row; equal numbers of two groups
+    stay two rows."""
+    builder, executor = QueryBuilder(), QueryExecutor()
+    country = {"country": ("?unknown1", {"": [pred("singer#country", 1.0)]})}
+    truth = await concert.sparql.select(f"SELECT ?c (COUNT(?s) AS ?n) WHERE {{ ?s a <{V}singer> ; <{V}singer#country> ?c }} "
+                                        "GROUP BY ?c")
+    counted = builder.build(linked("count :: ?u1 | is a | singers ; ?u1 | country | ?u2 :: group ?u2",
+                                   classes={"singers": [SINGER]}, edges=country))[0]
+    assert "GROUP BY ?unknown2" in counted.sparql and counted.columns == ("unknown2",)
+    chosen = select_answer(await executor.run([counted], concert, accept_all))
+    assert chosen is not None
+    assert sorted((c.value, a.value) for a, (c,) in chosen.rows) == sorted(
+        (r["c"].value, r["n"].value) for r in truth.rows)
+    assert len(chosen.rows) == 3 and len(chosen.raw_answers) < 3  # two countries have one singer each
+    age = {"country": ("?unknown2", {"": [pred("singer#country", 1.0)]}), "age": ("?unknown2", {"": [pred("singer#age", 1.0)]})}
+    averaged = builder.build(linked("avg :: ?u1 | age | ?u2 ; ?u2 | is a | singers ; ?u2 | country | ?u3 :: group ?u3",
+                                    classes={"singers": [SINGER]}, edges=age))[0]
+    assert averaged.sparql.startswith("SELECT ?unknown3 (AVG(") and "GROUP BY ?unknown3" in averaged.sparql
+    chosen = select_answer(await executor.run([averaged], concert, accept_all))
+    assert chosen is not None and {c.value for _, (c,) in chosen.rows} == {r["c"].value for r in truth.rows}
+
+
 def test_a_counted_unknown_is_never_merged_into_the_answer() -> None:
     """"Which country has the most singers?": the singers counted per country are not the country, even
     when the relation phrase could name a class of things."""

@@ -37,6 +37,8 @@ ROUND_TRIP = [
     "count :: ?u1 | country | ?u2 ; ?u2 | is a | singers :: filter count ?u2 >= 2",
     "list :: ?u1 | is a | category ; ?u2 | category | ?u1 ; ?u2 | price | ?u3 :: order avg ?u3 desc 1",
     "list :: ?u1 | is a | suppliers ; ?u1 | name | ?u2 :: filter ?u2 starts Ad",
+    "count :: ?u1 | is a | employees ; ?u1 | department | ?u2 :: group ?u2",
+    "avg :: ?u1 | weight | ?u2 ; ?u2 | is a | products ; ?u2 | category | ?u3 :: filter ?u1 > 2 :: group ?u3",
 ]
 
 MALFORMED = [
@@ -52,6 +54,10 @@ MALFORMED = [
     ("list :: ?u1 | is a | city :: order ?u3 desc", "appears in no triple"),
     ("list :: ?u1 | is a | city :: limit 3", "unknown section"),
     ("list :: ?u1 | is a | city :: select Paris", "must be an unknown"),
+    ("list :: ?u1 | is a | city ; ?u1 | country | ?u2 :: group ?u2", "needs a count or aggregate form"),
+    ("count :: ?u1 | is a | city :: group ?u1", "unknowns other than"),
+    ("count :: ?u1 | is a | city :: group", "at least one unknown"),
+    ("count :: ?u1 | is a | city ; ?u1 | country | ?u2 :: filter count ?u2 > 2 :: group ?u2", "does not combine"),
     ("list :: ?u1 | is a | city :: order count desc 1", "order must be"),
     ("list :: ?u1 | is a | city :: filter count ?u1 >", "filter must be"),
     ("list :: ?u1 | is a | city :: order median ?u1 desc", "order must be"),
@@ -1250,3 +1256,82 @@ def test_a_failing_syntax_reading_leaves_the_models_reading(monkeypatch: pytest.
     understood = QuestionParser(model=GARBLED_SUPERLATIVE_MODEL).parse_sync(
         ["What is the heaviest product from a supplier in Germany?"])[0]
     assert understood.pattern.to_text() == "list :: ?u1 | heaviest | ?u2 ; ?u2 | is a | product ; ?u2 | from | Germany"
+
+
+GROUPINGS = [  # (question, the model's reading, the reading per group; None: the reading cannot be grouped)
+    ("How many employees does each department have?", "count :: ?u1 | is a | employees",
+     "count :: ?u1 | is a | employees ; ?u1 | department | ?u2 :: group ?u2"),
+    ("How many parts does each bill of material have?", "count :: ?u1 | parts | bill of material",
+     "count :: ?u1 | parts | ?u2 ; ?u2 | is a | bill of material :: group ?u2"),
+    ("How many services is each department responsible for?", "count :: ?u1 | services | ?u2 ; ?u2 | is a | department",
+     "count :: ?u1 | services | ?u2 ; ?u2 | is a | department :: group ?u2"),
+    ("How many people are there of each nationality?", "count :: ?u1 | is a | people ; ?u1 | nationality | ?u2",
+     "count :: ?u1 | is a | people ; ?u1 | nationality | ?u2 :: group ?u2"),
+    # the reading counted the groups: the counted noun is counted instead
+    ("How many orchestras does each record company have?", "count :: ?u1 | is a | record company",
+     "count :: ?u1 | is a | orchestras ; ?u1 | record company | ?u2 :: group ?u2"),
+    ("List each department with its number of employees.", "list :: ?u1 | is a | department",
+     "count :: ?u1 | is a | employees ; ?u1 | department | ?u2 :: group ?u2"),
+    ("What is the average weight of the products in each category?",
+     "avg :: ?u1 | weight | ?u2 ; ?u2 | is a | products in each category",
+     "avg :: ?u1 | weight | ?u2 ; ?u2 | is a | products ; ?u2 | category | ?u3 :: group ?u3"),
+    ("What is the average age of the conductors of each nationality?", "avg :: ?u1 | is a | conductors ; ?u1 | age | ?u2",
+     "avg :: ?u1 | is a | conductors ; ?u1 | age | ?u2 ; ?u1 | nationality | ?u3 :: group ?u3"),
+    ("How many products does each supplier supply?", "count :: ?u1 | is a | products",  # "supply" is the verb
+     "count :: ?u1 | is a | products ; ?u1 | supplier | ?u2 :: group ?u2"),
+    ("What is the total weight of the products of each supplier in Japan?", "sum :: ?u1 | weight | ?u2 ; ?u2 | products | Japan",
+     "sum :: ?u1 | weight | ?u2 ; ?u2 | supplier | ?u3 ; ?u3 | in | Japan :: group ?u3"),
+    ("How many products heavier than 15 grams does each category have?",
+     "count :: ?u1 | is a | products ; ?u1 | heavier | ?u2 :: filter ?u2 > 15",
+     "count :: ?u1 | is a | products ; ?u1 | heavier | ?u2 ; ?u1 | category | ?u3 :: filter ?u2 > 15 :: group ?u3"),
+    # the owner of the averaged value typed as the group: another reading must say what the people are
+    ("What is the average height of the people of each nationality?", "avg :: ?u1 | height | ?u2 ; ?u2 | is a | nationality",
+     None),
+    ("What is the average number of employees per department?", "avg :: ?u1 | employees | ?u2", None),  # counts averaged
+    ("Which department has the most employees per manager?",
+     "list :: ?u1 | is a | department ; ?u2 | works in | ?u1 :: order count ?u2 desc 1", None),
+    ("What is the price of each product in the category Sensor?", "list :: ?u1 | price | ?u2 ; ?u2 | category | Sensor",
+     None),  # no count and no aggregate: one price per product anyway
+]
+
+
+@pytest.mark.parametrize(("question", "decoded", "expected"), GROUPINGS)
+def test_a_per_group_question_groups_the_models_reading(question: str, decoded: str, expected: str | None) -> None:
+    from understanding.groups import group_noun, with_group
+    from understanding.resources import spacy_pipeline
+
+    group = group_noun(spacy_pipeline()(question))
+    assert group is not None
+    grouped = with_group(PhraseGraphPattern.from_text(decoded), group)
+    if expected is None:
+        assert grouped is None
+    else:
+        assert grouped == PhraseGraphPattern.from_text(expected), grouped and grouped.to_text()
+
+
+@pytest.mark.parametrize("question", ["Which products are supplied by each of the suppliers in Japan and Spain?",
+                                      "How many employees does the Marketing department have?"])
+def test_only_one_grouping_noun_groups(question: str) -> None:
+    from understanding.groups import group_noun
+    from understanding.resources import spacy_pipeline
+
+    assert group_noun(spacy_pipeline()(question)) is None
+
+
+# reads "How many employees does each department have?" as one total, as the trained model does
+TOTAL_MODEL = FixedModel("count :: ?u1 | is a | employees", AnswerKind.NUMBER,
+                         alternatives=("count :: ?u1 | is a | department",))
+# reads it as "the department with the most employees", which has no per-group form
+RANKED_MODEL = FixedModel("list :: ?u1 | is a | department ; ?u2 | works in | ?u1 :: order count ?u2 desc 1",
+                          AnswerKind.RESOURCE)
+
+
+def test_a_per_group_question_is_answered_per_group_or_not_at_all() -> None:
+    question = "How many employees does each department have?"
+    understood = QuestionParser(model=TOTAL_MODEL).parse_sync([question])[0]
+    assert understood.pattern.to_text() == "count :: ?u1 | is a | employees ; ?u1 | department | ?u2 :: group ?u2"
+    assert understood.answer_type.kind is AnswerKind.NUMBER and understood.unsupported is None
+    assert all(a.group for a in understood.alternatives)  # never the total
+    ranked = QuestionParser(model=RANKED_MODEL).parse_sync([question])[0]
+    assert ranked.unsupported is not None and "per department" in ranked.unsupported
+    assert QuestionParser(model=TOTAL_MODEL, repairs=False).parse_sync([question])[0].pattern.group == ()

@@ -12,6 +12,7 @@ are left alone: their negations are mostly paraphrase artefacts ("Wasn't X not n
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from understanding.pgp import NEGATION, PhraseGraphPattern, PhraseTriple, QuestionForm, is_unknown
 
@@ -80,5 +81,4 @@ def with_negation(pattern: PhraseGraphPattern, words: list[str]) -> PhraseGraphP
         return None  # "not in the largest major": an ordering inside the negation has no query form here
     triples = (*pattern.triples[:index], PhraseTriple(triple.subject, NEGATION + triple.relation, triple.object),
                *pattern.triples[index + 1:])
-    return PhraseGraphPattern(form=pattern.form, triples=triples, ordering=pattern.ordering,
-                              comparisons=pattern.comparisons, projection=pattern.projection)
+    return replace(pattern, triples=triples)

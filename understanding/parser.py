@@ -22,6 +22,7 @@ from gateway.errors import GatewayError
 from understanding.answer_types import build_answer_type, predicted_kind, stated_kind, wh_noun
 from understanding.coverage import positive_question, unsupported_reason, with_negation
 from understanding.grading import stated_ordering
+from understanding.groups import GROUPING_WORDS, GroupNoun, group_noun, grouped_readings
 from understanding.pgp import (
     ANSWER,
     AnswerKind,
@@ -231,7 +232,8 @@ class QuestionParser:
                 results[i] = UnderstoodQuestion(
                     texts[i], pattern, answer_type, f"fallback: {reasons.get(i, 'no model output')}", raw, per_question
                 )
-        understood = [replace(r, unsupported=unsupported_reason(r.question, r.pattern)) for r in results if r is not None]
+        understood = [replace(r, unsupported=r.unsupported or unsupported_reason(r.question, r.pattern))
+                      for r in results if r is not None]
         return self._with_negations(understood)
 
     def _with_negations(self, results: list[UnderstoodQuestion]) -> list[UnderstoodQuestion]:
@@ -261,7 +263,8 @@ class QuestionParser:
         taken only where the model's reading dropped one of its nouns."""
         wanted = [i for i, r in enumerate(results) if r is not None and (
             ((stated := stated_ordering(r.question)) is not None and stated.by_count is False)
-            or len(_OF.findall(r.question)) >= 2 or _COORDINATED.search(r.question))]
+            or len(_OF.findall(r.question)) >= 2 or _COORDINATED.search(r.question)
+            or GROUPING_WORDS.search(r.question))]
         if not wanted:
             return
         docs = self._ensure_fallback().nlp.pipe([results[i].question for i in wanted], batch_size=64)  # type: ignore[union-attr]
@@ -270,6 +273,9 @@ class QuestionParser:
             if understood is None:
                 continue
             try:
+                if GROUPING_WORDS.search(understood.question) and (group := group_noun(doc)) is not None:
+                    results[i] = _grouped(understood, group)
+                    continue
                 found = self._syntax_reading(understood, doc)
             except Exception:  # a reading of the parse is an extra: its failure must not lose the question
                 log.exception("syntax reading failed on %r", understood.question)
@@ -332,6 +338,19 @@ class QuestionParser:
 
             self._fallback = FallbackParser(spacy_pipeline())
         return self._fallback
+
+
+def _grouped(understood: UnderstoodQuestion, group: GroupNoun) -> UnderstoodQuestion:
+    """The question answered per group, its readings grouped; where it asks for a count or an
+    aggregate per group and no reading can be grouped, unsupported rather than answered as a total."""
+    readings = grouped_readings([understood.pattern, *understood.alternatives], group)
+    if readings:
+        return replace(understood, pattern=readings[0], alternatives=tuple(readings[1:MAX_ALTERNATIVES + 1]),
+                       answer_type=build_answer_type(AnswerKind.NUMBER, readings[0], understood.answer_type.confidence))
+    if understood.pattern.form.is_aggregate or group.counted:
+        return replace(understood, unsupported=f"an answer per {group.phrase}: no reading of the question could be "
+                                               "grouped so, and a total would be wrong")
+    return understood
 
 
 def _chained_name(pattern: PhraseGraphPattern) -> bool:

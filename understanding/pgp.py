@@ -15,10 +15,12 @@ The model emits a compact text form, parsed strictly by `PhraseGraphPattern.from
     list :: ?u1 | is a | heads ; ?u1 | age | ?u2 :: filter ?u2 > 56 :: select ?u1 ?u2
     list :: ?u1 | is a | department ; ?u2 | works in | ?u1 :: order count ?u2 desc 1
     list :: ?u1 | is a | countries ; ?u1 | country | ?u2 :: filter count ?u2 >= 2
+    count :: ?u1 | is a | employees ; ?u1 | department | ?u2 :: group ?u2
 
 `order count ?u2` and `filter count ?u2` group by the projected unknowns and order or compare by how
 many distinct ?u2 each has ("the department with the most employees", "countries with at least two
-singers").
+singers"). `group ?u2` on a count or aggregate form answers once per ?u2 ("How many employees does
+each department have?"): each answer is a number beside the group it is for.
 """
 
 from __future__ import annotations
@@ -163,6 +165,7 @@ class PhraseGraphPattern:
     ordering: Ordering | None = None
     comparisons: tuple[Comparison, ...] = ()
     projection: tuple[str, ...] = (ANSWER,)
+    group: tuple[str, ...] = ()  # an aggregate form answers once per value of these unknowns
     notes: tuple[str, ...] = field(default=(), compare=False)
 
     def nodes(self) -> list[str]:
@@ -203,6 +206,17 @@ class PhraseGraphPattern:
             nodes.add(self.ordering.node)
         return nodes
 
+    def node_phrase(self, node: str) -> str:
+        """What the question calls a node: its class phrase, else the relation phrase of its first edge,
+        else its short name (a column heading for the node's values)."""
+        for triple in self.triples:
+            if triple.is_type and triple.subject == node:
+                return triple.object
+        for triple in self.triples:
+            if not triple.is_type and node in triple.nodes():
+                return triple.relation
+        return _short(canonical_node(node))
+
     def class_phrases(self) -> list[str]:
         return [t.object for t in self.triples if t.is_type and not is_unknown(t.object)]
 
@@ -217,6 +231,8 @@ class PhraseGraphPattern:
         parts.extend(comparison.to_text() for comparison in self.comparisons)
         if self.projection != (ANSWER,):
             parts.append("select " + " ".join(_short(n) for n in self.projection))
+        if self.group:
+            parts.append("group " + " ".join(_short(n) for n in self.group))
         return " :: ".join(parts)
 
     def __str__(self) -> str:
@@ -252,6 +268,7 @@ class PhraseGraphPattern:
         ordering: Ordering | None = None
         comparisons: list[Comparison] = []
         projection: tuple[str, ...] = (ANSWER,)
+        group: tuple[str, ...] = ()
         for section in sections[2:]:
             words = section.split()
             if not words:
@@ -283,14 +300,31 @@ class PhraseGraphPattern:
                 projection = tuple(_unknown_arg(w, section) for w in words[1:])
                 if not projection:
                     raise PGPParseError("select needs at least one unknown")
+            elif keyword == "group":
+                group = tuple(_unknown_arg(w, section) for w in words[1:])
+                if not group:
+                    raise PGPParseError("group needs at least one unknown")
             else:
-                raise PGPParseError(f"unknown section {keyword!r}; expected order, filter or select")
-        pattern = cls(tuple(triples), form, ordering, tuple(comparisons), projection)
+                raise PGPParseError(f"unknown section {keyword!r}; expected order, filter, select or group")
+        pattern = cls(tuple(triples), form, ordering, tuple(comparisons), projection, group)
         known = set(pattern.unknowns())
-        for node in ([ordering.node] if ordering else []) + [c.node for c in comparisons] + list(projection):
+        for node in ([ordering.node] if ordering else []) + [c.node for c in comparisons] + list(projection) + list(group):
             if triples and node not in known and not (form is QuestionForm.BOOLEAN and not known):
                 raise PGPParseError(f"{_short(node)} is used in a modifier but appears in no triple")
+        if group:
+            _check_group(pattern)
         return pattern
+
+
+def _check_group(pattern: PhraseGraphPattern) -> None:
+    """A group answers a count or an aggregate once per group: it needs such a form, and neither
+    counts groups (`filter count`) nor ranks them (`order`)."""
+    if not pattern.form.is_aggregate:
+        raise PGPParseError(f"group needs a count or aggregate form, not {pattern.form.value}")
+    if ANSWER in pattern.group:
+        raise PGPParseError("group must name unknowns other than ?u1, the counted or aggregated one")
+    if pattern.ordering is not None or pattern.grouped:
+        raise PGPParseError("group does not combine with order or filter count")
 
 
 def _unknown_arg(word: str, section: str) -> str:

@@ -510,14 +510,18 @@ _NOT_VALUE_WORDS = frozenset({"a", "an", "the", "of", "in", "on", "at", "by", "f
                               "or", "is", "are", "was", "were", "be", "been", "has", "have", "had", "do", "does", "did"})
 
 
+def _held(pattern: PhraseGraphPattern) -> set[str]:
+    """Unknowns the pattern uses beyond its triples: compared, ordered, selected or grouped by."""
+    return pattern.modified_nodes() | set(pattern.projection) | set(pattern.group)
+
+
 def swallowed_values(pattern: PhraseGraphPattern, longest: int = 3) -> list[tuple[PhraseTriple, str]]:
     """Triples whose relation phrase may end in the value the model left out ("Which papers investigate
     reference architectures?" as `?u1 | investigate reference architectures | ?u2`, where `?u2` is
     in no other triple, comparison, ordering or projection), each with a candidate value: the last 1
     to `longest` words of the phrase, longest first. Whether the graph holds such a value decides."""
     degrees = node_degrees(pattern.triples)
-    held = {c.node for c in pattern.comparisons} | set(pattern.projection) | \
-        ({pattern.ordering.node} if pattern.ordering else set())
+    held = _held(pattern)
     found = []
     for triple in pattern.triples:
         words = triple.relation.split()
@@ -558,8 +562,7 @@ def dropped_values(question: str, pattern: PhraseGraphPattern, longest: int = 3)
     first): "How many papers use a case study as evaluation method?" decoded as `?u1 | evaluation
     method | ?u2` left "case study" out. Whether the graph holds such a value decides."""
     degrees = node_degrees(pattern.triples)
-    held = {c.node for c in pattern.comparisons} | set(pattern.projection) | \
-        ({pattern.ordering.node} if pattern.ordering else set())
+    held = _held(pattern)
     dangling = [t for t in pattern.triples if not t.is_type and sum(
         1 for n in t.nodes() if is_unknown(n) and n != ANSWER and degrees[n] == 1 and n not in held) == 1]
     if len(dangling) != 1:
