@@ -147,6 +147,11 @@ def print_json(data: Any) -> None:
     sys.stdout.write("\n")
 
 
+def _shown(answer: Any) -> str:
+    """An answer as text: its value, and its label where that says more."""
+    return f"{answer.value} ({answer.label})" if answer.label and answer.label != answer.value else answer.value
+
+
 def render_text(result: Any) -> str:
     """A short human-readable rendering of a `QAResult`."""
     lines = [f"Q: {result.question}  [{result.endpoint}]"]
@@ -160,8 +165,8 @@ def render_text(result: Any) -> str:
         if path.error:
             lines.append(f"  error ({path.error_kind}): {path.error}")
         for answer in path.answers[:20]:
-            label = f"  ({answer.label})" if answer.label and answer.label != answer.value else ""
-            lines.append(f"  - {answer.value}{label}")
+            row = "".join(f"  [{column}: {_shown(cell)}]" for column, cell in answer.row)
+            lines.append(f"  - {_shown(answer)}{row}")
         if len(path.answers) > 20:
             lines.append(f"  ... and {len(path.answers) - 20} more")
         if not path.answers and not path.error:

@@ -18,6 +18,7 @@ import asyncio
 import functools
 import inspect
 import logging
+import re
 import time
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -40,7 +41,7 @@ from gateway.errors import (
     UpdateRefused,
 )
 from gateway.metrics import GatewayMetrics
-from gateway.models import AnswerStatus, QAResult
+from gateway.models import Answer, AnswerStatus, QAResult
 from gateway.qa import AskOptions, Gateway
 from gateway.sparql import HttpSparqlClient
 from gateway.sparql_syntax import (
@@ -284,26 +285,46 @@ async def read_protocol_request(request: web.Request) -> ProtocolRequest:
 
 
 def answers_as_results(result: QAResult, accept: str) -> tuple[bytes, str]:
-    """A question's answers as standard SPARQL results: one row per answer with ?answer ?label ?path ?score,
-    or a boolean for yes/no questions; written by pyoxigraph in the negotiated syntax."""
+    """A question's answers as standard SPARQL results: one row per answer with ?answer ?label ?path ?score
+    and the other cells of its row, named as the answer names them (?department beside a count per
+    department), or a boolean for yes/no questions; written by pyoxigraph in the negotiated syntax."""
     media_type = preferred_type(parse_accept(accept), returns_graph=False)
     rows = []
     booleans = []
-    for name, path in result.paths.items():
-        for answer in path.answers:
-            if answer.kind == "boolean":
-                booleans.append(answer.value == "true")
-                continue
-            term = answer.to_term() if answer.kind != "bnode" else ox.Literal(answer.label or answer.value)
-            label = str(ox.Literal(answer.label)) if answer.label else "UNDEF"
-            score = str(ox.Literal(str(float(answer.score)), datatype=ox.NamedNode(
-                "http://www.w3.org/2001/XMLSchema#double"))) if answer.score is not None else "UNDEF"
-            rows.append(f"({term} {label} {ox.Literal(name)} {score})")
+    answers = [(name, a) for name, path in result.paths.items() for a in path.answers]
+    columns: dict[str, str] = {}
+    for _, answer in answers:
+        for column, _ in answer.row:
+            if column not in columns:
+                variable = _column_variable(column)
+                columns[column] = variable if variable not in columns.values() else f"{variable}_{len(columns) + 1}"
+    for name, answer in answers:
+        if answer.kind == "boolean":
+            booleans.append(answer.value == "true")
+            continue
+        label = str(ox.Literal(answer.label)) if answer.label else "UNDEF"
+        score = str(ox.Literal(str(float(answer.score)), datatype=ox.NamedNode(
+            "http://www.w3.org/2001/XMLSchema#double"))) if answer.score is not None else "UNDEF"
+        cells = dict(answer.row)
+        row = " ".join(_cell(cells[c]) if c in cells else "UNDEF" for c in columns)
+        rows.append(f"({_cell(answer)} {label} {ox.Literal(name)} {score} {row})")
     if booleans and not rows:
         return boolean_result(any(booleans), media_type), media_type
-    text = f"SELECT ?answer ?label ?path ?score WHERE {{ VALUES (?answer ?label ?path ?score) {{ {' '.join(rows)} }} }}"
+    variables = " ".join(["?answer ?label ?path ?score", *columns.values()])
+    text = f"SELECT {variables} WHERE {{ VALUES ({variables}) {{ {' '.join(rows)} }} }}"
     solutions = ox.Store().query(text)
     return bytes(solutions.serialize(format=RESULT_FORMATS[media_type])), media_type
+
+
+def _cell(answer: Answer) -> str:
+    """An answer as a SPARQL term (a blank node as its label: blank nodes cannot be written in VALUES)."""
+    return str(answer.to_term() if answer.kind != "bnode" else ox.Literal(answer.label or answer.value))
+
+
+def _column_variable(column: str) -> str:
+    """A result column for the other cells of an answer's row ("department" -> ?department)."""
+    name = re.sub(r"\W+", "_", column).strip("_") or "cell"
+    return f"?row_{name}" if name[0].isdigit() or name in ("answer", "label", "path", "score") else f"?{name}"
 
 
 def boolean_result(value: bool, media_type: str) -> bytes:

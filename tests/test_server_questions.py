@@ -54,6 +54,18 @@ def test_question_parameter_returns_answers_as_sparql_results(server: ServerThre
     assert all(float(row["score"]["value"]) > 0 for row in rows)
 
 
+def test_a_count_per_group_comes_with_its_group_as_a_column(server: ServerThread) -> None:
+    url = f"{server.url}/sparql?" + urllib.parse.urlencode(
+        {"question": "How many employees does each department have?", "path": "kgqan"})
+    with urllib.request.urlopen(urllib.request.Request(url, headers={"Accept": "application/sparql-results+json"}),
+                                timeout=180) as response:
+        data = json.loads(response.read())
+    assert data["head"]["vars"] == ["answer", "label", "path", "score", "department"]
+    rows = data["results"]["bindings"]
+    assert len(rows) == 6 and all(row["department"]["type"] == "uri" and int(row["answer"]["value"]) > 0 for row in rows)
+    assert sum(int(row["answer"]["value"]) for row in rows) == 53  # every member of a department, once
+
+
 def test_magic_triple_is_answered_with_the_clients_own_sparql_around_it(server: ServerThread) -> None:
     label = "http://www.w3.org/2000/01/rdf-schema#label"
     query = (f'SELECT ?category ?name WHERE {{ ?category <urn:kgqa:answers> "{QUESTION}" . '

@@ -6,6 +6,7 @@ from __future__ import annotations
 import shutil
 import tempfile
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from serverutil import LabelSearchPath, ServerThread
 
 from gateway.config import EndpointRegistry
 from gateway.engines import OxigraphEngine, VirtuosoEngine
+from gateway.models import Answer, PathResult
 from gateway.server import ServerSettings
 
 pytestmark = pytest.mark.browser
@@ -21,12 +23,21 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
+class RowPath(LabelSearchPath):
+    """Label search whose answers carry their label as a second column, as a count carries its group."""
+
+    async def answer(self, question, endpoint, options) -> PathResult:  # type: ignore[no-untyped-def]
+        result = await super().answer(question, endpoint, options)
+        result.answers = [replace(a, row=(("name", Answer(a.label or a.value, "literal")),)) for a in result.answers]
+        return result
+
+
 @pytest.fixture(scope="module")
 def server(virtuoso: VirtuosoEngine, oxigraph: OxigraphEngine) -> Iterator[ServerThread]:
     registry = EndpointRegistry({"default": virtuoso.endpoint("default", "ck25", description="ck25 on Virtuoso"),
                                  "orkg": oxigraph.endpoint("orkg", "orkg", description="ORKG on Oxigraph")})
     thread = ServerThread(registry, ServerSettings(),
-                          paths={"kgqan": LabelSearchPath(), "hublink": LabelSearchPath()}).start()
+                          paths={"kgqan": RowPath(), "hublink": LabelSearchPath()}).start()
     yield thread
     thread.stop()
 
@@ -63,6 +74,7 @@ def test_ask_a_question_and_see_both_paths(server: ServerThread, page) -> None: 
     assert first.get_attribute("href").startswith("http")
     assert first.inner_text()  # the label is shown, linked to the IRI
     assert "SELECT" in kgqan.locator("pre.sparql").inner_text()
+    assert kgqan.locator("ul.answers li .row-cell").first.inner_text().startswith(" · name: ")  # the row's other cells
     assert page.locator("#path-hublink ul.answers li").count() >= 1
     assert "orkg: answered in" in page.locator("#timings").inner_text()
     assert page.locator("#status").inner_text() == ""

@@ -43,16 +43,24 @@ async function loadEndpoints() {
   });
 }
 
+// one value: an IRI as a link under its label, a literal as written
+function renderValue(answer) {
+  if (answer.kind === "iri") {
+    const label = answer.label || answer.value;
+    return [link(answer.value, label), answer.label ? el("span", { class: "iri" }, " ", answer.value) : ""];
+  }
+  return [answer.value, answer.language ? ` @${answer.language}` : ""];
+}
+
 function renderAnswers(answers) {
   if (!answers || answers.length === 0) return el("p", {}, "(no answer)");
   const list = el("ul", { class: "answers" });
   for (const answer of answers.slice(0, 50)) {
-    if (answer.kind === "iri") {
-      const label = answer.label || answer.value;
-      list.append(el("li", {}, link(answer.value, label), answer.label ? el("span", { class: "iri" }, " ", answer.value) : null));
-    } else {
-      list.append(el("li", {}, answer.value, answer.language ? ` @${answer.language}` : ""));
+    const item = el("li", {}, ...renderValue(answer));
+    for (const [column, cell] of Object.entries(answer.row || {})) {
+      item.append(el("span", { class: "row-cell" }, ` · ${column}: `, ...renderValue(cell)));
     }
+    list.append(item);
   }
   if (answers.length > 50) list.append(el("li", {}, `… and ${answers.length - 50} more`));
   return list;
