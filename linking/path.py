@@ -69,10 +69,14 @@ from understanding.pgp import (
 )
 from understanding.repairs import (
     adds_a_class,
+    chosen_reading,
+    compound_kinds,
     coordinated_names,
     dropped_values,
     kind_relation_reading,
     swallowed_values,
+    with_compound_kind,
+    with_counted_relation,
     with_dropped_value,
     with_swallowed_value,
     with_whole_name,
@@ -213,6 +217,7 @@ class KgqanPath:
         """The question understood, with names the model split read whole and values a relation phrase
         swallowed put back, where this graph has them (for answering and for generating SPARQL alike)."""
         understood = await self._whole_names(await self.understand(question), endpoint, options)
+        understood = await self._compound_kinds(understood, endpoint)
         return with_counted_kind_reading(await self._swallowed_values(understood, endpoint))
 
     async def _whole_names(self, understood: UnderstoodQuestion, endpoint: Endpoint,
@@ -234,6 +239,29 @@ class KgqanPath:
             return pattern
 
         return _each_reading(understood, merged)
+
+    async def _compound_kinds(self, understood: UnderstoodQuestion, endpoint: Endpoint) -> UnderstoodQuestion:
+        """Readings with "bill of material" as one kind where the model split it into a relation and a
+        class (`?u1 | bill | ?u2 ; ?u2 | is a | material`), if the graph has a class whose name holds
+        both nouns (no request: the class list is fetched once per endpoint). A reading the merge
+        undoes is dropped; the others keep their order."""
+        readings = [understood.pattern, *understood.alternatives]
+        kinds = [k for k in compound_kinds(understood.question) if any(with_compound_kind(p, k) != p for p in readings)]
+        if not kinds:
+            return understood
+        found = await asyncio.gather(*(self.entity_linker.link_classes(k, endpoint, top_k=1) for k in kinds))
+        named = [k for k, classes in zip(kinds, found, strict=True) if classes and _names_both(classes[0].label, k)]
+        for kind in named:
+            merged = [with_counted_relation(understood.question, m) if (m := with_compound_kind(p, kind)) not in (None, p)
+                      else m for p in readings]
+            if any(m is not None for m in merged):
+                readings = [m for m in merged if m is not None]
+        if readings[0] == understood.pattern and readings[1:] == list(understood.alternatives):
+            return understood
+        readings.insert(0, readings.pop(chosen_reading(understood.question, readings)))  # the one ordering as asked
+        return replace(understood, pattern=readings[0], alternatives=tuple(dict.fromkeys(readings[1:])),
+                       answer_type=build_answer_type(understood.answer_type.kind, readings[0],
+                                                     understood.answer_type.confidence))
 
     async def _swallowed_values(self, understood: UnderstoodQuestion, endpoint: Endpoint) -> UnderstoodQuestion:
         """Readings with the value a relation phrase swallowed put back as its object ("investigate
@@ -968,6 +996,13 @@ def _taken(first: PathResult, second: PathResult, note: str) -> PathResult:
 
 def _singular_phrase(phrase: str) -> str:
     return " ".join(singular(w) for w in phrase.split())
+
+
+def _names_both(label: str, kind: str) -> bool:
+    """Whether a class name holds both nouns of "X of Y" ("Bill of Material (BOM)" for "bills of materials")."""
+    head, _, tail = kind.partition(" of ")
+    words = {singular(w) for w in re.findall(r"[a-z]+", label.lower())}
+    return singular(head) in words and singular(tail) in words
 
 
 def _word_set(text: str) -> set[str]:

@@ -395,6 +395,28 @@ async def test_a_count_per_group_answers_with_each_group_beside_its_number(path:
     assert "GROUP BY ?unknown2" in result.to_dict()["evidence"]["sparql"]
 
 
+async def test_a_kind_named_x_of_y_is_read_whole_where_the_graph_has_that_class(path: KgqanPath, ck25: Endpoint) -> None:
+    """"bill of material" split by the model is one kind, as the graph's class "Bill of Material (BOM)";
+    "price of products" is left as read: no class is named so (own questions)."""
+    from dataclasses import replace
+
+    split = replace(understood("list :: ?u1 | bill | ?u2 ; ?u2 | is a | material :: order count ?u2 desc 1",
+                               AnswerType(AnswerKind.RESOURCE, "material")),
+                    question="Which bill of material has the most parts?",
+                    alternatives=(PhraseGraphPattern.from_text(
+                        "list :: ?u1 | bill | ?u2 ; ?u2 | is a | material ; ?u2 | parts | ?u3 :: order count ?u3 desc 1"),))
+    whole = await path._compound_kinds(split, ck25)
+    assert whole.pattern.to_text() == "list :: ?u1 | is a | bill of material ; ?u1 | parts | ?u3 :: order count ?u3 desc 1"
+    assert whole.alternatives == () and whole.answer_type.semantic_type == "bill of material"
+    result = await path.answer_understood(whole, ck25, KGQAN_ONLY)
+    truth = await ck25.sparql.select(f"SELECT ?b (COUNT(?p) AS ?n) WHERE {{ ?b <{PV}hasBomPart> ?p }} GROUP BY ?b "
+                                     "ORDER BY DESC(?n) LIMIT 1")
+    assert truth.rows[0]["b"].value in {a.value for a in result.answers}
+    prices = replace(understood("list :: ?u1 | price | ?u2 ; ?u2 | is a | products", AnswerType(AnswerKind.NUMBER)),
+                     question="What is the price of products in the category Sensor?")
+    assert await path._compound_kinds(prices, ck25) == prices
+
+
 async def test_negated_questions_are_not_answered(path: KgqanPath, ck25: Endpoint) -> None:
     from dataclasses import replace
 

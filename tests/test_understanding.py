@@ -576,6 +576,20 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
     ("with_counted_nouns", "Which service is the most expensive?", "list :: ?u1 | is a | service :: order ?u1 desc 1", None),
     ("with_counted_nouns", "Which singer has the most awards?", "list :: ?u1 | is a | singer ; ?u1 | age | ?u2 :: order ?u2 desc 1", None),
     ("with_counted_nouns", "Which stadiums hold more than 10000?", "list :: ?u1 | is a | stadiums :: filter ?u1 > 10000", None),
+    # the compared or ranked relation is the noun after the number or "the most": its things are counted
+    # (applied by linking to readings rebuilt around a kind of things only)
+    ("with_counted_relation", "Which bills of material have more than 12 parts?",
+     "list :: ?u1 | is a | bills of material ; ?u1 | parts | ?u2 :: filter ?u2 > 12",
+     "list :: ?u1 | is a | bills of material ; ?u1 | parts | ?u2 :: filter count ?u2 > 12"),
+    ("with_counted_relation", "Which bills of material contain the highest number of parts?",
+     "list :: ?u1 | is a | bills of material ; ?u1 | parts | ?u2 :: order ?u2 desc 1",
+     "list :: ?u1 | is a | bills of material ; ?u1 | parts | ?u2 :: order count ?u2 desc 1"),
+    ("with_counted_relation", "Which products weigh more than 12 grams?",  # a unit: the value is compared
+     "list :: ?u1 | is a | products ; ?u1 | grams | ?u2 :: filter ?u2 > 12", None),
+    ("repaired", "Return me the paper with more than 200 citations.",  # a stored number, in the derived gold
+     "list :: ?u1 | citations | ?u2 :: filter ?u2 > 200", None),
+    ("with_counted_relation", "Which singers have the highest sales?", "list :: ?u1 | is a | singers ; ?u1 | sales | ?u2 :: order ?u2 desc 1",
+     None),
     # a graded number becomes a comparison (with_compared_values)
     ("with_compared_values", "Which products have a reliability index below 0.45?", "list :: ?u1 | is a | products ; ?u1 | reliability index | 0.45",
      "list :: ?u1 | is a | products ; ?u1 | reliability index | ?u2 :: filter ?u2 < 0.45"),
@@ -1335,3 +1349,34 @@ def test_a_per_group_question_is_answered_per_group_or_not_at_all() -> None:
     ranked = QuestionParser(model=RANKED_MODEL).parse_sync([question])[0]
     assert ranked.unsupported is not None and "per department" in ranked.unsupported
     assert QuestionParser(model=TOTAL_MODEL, repairs=False).parse_sync([question])[0].pattern.group == ()
+
+
+@pytest.mark.parametrize(("question", "decoded", "expected"), [
+    # a relation and a class: one unknown of the kind (the answer, where it is one of the two)
+    ("Which bill of material has the most parts?",
+     "list :: ?u1 | bill | ?u2 ; ?u2 | is a | material ; ?u2 | parts | ?u3 :: order count ?u3 desc 1",
+     "list :: ?u1 | is a | bill of material ; ?u1 | parts | ?u3 :: order count ?u3 desc 1"),
+    ("List all bills of material.", "list :: ?u1 | bills | material", "list :: ?u1 | is a | bills of material"),
+    ("How many bills of material are there?", "count :: ?u1 | is a | bills ; ?u1 | of | material",
+     "count :: ?u1 | is a | bills of material"),
+    ("How many bills of material are there?", "count :: ?u1 | is a | bills", "count :: ?u1 | is a | bills of material"),
+    # the merge would count the merged unknown itself: the reading is dropped
+    ("Which bill of material has the most parts?", "list :: ?u1 | bill | ?u2 ; ?u2 | is a | material :: order count ?u2 desc 1",
+     None),
+    ("Which bill of material has the most parts?", "list :: ?u1 | is a | products", "list :: ?u1 | is a | products"),
+])
+def test_a_kind_named_x_of_y_is_one_kind_where_the_model_split_it(question: str, decoded: str, expected: str | None) -> None:
+    from understanding.repairs import compound_kinds, with_compound_kind
+
+    kinds = compound_kinds(question)
+    assert len(kinds) == 1
+    merged = with_compound_kind(PhraseGraphPattern.from_text(decoded), kinds[0])
+    assert (merged.to_text() if merged else None) == expected
+
+
+def test_only_lower_case_x_of_y_without_an_article_may_be_a_kind() -> None:
+    from understanding.repairs import compound_kinds
+
+    assert compound_kinds("What is the number of parts of the bill of material X?") == ["bill of material"]
+    assert compound_kinds("Which are the members of the Marketing department?") == []
+    assert compound_kinds("What is the price of products in the category Sensor?") == ["price of products"]  # the graph decides

@@ -72,6 +72,22 @@ def singular(word: str) -> str:
     return word
 
 
+# units a number is measured in: "more than 12 grams" compares a value, "more than 12 parts" counts parts
+MEASURE_UNITS = frozenset({
+    "g", "gram", "grams", "kg", "kilogram", "kilograms", "ton", "tons", "tonne", "tonnes", "pound", "pounds", "lbs",
+    "mm", "millimeter", "millimeters", "millimetre", "millimetres", "cm", "centimeter", "centimeters", "m", "meter",
+    "meters", "metre", "metres", "km", "kilometer", "kilometers", "mile", "miles", "foot", "feet", "inch", "inches",
+    "eur", "euro", "euros", "usd", "dollar", "dollars", "cent", "cents", "percent", "point", "points",
+    "year", "years", "month", "months", "week", "weeks", "day", "days", "hour", "hours", "minute", "minutes",
+    "second", "seconds", "millisecond", "milliseconds", "liter", "liters", "litre", "litres", "degree", "degrees",
+    "million", "millions", "billion", "billions", "thousand", "thousands"})
+
+
+def same_words(phrase: str, other: str) -> bool:
+    """The same words, singular or plural, any case ("Departments" and "department")."""
+    return [singular(w) for w in phrase.lower().split()] == [singular(w) for w in other.lower().split()]
+
+
 def comparative_attribute(phrase: str) -> str | None:
     """The attribute a comparative grades, by its adjective: "heavier" -> weight, "taller" -> height,
     "more expensive" -> price, "larger" -> size; None for other phrases ("more", "founded after")."""

@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from understanding.grading import singular
+from understanding.grading import same_words
 from understanding.pgp import (
     ANSWER,
     TYPE_RELATION,
@@ -139,22 +139,22 @@ def with_group(pattern: PhraseGraphPattern, group: GroupNoun) -> PhraseGraphPatt
     owner = _value_owner(triples, form)
     node: str | None = None
     for name in {n for t in triples for n in t.nodes() if not is_unknown(n) and not t.is_type}:
-        if _same(name, group.phrase):  # a name the reading made of the group noun
+        if same_words(name, group.phrase):  # a name the reading made of the group noun
             triples = [PhraseTriple(fresh if t.subject == name else t.subject, t.relation,
                                     fresh if t.object == name else t.object) for t in triples]
             triples.append(PhraseTriple(fresh, TYPE_RELATION, group.phrase))
             node = fresh
             break
     if node is None:
-        node = next((t.subject for t in triples if t.is_type and t.subject != ANSWER and _same(t.object, group.phrase)),
+        node = next((t.subject for t in triples if t.is_type and t.subject != ANSWER and same_words(t.object, group.phrase)),
                     None)
         if node is not None and node == owner and form is not QuestionForm.COUNT:
             return None  # "the average height of the people of each nationality" typed the owner so
     if node is None:
-        node = next((other for t in triples if not t.is_type and owner in t.nodes() and _same(t.relation, group.phrase)
+        node = next((other for t in triples if not t.is_type and owner in t.nodes() and same_words(t.relation, group.phrase)
                      for other in t.nodes() if other != owner and is_unknown(other)), None)
     if node is None and form is QuestionForm.COUNT and any(
-            t.is_type and t.subject == ANSWER and _same(t.object, group.phrase) for t in triples):
+            t.is_type and t.subject == ANSWER and same_words(t.object, group.phrase) for t in triples):
         if group.counted is None:
             return None
         triples = [PhraseTriple(ANSWER, TYPE_RELATION, group.counted) if t.is_type and t.subject == ANSWER else t
@@ -201,12 +201,3 @@ def _restricted(triples: list[PhraseTriple], node: str, group: GroupNoun) -> lis
         if not any(name in t.nodes() for t in triples):
             triples.append(PhraseTriple(node, preposition, name))
     return triples
-
-
-def _same(phrase: str, other: str) -> bool:
-    """The same words, singular or plural ("departments" and "department")."""
-    return _words(phrase) == _words(other)
-
-
-def _words(phrase: str) -> tuple[str, ...]:
-    return tuple(singular(w) for w in phrase.lower().split())
