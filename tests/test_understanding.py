@@ -1380,3 +1380,23 @@ def test_only_lower_case_x_of_y_without_an_article_may_be_a_kind() -> None:
     assert compound_kinds("What is the number of parts of the bill of material X?") == ["bill of material"]
     assert compound_kinds("Which are the members of the Marketing department?") == []
     assert compound_kinds("What is the price of products in the category Sensor?") == ["price of products"]  # the graph decides
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("Which products are wider than 75 mm and lower than 20 mm?",
+     "list :: ?u1 | is a | products ; ?u1 | width | ?u2 ; ?u1 | height | ?u3 :: filter ?u2 > 75 :: filter ?u3 < 20"),
+    ("Which products weigh more than 20 grams and cost less than 5 EUR?",
+     "list :: ?u1 | is a | products ; ?u1 | weight | ?u2 ; ?u1 | price | ?u3 :: filter ?u2 > 20 :: filter ?u3 < 5"),
+    ("List the products with a weight above 20 g and a height below 30 mm.",
+     "list :: ?u1 | is a | products ; ?u1 | weight | ?u2 ; ?u1 | height | ?u3 :: filter ?u2 > 20 :: filter ?u3 < 30"),
+    ("Show me all hardware products that weigh at least 10 grams and are cheaper than 5 EUR.",
+     "list :: ?u1 | is a | hardware products ; ?u1 | weight | ?u2 ; ?u1 | price | ?u3 :: filter ?u2 >= 10 :: filter ?u3 < 5"),
+    ("Which singers are older than 30 and younger than 40?", None),  # one attribute: a range, read elsewhere
+    ("Which products weigh less than 3 grams and are supplied from Japan?", None),  # not two comparisons
+    ("Which employees are older than 30 and work in Sales?", None),
+])
+def test_two_comparisons_joined_by_and_compare_two_attributes(question: str, expected: str | None) -> None:
+    from understanding.syntax import coordinated_comparisons
+
+    reading = coordinated_comparisons(question)
+    assert (reading.to_text() if reading else None) == expected

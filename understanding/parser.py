@@ -33,7 +33,12 @@ from understanding.pgp import (
     is_unknown,
 )
 from understanding.repairs import chosen_reading, kind_relation_reading, repaired
-from understanding.syntax import chain_reading, coordinated_predicates, superlative_reading
+from understanding.syntax import (
+    chain_reading,
+    coordinated_comparisons,
+    coordinated_predicates,
+    superlative_reading,
+)
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +48,7 @@ MODEL_SWITCH = "KGQA_UNDERSTANDING_MODEL"  # "off" forces the fallback (for comp
 _HAS_WORD = re.compile(r"\w")
 _OF = re.compile(r"\bof\b", re.I)
 # "... and are supplied from Japan": a second condition on the answer (not "Bennett, Best and Jacobson")
+_TWO_NUMBERS = re.compile(r"\d.*\band\b.*\d")  # two compared values ("wider than 75 mm and lower than 20 mm")
 _COORDINATED = re.compile(r"\band\s+(?:(?:is|are|was|were|has|have|had|do|does|did)\s+)?[a-z]+\b")
 
 
@@ -264,7 +270,7 @@ class QuestionParser:
         wanted = [i for i, r in enumerate(results) if r is not None and (
             ((stated := stated_ordering(r.question)) is not None and stated.by_count is False)
             or len(_OF.findall(r.question)) >= 2 or _COORDINATED.search(r.question)
-            or GROUPING_WORDS.search(r.question))]
+            or GROUPING_WORDS.search(r.question) or _TWO_NUMBERS.search(r.question))]
         if not wanted:
             return
         docs = self._ensure_fallback().nlp.pipe([results[i].question for i in wanted], batch_size=64)  # type: ignore[union-attr]
@@ -297,6 +303,9 @@ class QuestionParser:
         reading = superlative_reading(doc)
         if reading is not None:
             return reading.pattern, reading.kind
+        compared = coordinated_comparisons(understood.question)
+        if compared is not None:  # "Which products are wider than 75 mm and lower than 20 mm?"
+            return compared, AnswerKind.RESOURCE
         chain = chain_reading(doc)
         if chain is not None and not chain.kept_by(understood.pattern):
             return chain.pattern, None

@@ -21,20 +21,29 @@ Two predicates of the asked subject joined by "and" (`coordinated_predicates`): 
 the spaCy rules' reading, which puts both conditions on the answer, where the model hung a name off an
 intermediate unknown.
 
+Two comparisons of different attributes joined by "and" (`coordinated_comparisons`): "Which products
+are wider than 75 mm and lower than 20 mm?", "weigh more than 20 grams and cost less than 5 EUR",
+"with a weight above 20 g and a height below 30 mm". The model folds them into one value or a unit
+relation; each conjunct names its attribute (by the comparative, the verb or the noun; "lower" by a
+length unit is the height) and its bound, and the answer gets one attribute edge per conjunct.
+
 Anything a reader does not fully understand (a relative clause, a coordination, a second sentence)
 gives None, and the model's reading stands.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from understanding.grading import (
     ATTRIBUTE_ADJECTIVE_ENDS,
     ATTRIBUTE_OF,
+    COMPARATIVE_PHRASES,
     IMPLIED_ORDER,
     SUPERLATIVE_DESCENDING,
+    comparative_attribute,
     number_value,
     stated_ordering,
 )
@@ -42,6 +51,7 @@ from understanding.pgp import (
     ANSWER,
     TYPE_RELATION,
     AnswerKind,
+    Comparison,
     Ordering,
     PhraseGraphPattern,
     PhraseTriple,
@@ -440,3 +450,71 @@ def coordinated_predicates(doc: Any) -> bool:
         if len(subjects) == 1 and (subjects[0].lower_ in ("which", "who", "what") or _asked_by_determiner(subjects[0])):
             return True
     return False
+
+
+_ASKED_KIND = re.compile(r"^(?:which|what|list|show(?: me)?|give me|find|name)\s+(?:the\s+|all\s+(?:the\s+)?)?"
+                         r"(?P<kind>[a-z]+(?: [a-z]+)?)\s+(?:that\s+|which\s+)?(?P<rest>.+?)\s*[?.!]?$")
+_ASKED_KIND_ONE_WORD = re.compile(_ASKED_KIND.pattern.replace("(?: [a-z]+)?)", ")", 1))
+_VALUE = r"(?P<value>\d[\d,]*(?:\.\d+)?)\s*(?P<unit>[a-z€$%]+)?"
+_OPERATOR = "|".join(re.escape(phrase) for phrase, _ in sorted(COMPARATIVE_PHRASES, key=lambda p: -len(p[0])))
+_CONJUNCTS = (
+    re.compile(rf"^(?:(?:are|is)\s+)?(?P<adjective>[a-z]+er|more [a-z]+|less [a-z]+) than {_VALUE}$"),
+    re.compile(rf"^(?P<verb>weighs?|costs?|measures?)\s+(?P<operator>{_OPERATOR}) {_VALUE}$"),
+    re.compile(rf"^(?:(?:with|have|has)\s+)?(?:an?\s+)?(?P<noun>[a-z]+(?: [a-z]+)?)\s+(?:of\s+)?(?P<operator>{_OPERATOR}) {_VALUE}$"),
+)
+_VERB_ATTRIBUTE = {"weigh": "weight", "cost": "price", "measure": "size"}
+_UNIT_ATTRIBUTE = {**dict.fromkeys(["g", "gram", "grams", "kg", "kilograms"], "weight"),
+                   **dict.fromkeys(["eur", "euro", "euros", "€", "$", "usd", "dollars"], "price")}
+_LENGTH_UNITS = frozenset({"mm", "cm", "m", "millimeters", "centimeters", "meters", "inches"})
+
+
+def coordinated_comparisons(question: str) -> PhraseGraphPattern | None:
+    """"Which products are wider than 75 mm and lower than 20 mm?" as one attribute edge per conjunct,
+    each with its bound; None unless every conjunct after the asked kind is such a comparison and
+    they name different attributes."""
+    for shape in (_ASKED_KIND_ONE_WORD, _ASKED_KIND):  # "products", then "hardware products"
+        asked = shape.match(question.strip().lower())
+        if asked is None or " and " not in asked.group("rest"):
+            continue
+        conditions = [_comparison(conjunct.strip()) for conjunct in asked.group("rest").split(" and ")]
+        if all(c is not None for c in conditions) and len({c[0] for c in conditions if c}) == len(conditions):
+            return _compared(asked.group("kind"), [c for c in conditions if c is not None])
+    return None
+
+
+def _compared(kind: str, conditions: list[tuple[str, str, str]]) -> PhraseGraphPattern:
+    """The asked kind with one compared attribute edge per condition."""
+    unknowns = [f"?unknown{i}" for i in range(2, len(conditions) + 2)]
+    triples = (PhraseTriple(ANSWER, TYPE_RELATION, kind),
+               *(PhraseTriple(ANSWER, attribute, node) for (attribute, _, _), node in zip(conditions, unknowns, strict=True)))
+    comparisons = tuple(Comparison(node, operator, value)
+                        for (_, operator, value), node in zip(conditions, unknowns, strict=True))
+    return PhraseGraphPattern(triples=triples, comparisons=comparisons)
+
+
+def _comparison(conjunct: str) -> tuple[str, str, str] | None:
+    """(attribute, operator, value) of one conjunct ("wider than 75 mm": width, >, 75), or None."""
+    for pattern in _CONJUNCTS:
+        found = pattern.match(conjunct)
+        if found is None:
+            continue
+        unit = (found.group("unit") or "").lower()
+        value = found.group("value").replace(",", "")
+        groups = found.groupdict()
+        if groups.get("adjective"):
+            adjective = groups["adjective"]
+            operator = ">" if adjective.startswith("more ") else "<" if adjective.startswith("less ") else \
+                dict(COMPARATIVE_PHRASES).get(f"{adjective} than")
+            attribute = comparative_attribute(adjective) or (
+                "height" if adjective in ("higher", "lower") and unit in _LENGTH_UNITS else _UNIT_ATTRIBUTE.get(unit))
+        else:
+            operator = dict(COMPARATIVE_PHRASES).get(groups["operator"])
+            attribute = (_VERB_ATTRIBUTE.get(groups["verb"].rstrip("s")) if groups.get("verb")
+                         else groups["noun"] if groups["noun"].split()[-1] not in _NOT_ATTRIBUTES else None)
+        if operator is None or attribute is None:
+            return None
+        return attribute, operator, value
+    return None
+
+
+_NOT_ATTRIBUTES = frozenset({"than", "that", "which", "who", "are", "is", "be", "been", "and", "or", "not", "no"})
