@@ -586,6 +586,12 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
      "list :: ?u1 | is a | bills of material ; ?u1 | parts | ?u2 :: order count ?u2 desc 1"),
     ("with_counted_relation", "Which products weigh more than 12 grams?",  # a unit: the value is compared
      "list :: ?u1 | is a | products ; ?u1 | grams | ?u2 :: filter ?u2 > 12", None),
+    # the counted noun is the kind of the unknown its conditions are on (with_counted_kind)
+    ("with_counted_kind", "How many of our suppliers are based in Germany?",
+     "count :: ?u1 | suppliers | ?u2 ; ?u2 | based in | Germany", "count :: ?u1 | is a | suppliers ; ?u1 | based in | Germany"),
+    ("with_counted_kind", "How many battles have involved commanders of 1st Free French Division?",  # a second hop
+     "count :: ?u1 | battles | ?u2 ; ?u2 | commanders | 1st Free French Division", None),
+    ("with_counted_kind", "How many papers did Jane Doe write?", "count :: ?u1 | papers | Jane Doe", None),
     ("repaired", "Return me the paper with more than 200 citations.",  # a stored number, in the derived gold
      "list :: ?u1 | citations | ?u2 :: filter ?u2 > 200", None),
     ("with_counted_relation", "Which singers have the highest sales?", "list :: ?u1 | is a | singers ; ?u1 | sales | ?u2 :: order ?u2 desc 1",

@@ -60,6 +60,7 @@ def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     pattern = with_superlative_shape(question, with_named_kinds(question, with_named_thing(question, pattern)))
     pattern = with_kind_total(question, with_text_match(question, with_grouped_aggregate(question, pattern)))
     pattern = with_value_of_the_best(question, with_sorted_kind(question, pattern))
+    pattern = with_counted_kind(question, pattern)
     return with_apposed_kind(question, with_counted_name(question, pattern))
 
 
@@ -414,6 +415,36 @@ def with_counted_nouns(question: str, pattern: PhraseGraphPattern) -> PhraseGrap
         return replace(pattern, triples=(*pattern.triples, PhraseTriple(ANSWER, noun.group(1), counted)),
                        comparisons=tuple(comparisons))
     return pattern
+
+
+_HOW_MANY = re.compile(r"\bhow many (?:of (?:our|the|these|those|all(?: the)?) )?((?:[a-z]+ ){0,2}?[a-z]+s)\b")
+
+
+def with_counted_kind(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"How many suppliers are based in Germany?" decoded as `count :: ?u1 | suppliers | ?u2 ; ?u2 |
+    based in | Germany` counts what the suppliers relate to; the counted noun is the kind of the
+    counted thing, which is the unknown the conditions are on: `?u1 | is a | suppliers ; ?u1 | based
+    in | Germany`. Only where the condition's words follow the counted noun in the question ("suppliers
+    are based in"), so a second hop stays ("battles have involved commanders of X")."""
+    found = _HOW_MANY.search(question.lower())
+    if pattern.form is not QuestionForm.COUNT or found is None or pattern.grouped or pattern.group:
+        return pattern
+    on_answer = [t for t in pattern.triples if ANSWER in t.nodes()]
+    if len(on_answer) != 1 or on_answer[0].is_type or not same_words(on_answer[0].relation, found.group(1)):
+        return pattern
+    edge = on_answer[0]
+    other = edge.object if edge.subject == ANSWER else edge.subject
+    rest = [t for t in pattern.triples if t != edge]
+    if not is_unknown(other) or not rest or any(t.is_type and t.subject == other for t in rest) or \
+            other in pattern.modified_nodes() | set(pattern.projection):
+        return pattern
+    after = question.lower()[found.end():]
+    conditions = [t.relation for t in rest if other in t.nodes() and not t.is_type]
+    if not any(re.match(rf"\s*(?:(?:are|is|were|was|have been|has been|do|does|did)\s+)?{re.escape(r.lower())}\b", after)
+               for r in conditions):
+        return pattern  # "How many battles have involved commanders of X?": the commanders are another hop
+    merged = _renamed(replace(pattern, triples=tuple(rest)), other, ANSWER)
+    return replace(merged, triples=(PhraseTriple(ANSWER, TYPE_RELATION, edge.relation), *merged.triples))
 
 
 def with_counted_relation(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
