@@ -1406,3 +1406,38 @@ def test_two_comparisons_joined_by_and_compare_two_attributes(question: str, exp
 
     reading = coordinated_comparisons(question)
     assert (reading.to_text() if reading else None) == expected
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("Which supplier from Brazil supplies the most products?",
+     "list :: ?u1 | is a | supplier ; ?u1 | from | Brazil ; ?u1 | supplies | ?u2 ; ?u2 | is a | products "
+     ":: order count ?u2 desc 1"),
+    ("Which supplier based in Germany supplies the fewest products?",
+     "list :: ?u1 | is a | supplier ; ?u1 | based in | Germany ; ?u1 | supplies | ?u2 ; ?u2 | is a | products "
+     ":: order count ?u2 asc 1"),
+    ("Which product category contains the largest number of products?",  # "contain": the noun relates
+     "list :: ?u1 | is a | product category ; ?u1 | products | ?u2 :: order count ?u2 desc 1"),
+    ("Who manages the most products?", "list :: ?u1 | manages | ?u2 ; ?u2 | is a | products :: order count ?u2 desc 1"),
+    ("Among the Procurement staff, who manages the most products?", None),  # a restriction it cannot place
+    ("What is the most expensive product?", None),  # a value, not a count
+])
+def test_count_superlatives_are_read_from_the_question_syntax(question: str, expected: str | None) -> None:
+    from understanding.syntax import counted_superlative_reading
+
+    assert_syntax_reading(counted_superlative_reading, question, expected)
+
+
+# garbles the restriction of "Which supplier from Brazil supplies the most products?" into a class
+GARBLED_COUNT_MODEL = FixedModel("list :: ?u1 | supplier | ?u2 ; ?u2 | is a | Brazil :: order count ?u2 desc 1",
+                                 AnswerKind.STRING)
+# reads "Which range contains the most mountains?" the derived training patterns' way
+RANGE_MODEL = FixedModel("list :: ?u1 | range | ?u2 ; ?u2 | is a | mountains :: order count ?u2 desc 1", AnswerKind.RESOURCE)
+
+
+def test_a_count_superlative_reading_replaces_only_a_model_reading_that_garbles_it() -> None:
+    garbled = QuestionParser(model=GARBLED_COUNT_MODEL).parse_sync(["Which supplier from Brazil supplies the most products?"])[0]
+    assert garbled.pattern.to_text().startswith("list :: ?u1 | is a | supplier ; ?u1 | from | Brazil")
+    assert garbled.answer_type.kind is AnswerKind.RESOURCE
+    assert garbled.alternatives[0].to_text() == GARBLED_COUNT_MODEL.text
+    kept = QuestionParser(model=RANGE_MODEL).parse_sync(["Which range contains the most mountains?"])[0]
+    assert kept.pattern.to_text() == RANGE_MODEL.text

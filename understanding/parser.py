@@ -21,7 +21,7 @@ from typing import Protocol
 from gateway.errors import GatewayError
 from understanding.answer_types import build_answer_type, predicted_kind, stated_kind, wh_noun
 from understanding.coverage import positive_question, unsupported_reason, with_negation
-from understanding.grading import stated_ordering
+from understanding.grading import same_words, stated_ordering
 from understanding.groups import GROUPING_WORDS, GroupNoun, group_noun, grouped_readings
 from understanding.pgp import (
     ANSWER,
@@ -37,6 +37,7 @@ from understanding.syntax import (
     chain_reading,
     coordinated_comparisons,
     coordinated_predicates,
+    counted_superlative_reading,
     superlative_reading,
 )
 
@@ -268,7 +269,7 @@ class QuestionParser:
         (`understanding.syntax`), one spaCy batch; the model's reading becomes the next one. A chain is
         taken only where the model's reading dropped one of its nouns."""
         wanted = [i for i, r in enumerate(results) if r is not None and (
-            ((stated := stated_ordering(r.question)) is not None and stated.by_count is False)
+            (stated_ordering(r.question) is not None)
             or len(_OF.findall(r.question)) >= 2 or _COORDINATED.search(r.question)
             or GROUPING_WORDS.search(r.question) or _TWO_NUMBERS.search(r.question))]
         if not wanted:
@@ -303,6 +304,9 @@ class QuestionParser:
         reading = superlative_reading(doc)
         if reading is not None:
             return reading.pattern, reading.kind
+        counted = counted_superlative_reading(doc)  # "Which supplier from Brazil supplies the most products?"
+        if counted is not None and not _keeps(understood.pattern, counted.pattern):
+            return counted.pattern, counted.kind
         compared = coordinated_comparisons(understood.question)
         if compared is not None:  # "Which products are wider than 75 mm and lower than 20 mm?"
             return compared, AnswerKind.RESOURCE
@@ -360,6 +364,28 @@ def _grouped(understood: UnderstoodQuestion, group: GroupNoun) -> UnderstoodQues
         return replace(understood, unsupported=f"an answer per {group.phrase}: no reading of the question could be "
                                                "grouped so, and a total would be wrong")
     return understood
+
+
+def _keeps(model: PhraseGraphPattern, reading: PhraseGraphPattern) -> bool:
+    """Whether the model's reading of a count superlative says what the parse's reading says: ordered
+    by a count the same way, of the counted noun's class, the answer's class, and every name on a
+    relation (not as a class)."""
+    if model.ordering is None or reading.ordering is None or not model.ordering.by_count or \
+            model.ordering.descending != reading.ordering.descending:
+        return False
+    # the answer's class, or the asked noun as the relation to the counted things ("Which range contains
+    # the most mountains?" as `?u1 | range | ?u2`, the derived training patterns' way)
+    classes = {t.object.lower() if t.is_type else t.relation.lower() for t in model.triples
+               if (t.is_type and t.subject == ANSWER) or (not t.is_type and ANSWER in t.nodes())}
+    if any(t.is_type and t.subject == ANSWER and not any(same_words(t.object, c) for c in classes)
+           for t in reading.triples):
+        return False
+    counted = {t.object for t in reading.triples if t.is_type and t.subject == reading.ordering.node}
+    if counted and not any(t.is_type and t.subject == model.ordering.node and any(same_words(t.object, c) for c in counted)
+                           for t in model.triples):
+        return False  # "Who manages the most products?" as `?u1 | is a | products`: the count is of something else
+    names = {n for t in reading.triples if not t.is_type for n in t.nodes() if not is_unknown(n)}
+    return all(any(n in t.nodes() for t in model.triples if not t.is_type) for n in names)
 
 
 def _chained_name(pattern: PhraseGraphPattern) -> bool:

@@ -21,6 +21,12 @@ Two predicates of the asked subject joined by "and" (`coordinated_predicates`): 
 the spaCy rules' reading, which puts both conditions on the answer, where the model hung a name off an
 intermediate unknown.
 
+Superlatives of a count (`counted_superlative_reading`): "Which supplier from Brazil supplies the most
+products?", "Which product category contains the largest number of products?". The model reads the
+plain ones well ("Which department has the most employees?") but garbles those whose asked noun has
+restrictions (`?u1 | supplier | ?u2 ; ?u2 | is a | Brazil`); the parse gives the asked noun with its
+restrictions, the verb and the counted noun.
+
 Two comparisons of different attributes joined by "and" (`coordinated_comparisons`): "Which products
 are wider than 75 mm and lower than 20 mm?", "weigh more than 20 grams and cost less than 5 EUR",
 "with a weight above 20 g and a height below 30 mm". The model folds them into one value or a unit
@@ -518,3 +524,65 @@ def _comparison(conjunct: str) -> tuple[str, str, str] | None:
 
 
 _NOT_ATTRIBUTES = frozenset({"than", "that", "which", "who", "are", "is", "be", "been", "and", "or", "not", "no"})
+
+
+_COUNTING_EXTREMES = {"most": True, "fewest": False, "least": False}
+_NUMBER_EXTREMES = {"largest": True, "highest": True, "greatest": True, "biggest": True, "smallest": False,
+                    "lowest": False}
+_HAVING_VERBS = frozenset({"have", "contain", "include", "comprise", "hold", "own", "consist"})
+
+
+def counted_superlative_reading(doc: Any) -> SuperlativeReading | None:
+    """"Which supplier from Brazil supplies the most products?" as `?u1 | is a | supplier ; ?u1 | from
+    | Brazil ; ?u1 | supplies | ?u2 ; ?u2 | is a | products :: order count ?u2 desc 1`; None unless the
+    question is one asked noun (or "who") doing one verb to "the most/fewest <noun>" or "the largest
+    number of <noun>"."""
+    try:
+        return _read_counted(doc)
+    except _Unreadable:
+        return None
+
+
+def _read_counted(doc: Any) -> SuperlativeReading | None:
+    stated = stated_ordering(doc.text)
+    if stated is None or stated.by_count is not True or not _plain(doc):
+        return None
+    found = [(t, _COUNTING_EXTREMES[t.lower_]) for t in doc if t.lower_ in _COUNTING_EXTREMES and t.dep_ == "amod"
+             and t.head.tag_ == "NNS"]
+    found += [(t, _NUMBER_EXTREMES[t.lower_]) for t in doc if t.lower_ in _NUMBER_EXTREMES and t.dep_ == "amod"
+              and t.head.lower_ == "number"]
+    if len(found) != 1:
+        return None
+    extreme, descending = found[0]
+    counted = extreme.head
+    obj = counted
+    if counted.lower_ == "number":  # "the largest number of products"
+        nouns = [c for p in counted.children if p.dep_ == "prep" and p.lower_ == "of" for c in p.children
+                 if c.dep_ == "pobj" and c.tag_ == "NNS"]
+        if len(nouns) != 1:
+            return None
+        counted = nouns[0]
+    verb = obj.head
+    if obj.dep_ != "dobj" or verb.pos_ not in ("VERB", "AUX") or verb.dep_ != "ROOT":
+        return None
+    subjects = [c for c in verb.children if c.dep_ == "nsubj"]
+    if len(subjects) != 1 or any(c.dep_ not in ("nsubj", "dobj", "punct", "aux") for c in verb.children):
+        return None
+    subject = subjects[0]
+    builder = _Builder()
+    if subject.lower_ not in ("who", "which", "what"):
+        if subject.pos_ != "NOUN" or not _asked_by_determiner(subject):
+            return None
+        builder.add(ANSWER, TYPE_RELATION, _kind_phrase(subject))
+        _restrict(builder, ANSWER, subject, {c.i for c in subject.children if c.dep_ in ("det", "compound", "amod")
+                                             and c.i < subject.i})
+    node = builder.fresh()
+    if verb.lemma_ in _HAVING_VERBS:  # "has the fewest direct reports": the noun names the relation
+        builder.add(ANSWER, _kind_phrase(counted, skip={extreme.i}), node)
+    else:  # "supplies the most products": the verb relates, the noun is the counted things' kind
+        builder.add(ANSWER, verb.text, node)
+        builder.add(node, TYPE_RELATION, _kind_phrase(counted, skip={extreme.i}))
+    _restrict(builder, node, counted, {c.i for c in counted.children if c.dep_ in ("det", "compound", "amod")
+                                       and c.i < counted.i})
+    return SuperlativeReading(PhraseGraphPattern(triples=tuple(builder.triples), form=QuestionForm.LIST, ordering=Ordering(
+        node, descending=descending, limit=stated.limit or 1, by_count=True)), AnswerKind.RESOURCE)
