@@ -592,6 +592,8 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
     ("with_counted_kind", "How many battles have involved commanders of 1st Free French Division?",  # a second hop
      "count :: ?u1 | battles | ?u2 ; ?u2 | commanders | 1st Free French Division", None),
     ("with_counted_kind", "How many papers did Jane Doe write?", "count :: ?u1 | papers | Jane Doe", None),
+    ("with_asked_verb", "What does the service Predictive Maintenance cost?",
+     "list :: ?u1 | service | ?u2 ; ?u2 | is a | Predictive Maintenance", "list :: ?u1 | cost | Predictive Maintenance"),
     ("repaired", "Return me the paper with more than 200 citations.",  # a stored number, in the derived gold
      "list :: ?u1 | citations | ?u2 :: filter ?u2 > 200", None),
     ("with_counted_relation", "Which singers have the highest sales?", "list :: ?u1 | is a | singers ; ?u1 | sales | ?u2 :: order ?u2 desc 1",
@@ -1173,6 +1175,9 @@ SUPERLATIVE_READINGS = [  # (question, the reading from its syntax; None: left t
     ("What is the entry name of the most expensive catalog (in USD)?", None),  # an aside
     ("Which room has the highest rate? List the room's full name and rate.", None),  # a second sentence
     ("What is the largest city of the country to whom the honours were given?", None),
+    ("Which product supplied by Cooper and Sons is the heaviest?",  # capitalised words joined by "and": one name
+     "list :: ?u1 | is a | product ; ?u1 | supplied by | Cooper and Sons ; ?u1 | heaviest | ?u2 :: order ?u2 desc 1"),
+    ("Which is the heaviest product in the Sensor and Switch categories?", None),  # two names of a kind
     ("What is the longest river in the world?", None),  # "in the world" restricts nothing
     ("What is the largest city of the birthplace of Pat Kirkwood?", None),  # "of" says no relation
     ("Find the patient who has the most recent undergoing treatment?", None),  # a relative clause

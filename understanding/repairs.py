@@ -910,12 +910,13 @@ def with_superlative_kind(question: str, pattern: PhraseGraphPattern) -> PhraseG
     return pattern
 
 
-_DOES_NAME_VERB = re.compile(r"^\s*(?i:how much|what)\s+(?i:does|do|did)\s+(?i:the\s+)?"
+_DOES_NAME_VERB = re.compile(r"^\s*(?i:how much|what)\s+(?i:does|do|did)\s+(?i:the\s+)?(?:[a-z]+\s+)?"
                              r"(?P<name>[A-Z][\w'’-]*(?:\s+[A-Z0-9][\w'’-]*)*)\s+(?P<verb>[a-z]+)\s*\?*\s*$")
 
 
 def with_asked_verb(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
-    """"How much does the Coil Resonator cost?" / "What does the Compensator Switch weigh?": a shape
+    """"How much does the Coil Resonator cost?" / "What does the Compensator Switch weigh?" / "What
+    does the service Predictive Maintenance cost?" (a kind word before the name is left out): a shape
     the training questions never have (the model reads `?u1 | much | Coil Resonator` or makes a class
     of the name). The question says it all: the named thing's value for the verb, `?u1 | cost | Coil
     Resonator`. No derived question has this shape."""

@@ -428,15 +428,19 @@ class ChainReading:
 
 def _name_span(doc: Any, preposition: Any) -> Any | None:
     """The name a preposition leads to ("of Yanka Schreiber", "with product Z763-7274829", "of the
-    Marketing department": the capitalised or numbered words) as a span of the parse, or None where it
-    names no thing."""
+    Marketing department", "by Cooper and Sons": the capitalised or numbered words) as a span of the
+    parse, or None where it names no thing."""
     span = sorted(preposition.subtree, key=lambda t: t.i)[1:]
     named = [t for t in span if (t.text[:1].isupper() or any(ch.isdigit() for ch in t.text)) and t.dep_ != "det"]
     if not named:
         return None
     first, last = named[0].i, named[-1].i
     inside = doc[first:last + 1]
-    if any(t.dep_ in ("cc", "conj", "prep", "relcl", "acl") for t in inside) or \
+    # "Cooper and Sons", "Bennett, Best and Jacobson": capitalised words joined by "and" are one name here
+    # (linking reads a list of names the model split as one where the graph has it, `KgqanPath._whole_names`)
+    joined = all(t.text[:1].isupper() or t.lower_ in ("and", "&", ",") for t in inside) and \
+        not any(t.i > last and t.tag_ == "NNS" for t in span)  # "the Sensor and Switch categories": two
+    if any(t.dep_ in ("prep", "relcl", "acl") or (t.dep_ in ("cc", "conj") and not joined) for t in inside) or \
             any(t.i > last and t.pos_ not in ("NOUN",) for t in span) or \
             any(t.i < first and t.pos_ not in ("DET", "NOUN") for t in span):
         return None
