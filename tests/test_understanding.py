@@ -594,6 +594,8 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
     ("with_counted_kind", "How many papers did Jane Doe write?", "count :: ?u1 | papers | Jane Doe", None),
     ("with_asked_verb", "What does the service Predictive Maintenance cost?",
      "list :: ?u1 | service | ?u2 ; ?u2 | is a | Predictive Maintenance", "list :: ?u1 | cost | Predictive Maintenance"),
+    ("with_value_of_the_best", "What are the name and age of the youngest employee?",  # two values: not one chain
+     "list :: ?u1 | name | ?u2 ; ?u2 | age | ?u3 ; ?u2 | is a | employee :: select ?u1 ?u3", None),
     ("repaired", "Return me the paper with more than 200 citations.",  # a stored number, in the derived gold
      "list :: ?u1 | citations | ?u2 :: filter ?u2 > 200", None),
     ("with_counted_relation", "Which singers have the highest sales?", "list :: ?u1 | is a | singers ; ?u1 | sales | ?u2 :: order ?u2 desc 1",

@@ -1246,6 +1246,8 @@ def with_value_of_the_best(question: str, pattern: PhraseGraphPattern) -> Phrase
         best = "?unknown2"
         head = (PhraseTriple(ANSWER, TYPE_RELATION, found.group("owner")), PhraseTriple(ANSWER, found.group("verb"), best))
     else:  # "the email address of the manager of ...": a chain of relations
+        if re.search(r"\band\b|,", found.group("attribute")):
+            return pattern  # "the name and age of the youngest employee": two values, the model selects both
         relations = re.split(r"\s+of\s+(?:the\s+)?", found.group("attribute"))
         nodes = [ANSWER, *(f"?unknown{n}" for n in range(2, len(relations) + 2))]
         best = nodes[-1]
