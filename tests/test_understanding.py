@@ -1362,6 +1362,11 @@ def test_a_per_group_question_is_answered_per_group_or_not_at_all() -> None:
     ranked = QuestionParser(model=RANKED_MODEL).parse_sync([question])[0]
     assert ranked.unsupported is not None and "per department" in ranked.unsupported
     assert QuestionParser(model=TOTAL_MODEL, repairs=False).parse_sync([question])[0].pattern.group == ()
+    best = QuestionParser(model=RANKED_MODEL).parse_sync(["Which product is the heaviest in each category?"])[0]
+    assert best.unsupported is not None and "best per category" in best.unsupported
+    listed = QuestionParser(model=FixedModel("list :: ?u1 | employees | ?u2 ; ?u2 | is a | department",
+                                             AnswerKind.RESOURCE)).parse_sync(["List the employees of each department."])[0]
+    assert listed.unsupported is None and listed.pattern.group == ()  # every department's employees: one list
 
 
 @pytest.mark.parametrize(("question", "decoded", "expected"), [

@@ -357,7 +357,8 @@ class QuestionParser:
 
 def _grouped(understood: UnderstoodQuestion, group: GroupNoun) -> UnderstoodQuestion:
     """The question answered per group, its readings grouped; where it asks for a count or an
-    aggregate per group and no reading can be grouped, unsupported rather than answered as a total."""
+    aggregate per group and no reading can be grouped, or for the best of each group, unsupported
+    rather than answered as a total or as the best overall."""
     readings = grouped_readings([understood.pattern, *understood.alternatives], group)
     if readings:
         return replace(understood, pattern=readings[0], alternatives=tuple(readings[1:MAX_ALTERNATIVES + 1]),
@@ -365,6 +366,9 @@ def _grouped(understood: UnderstoodQuestion, group: GroupNoun) -> UnderstoodQues
     if understood.pattern.form.is_aggregate or group.counted:
         return replace(understood, unsupported=f"an answer per {group.phrase}: no reading of the question could be "
                                                "grouped so, and a total would be wrong")
+    if understood.pattern.ordering is not None:  # "Which product is the heaviest in each category?"
+        return replace(understood, unsupported=f"the best per {group.phrase}: rankings within groups have no "
+                                               "query form here, and the best overall would be wrong")
     return understood
 
 
