@@ -1367,6 +1367,9 @@ def test_a_per_group_question_is_answered_per_group_or_not_at_all() -> None:
     listed = QuestionParser(model=FixedModel("list :: ?u1 | employees | ?u2 ; ?u2 | is a | department",
                                              AnswerKind.RESOURCE)).parse_sync(["List the employees of each department."])[0]
     assert listed.unsupported is None and listed.pattern.group == ()  # every department's employees: one list
+    sorted_list = QuestionParser(model=FixedModel("list :: ?u1 | name | ?u2 ; ?u2 | is a | singer ; ?u2 | age | ?u3 :: order ?u3 asc",
+                                                  AnswerKind.STRING)).parse_sync(["List the name of each singer ordered by age."])[0]
+    assert sorted_list.unsupported is None  # a sorted list, no ranking within groups
 
 
 @pytest.mark.parametrize(("question", "decoded", "expected"), [

@@ -366,7 +366,8 @@ def _grouped(understood: UnderstoodQuestion, group: GroupNoun) -> UnderstoodQues
     if understood.pattern.form.is_aggregate or group.counted:
         return replace(understood, unsupported=f"an answer per {group.phrase}: no reading of the question could be "
                                                "grouped so, and a total would be wrong")
-    if understood.pattern.ordering is not None:  # "Which product is the heaviest in each category?"
+    ordering = understood.pattern.ordering
+    if ordering is not None and ordering.limit is not None:  # "Which product is the heaviest in each category?"
         return replace(understood, unsupported=f"the best per {group.phrase}: rankings within groups have no "
                                                "query form here, and the best overall would be wrong")
     return understood
