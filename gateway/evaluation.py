@@ -671,6 +671,17 @@ def embedded_targets(plan: GraphPlan) -> EvaluationTargets:
     return _targets(plan, configs)
 
 
+def engine_stopped(engine: Any) -> str | None:
+    """Why the run's own engine is gone, if it stopped before the run ended (the questions after that
+    failed as unreachable: the run is to be repeated, not read as the gateway's quality)."""
+    process = getattr(engine, "process", None)
+    code = process.poll() if process is not None else None
+    if code is None:
+        return None
+    return (f"the local {type(engine).__name__} stopped during the run (exit code {code}); the questions after it "
+            "failed as unreachable, so run again (KGQA_KEEP_ENGINE_LOGS=1 keeps the engine's folder and log)")
+
+
 def _targets(plan: GraphPlan, configs: dict[str, EndpointConfig]) -> EvaluationTargets:
     if plan.per_kg:
         return EvaluationTargets(by_kg=configs)
@@ -733,6 +744,10 @@ def main(args: argparse.Namespace) -> int:
                                      "or --endpoint NAME|URL")
         out = stack.enter_context(args.out.open("w", encoding="utf-8")) if args.out else None
         report = run_async(evaluate(questions, targets, settings, out=out, metadata=metadata))
+        if args.engine and args.engine != "embedded":
+            stopped = engine_stopped(engine)
+            if stopped is not None:
+                report.notes.append(stopped)
     if args.json:
         json.dump(report.to_dict(), sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")

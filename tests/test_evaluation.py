@@ -24,13 +24,14 @@ from conftest import DATA, KGS, ROOT, SPIDER
 from gateway.cli import main as cli_main
 from gateway.config import EndpointRegistry
 from gateway.endpoint import Endpoint
-from gateway.engines import VirtuosoEngine
+from gateway.engines import OxigraphEngine, VirtuosoEngine
 from gateway.errors import ConfigurationError
 from gateway.evaluation import (
     EvaluationSettings,
     EvaluationTargets,
     GoldResult,
     QuestionOutcome,
+    engine_stopped,
     evaluate,
     graph_files,
     normalize_answer,
@@ -254,6 +255,32 @@ def test_qald_empty_answer_convention() -> None:
     assert score_answers([a], [c]).f1 == 0
     assert score_answers([normalize_term(True)], [normalize_answer(Answer.boolean(False))]).f1 == 0
     assert score_answers([normalize_term(True)], [normalize_answer(Answer.boolean(True))]).f1 == 1
+
+
+def test_an_answer_is_scored_with_its_row_as_gold_columns_are() -> None:
+    """A count per department is scored with its department, as the gold's two columns are."""
+    dept = Answer("http://x/dept-1", "iri", label="Sales")
+    count = Answer("6", "literal", datatype=XSD + "integer", row=(("department", dept),))
+    gold = GoldResult(answers=frozenset({AnswerValue("iri", "http://x/dept-1"), normalize_literal("6", XSD + "integer")}),
+                      source="query")
+    question = BenchmarkQuestion("q1", "How many employees does each department have?", None, None, "list")
+    outcome = path_outcome(PathResult("kgqan", answers=[count]), question, gold, None)
+    assert outcome.score is not None and outcome.score.f1 == 1.0
+    alone = path_outcome(PathResult("kgqan", answers=[Answer("6", "literal", datatype=XSD + "integer")]), question,
+                         gold, None)
+    assert alone.score is not None and alone.score.recall == 0.5
+
+
+def test_a_run_whose_own_engine_stopped_says_so() -> None:
+    engine = OxigraphEngine().start()
+    try:
+        assert engine_stopped(engine) is None
+        engine.process.kill()
+        engine.process.wait(10)
+        note = engine_stopped(engine)
+        assert note is not None and "stopped during the run" in note and "run again" in note
+    finally:
+        engine.stop()
 
 
 def test_percentile_is_nearest_rank() -> None:
