@@ -1311,6 +1311,9 @@ GROUPINGS = [  # (question, the model's reading, the reading per group; None: th
     ("How many products heavier than 15 grams does each category have?",
      "count :: ?u1 | is a | products ; ?u1 | heavier | ?u2 :: filter ?u2 > 15",
      "count :: ?u1 | is a | products ; ?u1 | heavier | ?u2 ; ?u1 | category | ?u3 :: filter ?u2 > 15 :: group ?u3"),
+    ("What is the average weight of the products of each supplier?",  # the plain ordering the model added goes
+     "avg :: ?u1 | weight | ?u2 ; ?u2 | is a | products ; ?u2 | supplier | ?u3 :: order ?u3 asc",
+     "avg :: ?u1 | weight | ?u2 ; ?u2 | is a | products ; ?u2 | supplier | ?u3 :: group ?u3"),
     # the owner of the averaged value typed as the group: another reading must say what the people are
     ("What is the average height of the people of each nationality?", "avg :: ?u1 | height | ?u2 ; ?u2 | is a | nationality",
      None),
@@ -1337,7 +1340,10 @@ def test_a_per_group_question_groups_the_models_reading(question: str, decoded: 
 
 
 @pytest.mark.parametrize("question", ["Which products are supplied by each of the suppliers in Japan and Spain?",
-                                      "How many employees does the Marketing department have?"])
+                                      "How many employees does the Marketing department have?",
+                                      "What is the smallest city by area in Germany?",  # "by" is no grouping word
+                                      "How many papers cite 'Per aspera ad astra'?",  # inside a quoted title
+                                      "Which model has the highest Bits per byte score on The Pile?"])  # a measure
 def test_only_one_grouping_noun_groups(question: str) -> None:
     from understanding.groups import group_noun
     from understanding.resources import spacy_pipeline

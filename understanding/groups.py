@@ -36,6 +36,7 @@ from understanding.pgp import (
 )
 
 GROUPING_WORDS = re.compile(r"\b(?:each|every|per)\b", re.IGNORECASE)
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|“[^”]*”")
 _LINK_WORDS = r"(?:in|of|for|from|at|with|by|to)"
 
 
@@ -51,8 +52,10 @@ class GroupNoun:
 
 def group_noun(doc: Any) -> GroupNoun | None:
     """The one noun the parsed question groups by, or None."""
-    markers = [t for t in doc if (t.lower_ in ("each", "every") and t.dep_ == "det")
-               or (t.lower_ == "per" and t.dep_ == "prep")]
+    quoted = [m.span() for m in _QUOTED.finditer(doc.text)]  # "per" in a quoted title groups nothing
+    markers = [t for t in doc if ((t.lower_ in ("each", "every") and t.dep_ == "det")
+                                  or (t.lower_ == "per" and t.dep_ == "prep" and not _in_a_name(doc, t)))
+               and not any(start <= t.idx < end for start, end in quoted)]
     if len(markers) != 1:
         return None
     marker = markers[0]
@@ -83,6 +86,11 @@ def group_noun(doc: Any) -> GroupNoun | None:
     phrase = " ".join(t.text for t in words)
     marker_text = " ".join(t.text for t in doc[marker.i:words[-1].i + 1])
     return GroupNoun(phrase, marker_text, _counted_noun(doc, noun), tuple(restrictions))
+
+
+def _in_a_name(doc: Any, token: Any) -> bool:
+    """"per" inside a name or measure after a capitalised word ("the highest Bits per byte score")."""
+    return token.i > 1 and doc[token.i - 1].text[:1].isupper()
 
 
 def _verb_read_as_noun(doc: Any, noun: Any) -> bool:
@@ -130,6 +138,9 @@ def with_group(pattern: PhraseGraphPattern, group: GroupNoun) -> PhraseGraphPatt
         form = QuestionForm.COUNT  # "List each department with its number of employees."
     elif form is not QuestionForm.COUNT and group.counted is not None:
         return None  # "the average number of employees per department": an aggregate of counts
+    if pattern.form.is_aggregate and pattern.ordering is not None and not pattern.ordering.per_group \
+            and pattern.ordering.limit is None:
+        pattern = replace(pattern, ordering=None)  # an aggregate has one value: a plain ordering the model added says nothing
     if pattern.ordering is not None or pattern.grouped or pattern.group or pattern.projection != (ANSWER,):
         return None
     triples = _without_marker(pattern.triples, group.marker)

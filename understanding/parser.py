@@ -363,7 +363,8 @@ def _grouped(understood: UnderstoodQuestion, group: GroupNoun) -> UnderstoodQues
     if readings:
         return replace(understood, pattern=readings[0], alternatives=tuple(readings[1:MAX_ALTERNATIVES + 1]),
                        answer_type=build_answer_type(AnswerKind.NUMBER, readings[0], understood.answer_type.confidence))
-    if understood.pattern.form.is_aggregate or group.counted:
+    if understood.pattern.form.is_aggregate:  # a list per group ("the name and number of followers for
+        # each user") is answered as the list it is
         return replace(understood, unsupported=f"an answer per {group.phrase}: no reading of the question could be "
                                                "grouped so, and a total would be wrong")
     ordering = understood.pattern.ordering
