@@ -231,7 +231,7 @@ def union_of_ties(chosen: ExecutedQuery, executed: Sequence[ExecutedQuery]) -> E
     types: dict[str, list[str]] = {}
     for item in group:
         for term in item.answers:
-            answers.setdefault(str(term), term)
+            answers.setdefault(term_key(term), term)
         for iri, classes in item.types.items():
             types.setdefault(iri, list(classes))
     pattern = " UNION ".join(f"{{ {e.query.pattern} }}" for e in group)

@@ -514,11 +514,11 @@ def _comparison(conjunct: str) -> tuple[str, str, str] | None:
         if groups.get("adjective"):
             adjective = groups["adjective"]
             operator = ">" if adjective.startswith("more ") else "<" if adjective.startswith("less ") else \
-                dict(COMPARATIVE_PHRASES).get(f"{adjective} than")
+                _OPERATOR_OF.get(f"{adjective} than")
             attribute = comparative_attribute(adjective) or (
                 "height" if adjective in ("higher", "lower") and unit in _LENGTH_UNITS else _UNIT_ATTRIBUTE.get(unit))
         else:
-            operator = dict(COMPARATIVE_PHRASES).get(groups["operator"])
+            operator = _OPERATOR_OF.get(groups["operator"])
             attribute = (_VERB_ATTRIBUTE.get(groups["verb"].rstrip("s")) if groups.get("verb")
                          else groups["noun"] if groups["noun"].split()[-1] not in _NOT_ATTRIBUTES else None)
         if operator is None or attribute is None:
@@ -528,11 +528,12 @@ def _comparison(conjunct: str) -> tuple[str, str, str] | None:
 
 
 _NOT_ATTRIBUTES = frozenset({"than", "that", "which", "who", "are", "is", "be", "been", "and", "or", "not", "no"})
+_OPERATOR_OF = dict(COMPARATIVE_PHRASES)  # "more than" -> ">", "at most" -> "<="
 
 
-_COUNTING_EXTREMES = {"most": True, "fewest": False, "least": False}
-_NUMBER_EXTREMES = {"largest": True, "highest": True, "greatest": True, "biggest": True, "smallest": False,
-                    "lowest": False}
+# which end each word asks for, from the one table of superlatives ("the most products", "the largest number of")
+_COUNTING_EXTREMES = {w: SUPERLATIVE_DESCENDING[w] for w in ("most", "fewest", "least")}
+_NUMBER_EXTREMES = {w: _EXTREMES[w] for w in ("largest", "highest", "greatest", "biggest", "smallest", "lowest")}
 _HAVING_VERBS = frozenset({"have", "contain", "include", "comprise", "hold", "own", "consist"})
 
 
