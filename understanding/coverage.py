@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from understanding.pgp import NEGATION, PhraseGraphPattern, PhraseTriple, QuestionForm, is_unknown
 
-_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|“[^”]*”")
+QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|“[^”]*”")  # a quoted title: its words are the title's, not the question's
 _NEGATION = re.compile(r"\b(?:not|never|without|except|excluding|(?:do|does|did|is|are|was|were|has|have|had)n't|"
                        r"(?<=have )no|(?<=has )no|(?<=had )no|(?<=with )no)\b(?!\s+(?:more|less|fewer|later|earlier)\b)")
 
@@ -25,7 +25,7 @@ def unsupported_reason(question: str, pattern: PhraseGraphPattern) -> str | None
     """Why the pattern cannot stand for the question (None when it can, as far as we can tell)."""
     if pattern.form is QuestionForm.BOOLEAN or any(t.negated for t in pattern.triples):
         return None  # (a negated relation says it: "?u1 | not located in | United States")
-    match = _NEGATION.search(_QUOTED.sub(" ", question))
+    match = _NEGATION.search(QUOTED.sub(" ", question))
     if match is None:
         return None
     return (f"negation ({match.group(0)!r}) has no phrase graph pattern form; "
@@ -43,7 +43,7 @@ def positive_question(question: str) -> tuple[str, list[str]] | None:
     """The question without its one negated verb ("Which suppliers are not located in Japan?" ->
     "Which suppliers are located in Japan?") and the content words the negation governs ("located",
     "japan"); None when the question's negation is not of that shape."""
-    if len(_NEGATION.findall(_QUOTED.sub(" ", question))) != 1:
+    if len(_NEGATION.findall(QUOTED.sub(" ", question))) != 1:
         return None
     found = _NEGATED_VERB.search(question)
     if found is None:

@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
+from understanding.coverage import QUOTED
 from understanding.grading import same_words
 from understanding.pgp import (
     ANSWER,
@@ -36,7 +37,6 @@ from understanding.pgp import (
 )
 
 GROUPING_WORDS = re.compile(r"\b(?:each|every|per)\b", re.IGNORECASE)
-_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|“[^”]*”")
 _LINK_WORDS = r"(?:in|of|for|from|at|with|by|to)"
 
 
@@ -52,7 +52,7 @@ class GroupNoun:
 
 def group_noun(doc: Any) -> GroupNoun | None:
     """The one noun the parsed question groups by, or None."""
-    quoted = [m.span() for m in _QUOTED.finditer(doc.text)]  # "per" in a quoted title groups nothing
+    quoted = [m.span() for m in QUOTED.finditer(doc.text)]  # "per" in a quoted title groups nothing
     markers = [t for t in doc if ((t.lower_ in ("each", "every") and t.dep_ == "det")
                                   or (t.lower_ == "per" and t.dep_ == "prep" and not _in_a_name(doc, t)))
                and not any(start <= t.idx < end for start, end in quoted)]
