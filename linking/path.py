@@ -536,12 +536,13 @@ class KgqanPath:
             return [Answer.boolean(chosen.boolean)]
         terms = chosen.answers[: 1 if chosen.query.first_of_ties else options.max_answers]
         kept = {term_key(t) for t in terms}
+        with_rows = bool(chosen.query.columns and chosen.rows)  # several columns, read from the result rows
         rows = [(t, cells) for t, cells in chosen.rows if term_key(t) in kept][:options.max_answers] \
-            if chosen.query.columns and chosen.rows else [(t, ()) for t in terms]
+            if with_rows else [(t, ()) for t in terms]
         iris = list(dict.fromkeys(term for t, cells in rows for term in (t, *cells)
                                   if isinstance(term, ox.NamedNode)))[:LABELLED_ANSWERS]
         labels = await endpoint.labels(iris) if iris else {}
-        columns = [pattern.node_phrase("?" + c) for c in chosen.query.columns] if chosen.rows else []
+        columns = [pattern.node_phrase("?" + c) for c in chosen.query.columns] if with_rows else []
 
         def answer(term: Term, **extra: Any) -> Answer:
             return Answer.from_term(term, label=labels.get(term.value) if isinstance(term, ox.NamedNode) else None,
