@@ -125,6 +125,7 @@ def _var(node: str) -> str:
 class _Choice:
     triple: str
     score: float
+    counted: str = ""  # an ordered or compared unknown this choice reaches by a predicate to things
 
 
 class QueryBuilder:
@@ -144,7 +145,7 @@ class QueryBuilder:
         candidates_per_node = [linked.nodes.get(n, []) for n in entity_nodes]
         if any(not c for c in candidates_per_node):
             return []  # a named thing with no match in the graph: no query can be right
-        ranked: list[tuple[float, str]] = []
+        ranked: list[tuple[float, str, frozenset[str]]] = []
         seen: set[str] = set()
         for assignment in itertools.product(*candidates_per_node):
             chosen = dict(zip(entity_nodes, assignment, strict=True))
@@ -167,14 +168,16 @@ class QueryBuilder:
                     continue
                 seen.add(body)
                 scores = node_scores + [choice.score for choice in combination]
-                ranked.append((sum(scores) / len(scores), body))
+                counted = frozenset(choice.counted for choice in combination if choice.counted)
+                ranked.append((sum(scores) / len(scores), body, counted))
         ranked.sort(key=lambda item: (-item[0], len(item[1]), item[1]))
         leaves = attribute_leaves(pattern) if answer_kind in LITERAL_KINDS else []
         queries: list[CandidateQuery] = []
-        for score, body in ranked[:max_queries]:
-            queries.append(self._render(pattern, body, score, max_answers, keep_ties=keep_ties))
+        for score, body, counted in ranked[:max_queries]:
+            read = counted_instead(pattern, counted)
+            queries.append(self._render(read, body, score, max_answers, keep_ties=keep_ties))
             for leaf in leaves:
-                if leaf in body:
+                if leaf in body and not counted:
                     queries.append(self._render(grading_moved_to(pattern, leaf), body, score, max_answers, answer=leaf,
                                                 keep_ties=keep_ties))
         return queries[:max_queries]
@@ -185,6 +188,7 @@ class QueryBuilder:
         by_triple = {edge.triple: edge for edge in linked.edges}
         dangling = dangling_unknowns(linked.pattern)
         valued = valued_nodes(linked.pattern)
+        countable = countable_values(linked.pattern)
         unmergeable = valued | linked.pattern.modified_nodes()  # a counted unknown is many things, not the answer
         for index, triple in enumerate(linked.pattern.triples):
             if triple.is_type:
@@ -239,11 +243,12 @@ class QueryBuilder:
                     continue  # a literal is never a subject, and is reached only by a predicate that holds it
                 if edge.anchor in chosen and chosen[edge.anchor].is_literal and predicate.direction == OUT:
                     continue
-                if (edge.anchor if predicate.direction == OUT else edge.other) in valued - {ANSWER}:
+                counted = edge.other if to_value and predicate.to_things and edge.other in countable else ""
+                if (edge.anchor if predicate.direction == OUT else edge.other) in valued - {ANSWER, counted}:
                     continue  # an ordered, compared or aggregated value is never a subject (the answer may
-                    # be read as its attribute instead: `grading_moved_to`)
+                    # be read as its attribute instead: `grading_moved_to`); things counted may be
                 subject, obj = (anchor, other) if predicate.direction == OUT else (other, anchor)
-                edge_choices.append(_Choice(f"{subject} <{predicate.iri}> {obj}", predicate.score))
+                edge_choices.append(_Choice(f"{subject} <{predicate.iri}> {obj}", predicate.score, counted))
             edge_choices += merged
             if not edge_choices:
                 return None
@@ -266,6 +271,9 @@ class QueryBuilder:
         where = body + filters
         form = pattern.form
         if form is QuestionForm.BOOLEAN:
+            if pattern.grouped:  # "Does Franz Kornhaeusel manage more than 20 products?"
+                sparql = counted_ask(pattern, where)
+                return CandidateQuery(sparql, where, ANSWER, score, form, sparql, "")
             sparql = f"ASK WHERE {{ {where} }}"
             compared = [comparison_expression(c) for c in pattern.comparisons if not c.by_count]
             if not compared:
@@ -275,7 +283,7 @@ class QueryBuilder:
             execution = (f"SELECT (COUNT(*) AS ?{FOUND_VAR}) (SUM(IF({passes}, 1, 0)) AS ?{PASSED_VAR}) "
                          f"WHERE {{ {body} }}")
             return CandidateQuery(sparql, where, ANSWER, score, form, execution, PASSED_VAR)
-        if pattern.group:  # "How many employees does each department have?"
+        if pattern.group and form.is_aggregate:  # "How many employees does each department have?"
             return grouped_aggregate(pattern, where, score, max_answers)
         if form is QuestionForm.COUNT and pattern.grouped:  # "How many countries have at least two singers?"
             inner = f"SELECT {ANSWER} WHERE {{ {where} }}{group_modifiers(pattern, (ANSWER,))}"
@@ -290,6 +298,7 @@ class QueryBuilder:
             return CandidateQuery(sparql, where, target, score, form, sparql, VALUE_VAR[1:])
         projected = (answer,) if answer else (pattern.projection or (ANSWER,))
         answer = ANSWER if ANSWER in projected else projected[0]
+        projected = (*projected, *(n for n in pattern.group if n not in projected))  # the best of each group: beside it
         projection = " ".join(projected)
         modifiers = group_modifiers(pattern, projected)
         if pattern.ordering is not None:
@@ -301,8 +310,8 @@ class QueryBuilder:
                 # (and answered, unless ties are kept) as ORDER BY ... LIMIT 1. Not for orderings per group
                 # (counts, averages): their first row is the engine's hash order, which nothing
                 # reproduces, so all ties answer
-                first = not keep_ties and not pattern.ordering.per_group
-                tied = best_ties(pattern.ordering, where, projection, modifiers)
+                first = not keep_ties and not pattern.ordering.per_group and not pattern.group
+                tied = best_ties(pattern.ordering, where, projection, modifiers, pattern.group)
                 execution = f"SELECT DISTINCT {projection} WHERE {{ {tied} }} LIMIT {max_answers}"
                 sparql = f"SELECT DISTINCT {projection} WHERE {{ {where} }}{modifiers}{order} LIMIT 1" if first else execution
                 return CandidateQuery(sparql, tied, answer, score, form, execution, answer[1:], f" LIMIT {max_answers}",
@@ -322,6 +331,18 @@ class QueryBuilder:
         return CandidateQuery(sparql, where, answer, score, form, typed, answer[1:], modifiers,
                               ordered=pattern.ordering is not None,
                               columns=tuple(n[1:] for n in projected if n != answer))
+
+
+def counted_ask(pattern: PhraseGraphPattern, where: str) -> str:
+    """A yes/no question about how many things there are: counted per answer where the answer is
+    something else ("Is there a supplier with more than 10 products?"), else counted over all
+    ("Does Franz Kornhaeusel manage more than 20 products?", `Franz Kornhaeusel | products | ?u1`)."""
+    counted = [(c, number) for c in pattern.comparisons if c.by_count and (number := _written_number(c.value))]
+    if ANSWER in pattern.nodes() and all(c.node != ANSWER for c, _ in counted):
+        return f"ASK WHERE {{ {{ SELECT {ANSWER} WHERE {{ {where} }}{group_modifiers(pattern, (ANSWER,))} }} }}"
+    counts = " ".join(f"(COUNT(DISTINCT {c.node}) AS ?kgqaN{i})" for i, (c, _) in enumerate(counted))
+    conditions = " && ".join(f"?kgqaN{i} {c.operator} {number}" for i, (c, number) in enumerate(counted))
+    return f"ASK WHERE {{ {{ SELECT {counts} WHERE {{ {where} }} }} FILTER({conditions or 'true'}) }}"
 
 
 def grouped_aggregate(pattern: PhraseGraphPattern, where: str, score: float, max_answers: int) -> CandidateQuery:
@@ -348,12 +369,19 @@ def negations(body: str, negated: Sequence[str]) -> str:
     return " . ".join([body, *filters] if body else filters)
 
 
-def best_ties(ordering: Ordering, where: str, projection: str, grouping: str) -> str:
+def best_ties(ordering: Ordering, where: str, projection: str, grouping: str, groups: Sequence[str] = ()) -> str:
     """The WHERE body of "the most/least ..." (ORDER BY ... LIMIT 1) that keeps every answer tied for
     first: "the most expensive product" is all products at the highest price, not one picked by the
-    engine's row order. The best value comes from a copy of the pattern with its own variables."""
+    engine's row order. The best value comes from a copy of the pattern with its own variables; with
+    `groups` ("the heaviest product in each category"), the copy shares them and the best is per group."""
     node, best = ordering.node, "MAX" if ordering.descending else "MIN"
     copy, copied_grouping = variables_renamed(where, "_b"), variables_renamed(grouping, "_b")
+    if groups:
+        for key in groups:
+            copy = re.sub(rf"{re.escape(key)}_b\b", key, copy)
+        keys = " ".join(groups)
+        return (f"{where} . {{ SELECT {keys} ({best}({sort_key(node + '_b')}) AS ?kgqaBest) WHERE {{ {copy} }} "
+                f"GROUP BY {keys} }} FILTER({sort_key(node)} = ?kgqaBest)")
     if ordering.per_group:
         grouping = grouping or f" GROUP BY {projection}"
         copied_grouping = copied_grouping or f" GROUP BY {variables_renamed(projection, '_b')}"
@@ -494,6 +522,35 @@ def valued_nodes(pattern: PhraseGraphPattern) -> set[str]:
     if pattern.form.is_aggregate and pattern.form is not QuestionForm.COUNT:
         nodes.add(aggregate_target(pattern))
     return {n for n in nodes if is_unknown(n)}
+
+
+def countable_values(pattern: PhraseGraphPattern) -> set[str]:
+    """Ordered or compared unknowns (not the answer) that a graph may hold as things rather than
+    numbers: "Which products have more than 3 suppliers?" decoded as `filter ?u2 > 3` on `?u1 |
+    suppliers | ?u2`. Reached by a predicate to things, they are counted per answer instead
+    (`counted_instead`). Not when the unknown is aggregated or compared with a date or a text, nor
+    when it is the answer, except in a yes/no question ("Does X manage more than 20 products?" as `X |
+    products | ?u1 :: filter ?u1 > 20`)."""
+    nodes = {c.node for c in pattern.comparisons if not c.by_count}
+    if pattern.ordering is not None and not pattern.ordering.per_group:
+        nodes.add(pattern.ordering.node)
+    if pattern.form.is_aggregate and pattern.form is not QuestionForm.COUNT:
+        nodes.discard(aggregate_target(pattern))
+    uncountable = {c.node for c in pattern.comparisons if not c.by_count and not _written_number(c.value)}
+    if pattern.form is not QuestionForm.BOOLEAN:
+        uncountable.add(ANSWER)
+    return {n for n in nodes - uncountable - set(pattern.group) if is_unknown(n)}
+
+
+def counted_instead(pattern: PhraseGraphPattern, nodes: frozenset[str]) -> PhraseGraphPattern:
+    """The pattern with its orderings and comparisons on `nodes` made counts of them per answer."""
+    if not nodes:
+        return pattern
+    ordering = pattern.ordering
+    if ordering is not None and ordering.node in nodes:
+        ordering = replace(ordering, by_count=True)
+    comparisons = tuple(replace(c, by_count=True) if c.node in nodes else c for c in pattern.comparisons)
+    return replace(pattern, ordering=ordering, comparisons=comparisons)
 
 
 def dangling_unknowns(pattern: PhraseGraphPattern) -> set[str]:

@@ -53,6 +53,7 @@ class LinkedPredicate:
     direction: str  # OUT: anchor --p--> other; IN: other --p--> anchor
     via_class: str | None = None  # the other end's class that made the predicate fit the phrase
     literal: bool = False  # its values (seen from the anchor) are literals
+    to_things: bool = False  # its values (seen from the anchor) were seen, and all are things (IRIs)
     through: str | None = None  # two hops: the first hop's predicate, to an intermediate thing this one starts from
     through_out: bool = False  # the first hop goes out of the anchor (anchor -through-> ?x); else ?x -through-> anchor
     value_of: str | None = None  # one hop more, out to the number or date of the thing this one leads to (`amount`)
@@ -72,12 +73,13 @@ class LinkedPredicate:
 
 @dataclass(frozen=True)
 class PredicateSet:
-    """Predicates found around one anchor: (iri, direction) pairs, the classes at their other end
-    and which of them lead to literals."""
+    """Predicates found around one anchor: (iri, direction) pairs, the classes at their other end,
+    which of them lead to literals and which were seen leading to things (IRIs)."""
 
     pairs: frozenset[tuple[str, str]]
     ends: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict, compare=False)
     literal: frozenset[tuple[str, str]] = frozenset()
+    things: frozenset[tuple[str, str]] = frozenset()
 
 
 class _Collector:
@@ -87,6 +89,7 @@ class _Collector:
         self.pairs: set[tuple[str, str]] = set()
         self.ends: dict[tuple[str, str], set[str]] = {}
         self.literal: set[tuple[str, str]] = set()
+        self.things: set[tuple[str, str]] = set()
 
     def add(self, row: dict) -> None:  # type: ignore[type-arg]
         predicate, direction = row.get("p"), row.get("dir")
@@ -98,12 +101,12 @@ class _Collector:
         if isinstance(kind, ox.NamedNode):
             self.ends.setdefault(pair, set()).add(kind.value)
         flag = row.get("lit")
-        if flag is not None and flag.value in ("true", "1"):
-            self.literal.add(pair)
+        if flag is not None:
+            (self.literal if flag.value in ("true", "1") else self.things).add(pair)
 
     def result(self) -> PredicateSet:
         return PredicateSet(frozenset(self.pairs), {k: frozenset(v) for k, v in self.ends.items()},
-                            frozenset(self.literal))
+                            frozenset(self.literal), frozenset(self.things))
 
 
 def _around(variable: str, binding: str) -> str:
@@ -301,8 +304,9 @@ class RelationLinker:
                 if CLASS_WEIGHT * by_class[best] > score:
                     score, via = CLASS_WEIGHT * by_class[best], best
                 score += CLASS_BONUS * by_class[best]  # tells the two directions of one predicate apart
-            linked.append(LinkedPredicate(iri, text, score, direction, via,
-                                          (iri, direction) in predicates.literal))
+            pair = (iri, direction)
+            linked.append(LinkedPredicate(iri, text, score, direction, via, pair in predicates.literal,
+                                          to_things=pair in predicates.things and pair not in predicates.literal))
         linked.sort(key=lambda p: (-p.score, p.iri, p.direction))
         return linked[:top_k]
 
@@ -339,11 +343,14 @@ def union(sets: Iterable[PredicateSet | None]) -> PredicateSet:
     pairs: set[tuple[str, str]] = set()
     ends: dict[tuple[str, str], set[str]] = {}
     literal: set[tuple[str, str]] = set()
+    things: set[tuple[str, str]] = set()
     for found in sets:
         if found is None:
             continue
         pairs |= found.pairs
         literal |= found.literal
+        things |= found.things
         for key, classes in found.ends.items():
             ends.setdefault(key, set()).update(classes)
-    return PredicateSet(frozenset(pairs), {k: frozenset(v) for k, v in ends.items()}, frozenset(literal))
+    return PredicateSet(frozenset(pairs), {k: frozenset(v) for k, v in ends.items()}, frozenset(literal),
+                        frozenset(things))

@@ -102,6 +102,9 @@ async def test_relation_linking_in_both_directions(ck25: Endpoint) -> None:
     assert counter.count == 1
     pairs = around[FRANZ].pairs
     assert (PV + "memberOf", OUT) in pairs and (PV + "hasProductManager", IN) in pairs
+    # what each leads to, as seen: departments and products are things, the e-mail a literal
+    assert {(PV + "memberOf", OUT), (PV + "hasProductManager", IN)} <= around[FRANZ].things
+    assert (PV + "email", OUT) in around[FRANZ].literal and (PV + "email", OUT) not in around[FRANZ].things
     manages = await relations.rank("product manager", around[FRANZ], ck25, top_k=3)
     assert (manages[0].iri, manages[0].direction) == (PV + "hasProductManager", IN)
     member = await relations.rank("member of", around[FRANZ], ck25, top_k=3)
@@ -117,6 +120,8 @@ async def test_relation_linking_around_literals_and_unknowns(concert_oxigraph: E
     assert ranked[0].iri == V + "singer#country" and ranked[0].direction == IN
     sampled = await relations.predicates_of_bindings(f"?x a <{V}singer>", "?x", concert_oxigraph)
     age = await relations.rank("age", sampled, concert_oxigraph, top_k=1)
-    assert age[0].iri == V + "singer#age" and age[0].direction == OUT
+    assert age[0].iri == V + "singer#age" and age[0].direction == OUT and age[0].literal and not age[0].to_things
     everything = await relations.all_predicates(concert_oxigraph)
     assert (V + "stadium#capacity", OUT) in everything.pairs and (V + "stadium#capacity", IN) in everything.pairs
+    unseen = await relations.rank("capacity", everything, concert_oxigraph, top_k=2)
+    assert not any(p.to_things for p in unseen)  # the endpoint's predicate list says nothing about values

@@ -37,7 +37,9 @@ FRANCE = LinkedEntity(ox.Literal("France"), "France", 0.99, "literal", (V + "sin
 
 
 def pred(local: str, score: float, direction: str = OUT) -> LinkedPredicate:
-    return LinkedPredicate(V + local, local, score, direction)
+    """A predicate of concert_singer: links to things are the `#ref-` columns, the others hold values."""
+    return LinkedPredicate(V + local, local, score, direction, literal=direction == OUT and "#ref-" not in local,
+                           to_things="#ref-" in local)
 
 
 def linked(text: str, *, classes: dict[str, list[LinkedEntity]] | None = None,
@@ -252,6 +254,53 @@ async def test_a_count_or_an_aggregate_per_group_answers_each_group_with_its_num
     assert chosen is not None and {c.value for _, (c,) in chosen.rows} == {r["c"].value for r in truth.rows}
 
 
+async def test_a_compared_or_ordered_unknown_reached_by_a_link_to_things_is_counted(concert: Endpoint) -> None:
+    """"Which stadiums have more than one concert?" decoded as a value comparison (`filter ?u2 > 1`):
+    where the predicate leads to things, not numbers, the query counts them per answer instead; a
+    predicate to numbers keeps the comparison of values."""
+    builder, executor = QueryBuilder(), QueryExecutor()
+    stadium = LinkedEntity(ox.NamedNode(V + "stadium"), "stadium", 1.0, "class")
+    held = {"concerts": ("?unknown1", {"": [pred("concert#ref-stadium_id", 1.0, IN)]})}
+    for text in ("list :: ?u1 | is a | stadiums ; ?u1 | concerts | ?u2 :: filter ?u2 > 1",
+                 "list :: ?u1 | is a | stadiums ; ?u1 | concerts | ?u2 :: order ?u2 desc 1"):
+        queries = builder.build(linked(text, classes={"stadiums": [stadium]}, edges=held))
+        assert "GROUP BY ?unknown1" in queries[0].sparql and "COUNT(DISTINCT ?unknown2)" in queries[0].sparql, text
+        chosen = select_answer(await executor.run(queries, concert, accept_all))
+        assert chosen is not None and [a.value for a in chosen.answers] == [V + "stadium/stadium_id=2"], text
+    capacity = {"capacity": ("?unknown1", {"": [pred("stadium#capacity", 1.0)]})}
+    valued = builder.build(linked("list :: ?u1 | is a | stadiums ; ?u1 | capacity | ?u2 :: filter ?u2 > 1",
+                                  classes={"stadiums": [stadium]}, edges=capacity))
+    assert "GROUP BY" not in valued[0].sparql and "> 1)" in valued[0].sparql
+    # yes/no: "Is there a stadium with more than one concert?" counts per stadium; "Does stadium 2 hold
+    # more than N concerts?" (`stadium 2 | concerts | ?u1`) counts over all
+    for text, expected in (("boolean :: ?u1 | is a | stadiums ; ?u1 | concerts | ?u2 :: filter ?u2 > 1", True),
+                           ("boolean :: ?u1 | is a | stadiums ; ?u1 | concerts | ?u2 :: filter ?u2 > 2", False),
+                           ("boolean :: Stadium 2 | concerts | ?u1 :: filter ?u1 > 1", True),
+                           ("boolean :: Stadium 2 | concerts | ?u1 :: filter ?u1 >= 3", False)):
+        two = LinkedEntity(ox.NamedNode(V + "stadium/stadium_id=2"), "Stadium 2", 1.0, "vertex")
+        edges = {"concerts": ("Stadium 2" if "Stadium 2" in text else "?unknown1",
+                              {("" if "?u1 | is a" in text else two.term.value): [pred("concert#ref-stadium_id", 1.0, IN)]})}
+        asked = builder.build(linked(text, classes={"stadiums": [stadium]}, nodes={"Stadium 2": [two]}, edges=edges))
+        assert asked and "COUNT(DISTINCT" in asked[0].sparql, text
+        chosen = select_answer(await executor.run(asked, concert, accept_all))
+        assert chosen is not None and chosen.boolean is expected, (text, asked[0].sparql)
+
+
+async def test_the_best_of_each_group_answers_with_its_group_beside_it(concert: Endpoint) -> None:
+    """"Who is the oldest singer in each country?": the best is per group (France's oldest is 43, not
+    the oldest overall), and each answer's row holds its group."""
+    builder, executor = QueryBuilder(), QueryExecutor()
+    edges = {"age": ("?unknown1", {"": [pred("singer#age", 1.0)]}),
+             "country": ("?unknown1", {"": [pred("singer#country", 1.0)]})}
+    queries = builder.build(linked("list :: ?u1 | is a | singers ; ?u1 | age | ?u2 ; ?u1 | country | ?u3 "
+                                   ":: order ?u2 desc 1 :: group ?u3", classes={"singers": [SINGER]}, edges=edges))
+    assert "GROUP BY ?unknown3" in queries[0].sparql and queries[0].columns == ("unknown3",)
+    chosen = select_answer(await executor.run(queries, concert, accept_all))
+    assert chosen is not None
+    assert sorted((c.value, a.value.rsplit("=", 1)[1]) for a, (c,) in chosen.rows) == [
+        ("France", "5"), ("Netherlands", "1"), ("United States", "2")]
+
+
 def test_a_counted_unknown_is_never_merged_into_the_answer() -> None:
     """"Which country has the most singers?": the singers counted per country are not the country, even
     when the relation phrase could name a class of things."""
@@ -366,7 +415,7 @@ async def test_superlatives_keep_ties_and_aggregates_keep_exact_decimals(ck25: E
     pv = "http://ld.company.org/prod-vocab/"
     hardware = LinkedEntity(ox.NamedNode(pv + "Hardware"), "Hardware", 1.0, "class")
     reliability = {"reliability index": ("?unknown1", {"": [LinkedPredicate(pv + "reliabilityIndex", "reliability index",
-                                                                            1.0, OUT)]})}
+                                                                            1.0, OUT, literal=True)]})}
     graph = ox.Store()
     graph.bulk_load(path=str(KGS / "ck25" / "graph.ttl"), format=ox.RdfFormat.TURTLE)
     best = {r["s"].value for r in graph.query(
@@ -419,6 +468,9 @@ def test_an_ordered_value_is_never_a_subject() -> None:
     weight = {"weight": ("?unknown1", {"": [pred("singer#age", 0.9, OUT), pred("singer#age", 0.9, IN)]})}
     queries = QueryBuilder().build(linked("list :: ?u1 | weight | ?u2 :: order ?u2 desc 3", edges=weight))
     assert queries and all(q.pattern.startswith("?unknown1 <") for q in queries)
+    # a predicate whose values were never seen (the endpoint's global list) is not read as leading to things
+    unseen = {"weight": ("?unknown1", {"": [LinkedPredicate(V + "singer#age", "age", 0.9, IN)]})}
+    assert QueryBuilder().build(linked("list :: ?u1 | weight | ?u2 :: order ?u2 desc 3", edges=unseen)) == []
 
 
 def test_a_compared_value_with_a_unit_compares_as_its_number() -> None:

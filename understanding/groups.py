@@ -212,3 +212,32 @@ def _restricted(triples: list[PhraseTriple], node: str, group: GroupNoun) -> lis
         if not any(name in t.nodes() for t in triples):
             triples.append(PhraseTriple(node, preposition, name))
     return triples
+
+
+def without_group(question: str, group: GroupNoun) -> str | None:
+    """The question with its group taken out ("Which product is the heaviest in each category?" ->
+    "Which product is the heaviest?"), to be read as a plain ranking; None where the marker is not
+    found or grouping words remain."""
+    restrictions = "".join(rf"(?:\s+{re.escape(p)}\s+{re.escape(n)})?" for p, n in group.restrictions)
+    found = re.search(rf",?\s*\b(?:{_LINK_WORDS}\s+)?{re.escape(group.marker)}\b{restrictions}\s*,?", question,
+                      re.IGNORECASE)
+    if found is None:
+        return None
+    stripped = f"{question[:found.start()]} {question[found.end():]}".strip()
+    stripped = re.sub(r"\s+([?.!,])", r"\1", re.sub(r"\s+", " ", stripped)).lstrip(", ")
+    if not stripped or GROUPING_WORDS.search(stripped):
+        return None
+    return stripped[0].upper() + stripped[1:]
+
+
+def with_best_of_group(pattern: PhraseGraphPattern, group: GroupNoun) -> PhraseGraphPattern | None:
+    """A ranking read from the question without its group (`without_group`) answering the best of
+    each group: `?u1 | category | ?u3 ... :: group ?u3`, the group noun's own conditions on the group.
+    None unless it ranks the answer by one of its values and keeps the best (limit 1)."""
+    ordering = pattern.ordering
+    if pattern.form is not QuestionForm.LIST or ordering is None or ordering.limit != 1 or ordering.per_group \
+            or ordering.node == ANSWER or pattern.group or pattern.grouped or pattern.projection != (ANSWER,):
+        return None
+    node = f"?unknown{next_unknown_number(pattern.unknowns())}"
+    triples = _restricted([*pattern.triples, PhraseTriple(ANSWER, group.phrase, node)], node, group)
+    return replace(pattern, triples=tuple(triples), group=(node,))

@@ -22,7 +22,14 @@ from gateway.errors import GatewayError
 from understanding.answer_types import build_answer_type, predicted_kind, stated_kind, wh_noun
 from understanding.coverage import positive_question, unsupported_reason, with_negation
 from understanding.grading import same_words, stated_ordering
-from understanding.groups import GROUPING_WORDS, GroupNoun, group_noun, grouped_readings
+from understanding.groups import (
+    GROUPING_WORDS,
+    GroupNoun,
+    group_noun,
+    grouped_readings,
+    with_best_of_group,
+    without_group,
+)
 from understanding.pgp import (
     ANSWER,
     AnswerKind,
@@ -195,6 +202,7 @@ class QuestionParser:
         results: list[UnderstoodQuestion | None] = [None] * len(texts)
         reasons: dict[int, str] = {}
         outputs: list[ModelOutput] = []
+        best_of_groups: dict[int, GroupNoun] = {}
         if model is not None:
             try:
                 outputs = model.predict(texts)
@@ -224,8 +232,7 @@ class QuestionParser:
                 alternatives = tuple(dict.fromkeys(p for _, p in later if p != pattern))[:MAX_ALTERNATIVES]
                 results[i] = UnderstoodQuestion(texts[i], pattern, answer_type, "model", raw, per_question,
                                                 alternatives=alternatives)
-            if self._repairs:
-                self._read_syntax(results)
+            best_of_groups = self._read_syntax(results) if self._repairs else {}
             self._add_wh_nouns(results)
         else:
             reasons = {i: self._model_unavailable or "no model" for i in range(len(texts))}
@@ -241,7 +248,28 @@ class QuestionParser:
                 )
         understood = [replace(r, unsupported=r.unsupported or unsupported_reason(r.question, r.pattern))
                       for r in results if r is not None]
+        if best_of_groups:
+            understood = self._with_best_of_groups(understood, best_of_groups)
         return self._with_negations(understood)
+
+    def _with_best_of_groups(self, results: list[UnderstoodQuestion],
+                             groups: dict[int, GroupNoun]) -> list[UnderstoodQuestion]:
+        """A ranking per group ("Which product is the heaviest in each category?") is read without its
+        group ("Which product is the heaviest?"), by the model, and that reading answers the best of
+        each group (`understanding.groups.with_best_of_group`); where that fails the question stays
+        unsupported."""
+        questions = {i: stripped for i, group in groups.items() if (stripped := without_group(results[i].question, group))}
+        if not questions:
+            return results
+        readings = self._understand(list(questions.values()))
+        for (i, _), reading in zip(questions.items(), readings, strict=True):
+            if reading.source != "model" or reading.unsupported:
+                continue
+            best = [b for p in (reading.pattern, *reading.alternatives) if (b := with_best_of_group(p, groups[i]))]
+            if best:
+                results[i] = replace(reading, question=results[i].question, pattern=best[0],
+                                     alternatives=tuple(dict.fromkeys(best[1:])), unsupported=None)
+        return results
 
     def _with_negations(self, results: list[UnderstoodQuestion]) -> list[UnderstoodQuestion]:
         """A negated question ("Which suppliers are not located in Japan?") is read without its
@@ -264,7 +292,7 @@ class QuestionParser:
                                      unsupported=None)
         return results
 
-    def _read_syntax(self, results: list[UnderstoodQuestion | None]) -> None:
+    def _read_syntax(self, results: list[UnderstoodQuestion | None]) -> dict[int, GroupNoun]:
         """Groups, superlatives, two comparisons, chains of "of" and coordinated predicates read from the
         question's syntax (`understanding.syntax`), one spaCy batch; the model's reading becomes the next
         one. A chain is
@@ -274,8 +302,9 @@ class QuestionParser:
             (stated_ordering(r.question) is not None)
             or len(_OF.findall(r.question)) >= 2 or _COORDINATED.search(r.question)
             or GROUPING_WORDS.search(r.question) or _TWO_NUMBERS.search(r.question))]
+        best_of_groups: dict[int, GroupNoun] = {}
         if not wanted:
-            return
+            return best_of_groups
         docs = self._ensure_fallback().nlp.pipe([results[i].question for i in wanted], batch_size=64)  # type: ignore[union-attr]
         for i, doc in zip(wanted, docs, strict=True):
             understood = results[i]
@@ -284,6 +313,8 @@ class QuestionParser:
             try:
                 if GROUPING_WORDS.search(understood.question) and (group := group_noun(doc)) is not None:
                     results[i] = _grouped(understood, group)
+                    if (results[i].unsupported or "").startswith(BEST_PER_GROUP):
+                        best_of_groups[i] = group
                     continue
                 found = self._syntax_reading(understood, doc)
             except Exception:  # a reading of the parse is an extra: its failure must not lose the question
@@ -300,6 +331,7 @@ class QuestionParser:
                                               understood.answer_type.confidence),
                 alternatives=tuple(dict.fromkeys(p for p in (understood.pattern, *understood.alternatives)
                                                  if not _same_reading(p, pattern)))[:MAX_ALTERNATIVES])
+        return best_of_groups
 
     def _syntax_reading(self, understood: UnderstoodQuestion, doc: object) -> tuple[PhraseGraphPattern, AnswerKind | None] | None:
         """The reading of the parse that replaces the model's, with the answer kind it implies, or None."""
@@ -355,10 +387,14 @@ class QuestionParser:
         return self._fallback
 
 
+BEST_PER_GROUP = "the best per"
+
+
 def _grouped(understood: UnderstoodQuestion, group: GroupNoun) -> UnderstoodQuestion:
     """The question answered per group, its readings grouped; where it asks for a count or an
-    aggregate per group and no reading can be grouped, or for the best of each group, unsupported
-    rather than answered as a total or as the best overall."""
+    aggregate per group and no reading can be grouped, unsupported rather than answered as a total.
+    The best of each group is unsupported here too: the parser then reads it without its group
+    (`QuestionParser._with_best_of_groups`)."""
     readings = grouped_readings([understood.pattern, *understood.alternatives], group)
     if readings:
         return replace(understood, pattern=readings[0], alternatives=tuple(readings[1:MAX_ALTERNATIVES + 1]),
@@ -369,8 +405,8 @@ def _grouped(understood: UnderstoodQuestion, group: GroupNoun) -> UnderstoodQues
                                                "grouped so, and a total would be wrong")
     ordering = understood.pattern.ordering
     if ordering is not None and ordering.limit is not None:  # "Which product is the heaviest in each category?"
-        return replace(understood, unsupported=f"the best per {group.phrase}: rankings within groups have no "
-                                               "query form here, and the best overall would be wrong")
+        return replace(understood, unsupported=f"{BEST_PER_GROUP} {group.phrase}: no reading of the question "
+                                               "without its group ranks, and the best overall would be wrong")
     return understood
 
 

@@ -16,11 +16,14 @@ The model emits a compact text form, parsed strictly by `PhraseGraphPattern.from
     list :: ?u1 | is a | department ; ?u2 | works in | ?u1 :: order count ?u2 desc 1
     list :: ?u1 | is a | countries ; ?u1 | country | ?u2 :: filter count ?u2 >= 2
     count :: ?u1 | is a | employees ; ?u1 | department | ?u2 :: group ?u2
+    list :: ?u1 | is a | product ; ?u1 | weight | ?u2 ; ?u1 | category | ?u3 :: order ?u2 desc 1 :: group ?u3
 
 `order count ?u2` and `filter count ?u2` group by the projected unknowns and order or compare by how
 many distinct ?u2 each has ("the department with the most employees", "countries with at least two
 singers"). `group ?u2` on a count or aggregate form answers once per ?u2 ("How many employees does
-each department have?"): each answer is a number beside the group it is for.
+each department have?"): each answer is a number beside the group it is for; on a list form ordered
+with limit 1 it answers the best of each group ("the heaviest product in each category"), beside its
+group.
 """
 
 from __future__ import annotations
@@ -317,14 +320,21 @@ class PhraseGraphPattern:
 
 
 def _check_group(pattern: PhraseGraphPattern) -> None:
-    """A group answers a count or an aggregate once per group: it needs such a form, and neither
-    counts groups (`filter count`) nor ranks them (`order`)."""
-    if not pattern.form.is_aggregate:
-        raise PGPParseError(f"group needs a count or aggregate form, not {pattern.form.value}")
+    """A group answers a count or an aggregate once per group, or the best of each group by a value
+    (a list ordered with limit 1); it neither counts groups (`filter count`) nor ranks them by counts."""
     if ANSWER in pattern.group:
-        raise PGPParseError("group must name unknowns other than ?u1, the counted or aggregated one")
-    if pattern.ordering is not None or pattern.grouped:
-        raise PGPParseError("group does not combine with order or filter count")
+        raise PGPParseError("group must name unknowns other than ?u1, the counted, aggregated or best one")
+    if pattern.form is QuestionForm.LIST:
+        ordering = pattern.ordering
+        if ordering is None or ordering.limit != 1 or ordering.per_group or ordering.node == ANSWER \
+                or ordering.node in pattern.group:
+            raise PGPParseError("group on a list needs `order ?uN asc|desc 1` on a value of the answer: the best of each group")
+    elif not pattern.form.is_aggregate:
+        raise PGPParseError(f"group needs a count, aggregate or ordered list form, not {pattern.form.value}")
+    elif pattern.ordering is not None:
+        raise PGPParseError("group on a count or aggregate does not combine with order")
+    if pattern.grouped:
+        raise PGPParseError("group does not combine with filter count")
 
 
 def _unknown_arg(word: str, section: str) -> str:
