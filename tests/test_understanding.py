@@ -1026,6 +1026,16 @@ def test_a_compared_number_the_pattern_left_out_filters_its_dangling_unknown() -
         "list :: ?u1 | countries | ?u2 ; ?u2 | is a | singers :: filter count ?u2 >= two"
     hundred = PhraseGraphPattern.from_text("list :: ?u1 | is a | suppliers ; ?u1 | products | ?u2")
     assert with_stated_comparison("Which suppliers have more than one hundred products?", hundred) == hundred
+    # after "one" the counted noun is singular
+    concerts = PhraseGraphPattern.from_text("list :: ?u1 | stadiums | ?u2 ; ?u2 | is a | concert")
+    assert with_stated_comparison("Which stadiums have more than one concert?", concerts).to_text() == \
+        "list :: ?u1 | stadiums | ?u2 ; ?u2 | is a | concert :: filter count ?u2 > one"
+    # the answer has nothing but its class: the counted noun becomes its relation
+    companies = PhraseGraphPattern.from_text("list :: ?u1 | is a | record companies")
+    assert with_stated_comparison("Which record companies have more than one orchestra?", companies).to_text() == \
+        "list :: ?u1 | is a | record companies ; ?u1 | orchestra | ?u2 :: filter count ?u2 > one"
+    expertise = PhraseGraphPattern.from_text("list :: ?u1 | employees | ?u2 ; ?u2 | is a | expertise")
+    assert with_stated_comparison("Which employees have more than one area of expertise?", expertise) == expertise
 
 
 def test_a_value_the_pattern_left_out_is_a_question_word_run_it_uses_nowhere() -> None:

@@ -281,7 +281,10 @@ def with_stated_comparison(question: str, pattern: PhraseGraphPattern) -> Phrase
     question more (`benchmarks/kgqan_dev.py`, 348 questions: 0.773 -> 0.775). When a plural noun
     follows the number and is the class of an unknown ("at least two singers", `?u2 | is a | singers`),
     the comparison counts that unknown per answer: derived dev exact match 0.620 -> 0.624 (per-group
-    counts 0.375 -> 0.438), own KGQAN dev "Which countries have at least two singers?" right."""
+    counts 0.375 -> 0.438), own KGQAN dev "Which countries have at least two singers?" right. After
+    "one" the noun is singular ("more than one concert"), and where the answer has nothing but its class
+    ("Which record companies have more than one orchestra?" as `?u1 | is a | record companies`) the
+    noun becomes its counted relation; derived dev unchanged, fully and partly aligned (thirteenth part)."""
     if pattern.form is QuestionForm.BOOLEAN:
         return pattern
     used = {number_value(n, unit=True) for t in pattern.triples for n in (t.subject, t.object) if not is_unknown(n)}
@@ -291,13 +294,21 @@ def with_stated_comparison(question: str, pattern: PhraseGraphPattern) -> Phrase
     if len(stated) != 1:
         return pattern
     value, operator, end = stated[0]
-    # "at least two singers" with `?u2 | is a | singers`: how many singers each answer has
-    noun = _PLURAL_AFTER_VALUE.match(question[end:].lower())
+    # "at least two singers" with `?u2 | is a | singers`: how many singers each answer has ("more than
+    # one concert": after one, the noun is singular)
+    noun = _PLURAL_AFTER_VALUE.match(question[end:].lower()) or (
+        _NOUN_AFTER_VALUE.match(question[end:].lower()) if number_value(value) == 1 else None)
     modified = pattern.modified_nodes()
     counted = [t.subject for t in pattern.triples if t.is_type and noun is not None and is_unknown(t.subject)
                and t.subject != ANSWER and t.object.lower() == noun.group(1) and t.subject not in modified]
     if len(counted) == 1 and pattern.form is QuestionForm.LIST and not pattern.grouped:
         return replace(pattern, comparisons=(*pattern.comparisons, Comparison(counted[0], operator, value, by_count=True)))
+    if noun is not None and not counted and pattern.form is QuestionForm.LIST and not pattern.grouped \
+            and _typed_only(pattern, ANSWER) and len(pattern.triples) == 1:
+        # "Which record companies have more than one orchestra?" read as `?u1 | is a | record companies`
+        fresh = _fresh_unknown(pattern)
+        return replace(pattern, triples=(*pattern.triples, PhraseTriple(ANSWER, noun.group(1), fresh)),
+                       comparisons=(*pattern.comparisons, Comparison(fresh, operator, value, by_count=True)))
     degree = node_degrees(pattern.triples)
     busy = modified | {t.subject for t in pattern.triples if t.is_type} | {ANSWER}
     dangling = [n for n, d in degree.items() if is_unknown(n) and d == 1 and n not in busy]
@@ -362,6 +373,7 @@ def with_stated_range(question: str, pattern: PhraseGraphPattern) -> PhraseGraph
 
 _MOST_NOUN = re.compile(r"\b(most|fewest|least)\s+((?:[a-z]+\s+){0,2}[a-z]+s)\b(?!\s+(?:than|as)\b)")
 _PLURAL_AFTER_VALUE = re.compile(r"^\s*((?:[a-z]+\s+){0,2}?[a-z]+s)\b")
+_NOUN_AFTER_VALUE = re.compile(r"^\s*([a-z]+)\b(?!\s+(?:of|or|and)\b)")
 
 
 def _typed_only(pattern: PhraseGraphPattern, node: str) -> bool:
