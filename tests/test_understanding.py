@@ -1323,6 +1323,9 @@ GROUPINGS = [  # (question, the model's reading, the reading per group; None: th
     ("How many products heavier than 15 grams does each category have?",
      "count :: ?u1 | is a | products ; ?u1 | heavier | ?u2 :: filter ?u2 > 15",
      "count :: ?u1 | is a | products ; ?u1 | heavier | ?u2 ; ?u1 | category | ?u3 :: filter ?u2 > 15 :: group ?u3"),
+    ("What is the highest price of a product in each category?",  # the MAX read twice: the ordering goes
+     "max :: ?u1 | price | ?u2 ; ?u2 | is a | product in each category :: order ?u1 desc 1",
+     "max :: ?u1 | price | ?u2 ; ?u2 | is a | product ; ?u2 | category | ?u3 :: group ?u3"),
     ("What is the average weight of the products of each supplier?",  # the plain ordering the model added goes
      "avg :: ?u1 | weight | ?u2 ; ?u2 | is a | products ; ?u2 | supplier | ?u3 :: order ?u3 asc",
      "avg :: ?u1 | weight | ?u2 ; ?u2 | is a | products ; ?u2 | supplier | ?u3 :: group ?u3"),
@@ -1424,6 +1427,28 @@ def test_the_best_of_each_group_is_the_ranking_read_without_its_group(question: 
     if "Japan" in question:
         assert any(t.subject == group and t.object == "Japan" for t in pattern.triples)
 
+
+
+def test_the_best_value_of_each_group_or_a_question_without_a_superlative_is_not_read_as_the_best_thing() -> None:
+    """"the highest GPA for every department" asks for a value per group (a MAX per group), not for a
+    student; "the number of classrooms for each grade" ranks nothing, whatever the reading orders."""
+    ranking = "list :: ?u1 | is a | student ; ?u1 | GPA | ?u2 :: order ?u2 desc 1"
+    valued = QuestionParser(model=FixedModel(ranking, AnswerKind.NUMBER)).parse_sync(
+        ["What is the highest student GPA for every department?"])[0]
+    assert not valued.pattern.group
+    counted = QuestionParser(model=FixedModel(ranking, AnswerKind.RESOURCE)).parse_sync(
+        ["For each grade, report the grade and the number of classrooms."])[0]
+    assert not counted.pattern.group
+
+
+def test_the_best_of_each_group_is_grouped_by_the_thing_ranked() -> None:
+    from understanding.groups import GroupNoun, with_best_of_group
+
+    code = PhraseGraphPattern.from_text("list :: ?u1 | code | ?u2 ; ?u2 | is a | product ; ?u2 | cheapest | ?u3 "
+                                        ":: order ?u3 asc 1")
+    grouped = with_best_of_group(code, GroupNoun("product category", "each product category", None))
+    assert grouped is not None and grouped.to_text().endswith(
+        "; ?u2 | product category | ?u4 :: order ?u3 asc 1 :: group ?u4")
 
 
 def test_the_best_of_each_group_by_a_count_stays_unsupported() -> None:

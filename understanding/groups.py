@@ -139,7 +139,7 @@ def with_group(pattern: PhraseGraphPattern, group: GroupNoun) -> PhraseGraphPatt
     elif form is not QuestionForm.COUNT and group.counted is not None:
         return None  # "the average number of employees per department": an aggregate of counts
     if pattern.form.is_aggregate and pattern.ordering is not None and not pattern.ordering.per_group \
-            and pattern.ordering.limit is None:
+            and (pattern.ordering.limit is None or _restates_extreme(pattern)):
         pattern = replace(pattern, ordering=None)  # an aggregate has one value: a plain ordering the model added says nothing
     if pattern.ordering is not None or pattern.grouped or pattern.group or pattern.projection != (ANSWER,):
         return None
@@ -177,6 +177,15 @@ def with_group(pattern: PhraseGraphPattern, group: GroupNoun) -> PhraseGraphPatt
         return None
     triples = _restricted(triples, node, group)
     return replace(pattern, triples=tuple(triples), form=form, group=(node,))
+
+
+def _restates_extreme(pattern: PhraseGraphPattern) -> bool:
+    """A MAX ordered by its own value descending (a MIN ascending): "the highest price" read twice,
+    as the aggregate and as an ordering of its one value."""
+    ordering = pattern.ordering
+    return ordering is not None and ordering.node == ANSWER and (
+        (pattern.form is QuestionForm.MAX and ordering.descending)
+        or (pattern.form is QuestionForm.MIN and not ordering.descending))
 
 
 def _without_marker(triples: tuple[PhraseTriple, ...], marker: str) -> list[PhraseTriple] | None:
@@ -238,6 +247,10 @@ def with_best_of_group(pattern: PhraseGraphPattern, group: GroupNoun) -> PhraseG
     if pattern.form is not QuestionForm.LIST or ordering is None or ordering.limit != 1 or ordering.per_group \
             or ordering.node == ANSWER or pattern.group or pattern.grouped or pattern.projection != (ANSWER,):
         return None
+    # the group belongs to the thing ranked ("the code of the product that is cheapest in each category":
+    # the product's category, not the code's)
+    ranked = next((other for t in pattern.triples if not t.is_type and ordering.node in t.nodes()
+                   for other in t.nodes() if other != ordering.node and is_unknown(other)), ANSWER)
     node = f"?unknown{next_unknown_number(pattern.unknowns())}"
-    triples = _restricted([*pattern.triples, PhraseTriple(ANSWER, group.phrase, node)], node, group)
+    triples = _restricted([*pattern.triples, PhraseTriple(ranked, group.phrase, node)], node, group)
     return replace(pattern, triples=tuple(triples), group=(node,))

@@ -256,15 +256,19 @@ class QuestionParser:
                              groups: dict[int, GroupNoun]) -> list[UnderstoodQuestion]:
         """A ranking per group ("Which product is the heaviest in each category?") is read without its
         group ("Which product is the heaviest?"), by the model, and that reading answers the best of
-        each group (`understanding.groups.with_best_of_group`); where that fails the question stays
-        unsupported."""
-        questions = {i: stripped for i, group in groups.items() if (stripped := without_group(results[i].question, group))}
+        each group (`understanding.groups.with_best_of_group`). Only where the question without its
+        group states a superlative of a value (not of a count: "the artist with the most songs") and
+        asks for a thing ("Which singer ...", whatever kind the classifier says), not the value;
+        otherwise the question stays unsupported."""
+        questions = {i: stripped for i, group in groups.items() if (stripped := without_group(results[i].question, group))
+                     and (stated := stated_ordering(stripped)) is not None and stated.by_count is not True}
         if not questions:
             return results
         readings = self._understand(list(questions.values()))
         for (i, _), reading in zip(questions.items(), readings, strict=True):
-            if reading.source != "model" or reading.unsupported:
-                continue
+            asks_thing = reading.answer_type.kind in (AnswerKind.RESOURCE, AnswerKind.STRING) or reading.wh_noun
+            if reading.source != "model" or reading.unsupported or not asks_thing:
+                continue  # the best value per group ("the highest GPA for every department") is a MAX per group
             best = [b for p in (reading.pattern, *reading.alternatives) if (b := with_best_of_group(p, groups[i]))]
             if best:
                 results[i] = replace(reading, question=results[i].question, pattern=best[0],
