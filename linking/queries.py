@@ -246,7 +246,7 @@ class QueryBuilder:
                 counted = edge.other if to_value and predicate.to_things and edge.other in countable else ""
                 if (edge.anchor if predicate.direction == OUT else edge.other) in valued - {ANSWER, counted}:
                     continue  # an ordered, compared or aggregated value is never a subject (the answer may
-                    # be read as its attribute instead: `grading_moved_to`); things counted may be
+                    # be read as its attribute instead: `grading_moved_to`); things counted per answer may be
                 subject, obj = (anchor, other) if predicate.direction == OUT else (other, anchor)
                 edge_choices.append(_Choice(f"{subject} <{predicate.iri}> {obj}", predicate.score, counted))
             edge_choices += merged
