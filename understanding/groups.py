@@ -16,6 +16,10 @@ number of X"); the model's readings then get that noun as a group unknown (`grou
 
 Readings that cannot be grouped so are dropped: a total where the question asks per group would be
 a wrong answer, and no answer is better.
+
+The best of each group ("Which product is the heaviest in each category?") is read from the question
+without its group (`without_group`), which the model reads well, and that ranking gets the group
+(`with_best_of_group`).
 """
 
 from __future__ import annotations
