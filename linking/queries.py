@@ -373,24 +373,29 @@ def best_ties(ordering: Ordering, where: str, projection: str, grouping: str, gr
     """The WHERE body of "the most/least ..." (ORDER BY ... LIMIT 1) that keeps every answer tied for
     first: "the most expensive product" is all products at the highest price, not one picked by the
     engine's row order. The best value comes from a copy of the pattern with its own variables; with
-    `groups` ("the heaviest product in each category"), the copy shares them and the best is per group."""
+    `groups` ("the heaviest product in each category", "the shop with the most products in each
+    district"), the copy shares them and the best is per group."""
     node, best = ordering.node, "MAX" if ordering.descending else "MIN"
-    copy, copied_grouping = variables_renamed(where, "_b"), variables_renamed(grouping, "_b")
-    if groups:
-        for key in groups:
-            copy = re.sub(rf"{re.escape(key)}_b\b", key, copy)
-        keys = " ".join(groups)
-        return (f"{where} . {{ SELECT {keys} ({best}({sort_key(node + '_b')}) AS ?kgqaBest) WHERE {{ {copy} }} "
-                f"GROUP BY {keys} }} FILTER({sort_key(node)} = ?kgqaBest)")
+    copy, copied_grouping = _renamed_but(where, groups), _renamed_but(grouping, groups)
+    keys = "".join(f"{key} " for key in groups)
+    per_group = f" GROUP BY {' '.join(groups)}" if groups else ""
     if ordering.per_group:
         grouping = grouping or f" GROUP BY {projection}"
-        copied_grouping = copied_grouping or f" GROUP BY {variables_renamed(projection, '_b')}"
+        copied_grouping = copied_grouping or f" GROUP BY {_renamed_but(projection, groups)}"
         counts = f"SELECT {projection} ({group_measure(ordering)} AS ?kgqaN) WHERE {{ {where} }}{grouping}"
-        copied = (f"SELECT ({group_measure(ordering, node + '_b')} AS ?kgqaM) WHERE {{ {copy} }}{copied_grouping}")
-        return (f"{{ {counts} }} {{ SELECT ({best}(?kgqaM) AS ?kgqaBest) WHERE {{ {{ {copied} }} }} }} "
+        copied = f"SELECT {keys}({group_measure(ordering, node + '_b')} AS ?kgqaM) WHERE {{ {copy} }}{copied_grouping}"
+        return (f"{{ {counts} }} {{ SELECT {keys}({best}(?kgqaM) AS ?kgqaBest) WHERE {{ {{ {copied} }} }}{per_group} }} "
                 f"FILTER(?kgqaN = ?kgqaBest)")
-    return (f"{where} . {{ SELECT ({best}({sort_key(node + '_b')}) AS ?kgqaBest) WHERE {{ {copy} }} }} "
+    return (f"{where} . {{ SELECT {keys}({best}({sort_key(node + '_b')}) AS ?kgqaBest) WHERE {{ {copy} }}{per_group} }} "
             f"FILTER({sort_key(node)} = ?kgqaBest)")
+
+
+def _renamed_but(text: str, kept: Sequence[str]) -> str:
+    """`text` with every variable but `kept` given the suffix `_b` (`variables_renamed`)."""
+    copy = variables_renamed(text, "_b")
+    for variable in kept:
+        copy = re.sub(rf"{re.escape(variable)}_b\b", variable, copy)
+    return copy
 
 
 def grading_moved_to(pattern: PhraseGraphPattern, leaf: str) -> PhraseGraphPattern:

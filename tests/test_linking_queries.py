@@ -301,6 +301,19 @@ async def test_the_best_of_each_group_answers_with_its_group_beside_it(concert: 
         ("France", "5"), ("Netherlands", "1"), ("United States", "2")]
 
 
+async def test_the_best_of_each_group_by_a_count(concert: Endpoint) -> None:
+    """"Which singer has the most concert entries in each country?": entries counted per singer, the
+    best per country (France: singer 3 with three; the United States: singer 2, its only singer)."""
+    builder, executor = QueryBuilder(), QueryExecutor()
+    edges = {"singer": ("?unknown1", {"": [pred("singer_in_concert#ref-singer_id", 1.0, IN)]}),
+             "country": ("?unknown1", {"": [pred("singer#country", 1.0)]})}
+    queries = builder.build(linked("list :: ?u1 | is a | singers ; ?u2 | singer | ?u1 ; ?u1 | country | ?u3 "
+                                   ":: order count ?u2 desc 1 :: group ?u3", classes={"singers": [SINGER]}, edges=edges))
+    chosen = select_answer(await executor.run(queries[:1], concert, accept_all))
+    assert chosen is not None, queries[0].sparql
+    assert sorted((c.value, a.value.rsplit("=", 1)[1]) for a, (c,) in chosen.rows) == [("France", "3"), ("United States", "2")]
+
+
 def test_a_counted_unknown_is_never_merged_into_the_answer() -> None:
     """"Which country has the most singers?": the singers counted per country are not the country, even
     when the relation phrase could name a class of things."""

@@ -1451,19 +1451,29 @@ def test_the_best_of_each_group_is_grouped_by_the_thing_ranked() -> None:
         "; ?u2 | product category | ?u4 :: order ?u3 asc 1 :: group ?u4")
 
 
-def test_the_best_of_each_group_by_a_count_stays_unsupported() -> None:
-    """Ranked by a count within each group: no query form here, and the best overall would be wrong."""
-    counted = "list :: ?u1 | is a | supplier ; ?u1 | supplies | ?u2 :: order count ?u2 desc 1"
-    understood = QuestionParser(model=FixedModel(counted, AnswerKind.RESOURCE)).parse_sync(
-        ["Which supplier supplies the most products in each country?"])[0]
-    assert understood.unsupported is not None and "best per country" in understood.unsupported
+def test_the_best_of_each_group_by_a_count_groups_the_answers_counted() -> None:
+    """"the supplier with the most products in each country": counted per supplier, the best per
+    country; a reading that ranks by a value where the question counts is not taken."""
+    counted = "list :: ?u1 | is a | supplier ; ?u1 | supplies | ?u2 ; ?u2 | is a | products :: order count ?u2 desc 1"
+    question = "Which supplier supplies the most products in each country?"
+    understood = QuestionParser(model=FixedModel(counted, AnswerKind.RESOURCE)).parse_sync([question])[0]
+    assert understood.unsupported is None
+    assert understood.pattern.to_text() == ("list :: ?u1 | is a | supplier ; ?u1 | supplies | ?u2 ; ?u2 | is a | "
+                                            "products ; ?u1 | country | ?u3 :: order count ?u2 desc 1 :: group ?u3")
+    from understanding.parser import _ranks_as_stated
+
+    valued = PhraseGraphPattern.from_text("list :: ?u1 | is a | supplier ; ?u1 | products | ?u2 :: order ?u2 desc 1")
+    assert not _ranks_as_stated(valued, stated_ordering("Which supplier supplies the most products?"))
+    assert _ranks_as_stated(valued, stated_ordering("Which supplier has the highest price?"))
 
 
 def test_a_group_on_a_list_is_the_best_of_each_group_only() -> None:
     PhraseGraphPattern.from_text("list :: ?u1 | weight | ?u2 ; ?u1 | category | ?u3 :: order ?u2 desc 1 :: group ?u3")
+    PhraseGraphPattern.from_text("list :: ?u1 | products | ?u2 ; ?u1 | district | ?u3 :: order count ?u2 desc 1 :: group ?u3")
     for text in ("list :: ?u1 | weight | ?u2 ; ?u1 | category | ?u3 :: group ?u3",  # nothing ranked
                  "list :: ?u1 | weight | ?u2 ; ?u1 | category | ?u3 :: order ?u2 desc 3 :: group ?u3",  # not the best
-                 "list :: ?u1 | weight | ?u2 ; ?u1 | category | ?u3 :: order count ?u2 desc 1 :: group ?u3",
+                 "list :: ?u1 | products | ?u2 ; ?u1 | category | ?u3 :: order ?u2 desc 1 :: filter count ?u2 > 2 "
+                 ":: group ?u3",
                  "list :: ?u1 | category | ?u3 :: order ?u1 desc 1 :: group ?u3"):  # the answer is no value
         with pytest.raises(PGPParseError):
             PhraseGraphPattern.from_text(text)

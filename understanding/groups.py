@@ -246,15 +246,17 @@ def without_group(question: str, group: GroupNoun) -> str | None:
 def with_best_of_group(pattern: PhraseGraphPattern, group: GroupNoun) -> PhraseGraphPattern | None:
     """A ranking read from the question without its group (`without_group`) answering the best of
     each group: `?u1 | category | ?u3 ... :: group ?u3`, the group noun's own conditions on the group.
-    None unless it ranks the answer by one of its values and keeps the best (limit 1)."""
+    None unless it ranks by one of the answer's values or by a count per answer and keeps the best
+    (limit 1)."""
     ordering = pattern.ordering
-    if pattern.form is not QuestionForm.LIST or ordering is None or ordering.limit != 1 or ordering.per_group \
-            or ordering.node == ANSWER or pattern.group or pattern.grouped or pattern.projection != (ANSWER,):
+    if pattern.form is not QuestionForm.LIST or ordering is None or ordering.limit != 1 or ordering.node == ANSWER \
+            or pattern.group or any(c.by_count for c in pattern.comparisons) or pattern.projection != (ANSWER,):
         return None
     # the group belongs to the thing ranked ("the code of the product that is cheapest in each category":
-    # the product's category, not the code's)
-    ranked = next((other for t in pattern.triples if not t.is_type and ordering.node in t.nodes()
-                   for other in t.nodes() if other != ordering.node and is_unknown(other)), ANSWER)
+    # the product's category, not the code's); ranked by a count, the answer
+    ranked = ANSWER if ordering.per_group else next(
+        (other for t in pattern.triples if not t.is_type and ordering.node in t.nodes()
+         for other in t.nodes() if other != ordering.node and is_unknown(other)), ANSWER)
     node = f"?unknown{next_unknown_number(pattern.unknowns())}"
     triples = _restricted([*pattern.triples, PhraseTriple(ranked, group.phrase, node)], node, group)
     return replace(pattern, triples=tuple(triples), group=(node,))

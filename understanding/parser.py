@@ -21,7 +21,7 @@ from typing import Protocol
 from gateway.errors import GatewayError
 from understanding.answer_types import build_answer_type, predicted_kind, stated_kind, wh_noun
 from understanding.coverage import positive_question, unsupported_reason, with_negation
-from understanding.grading import same_words, stated_ordering
+from understanding.grading import StatedOrdering, same_words, stated_ordering
 from understanding.groups import (
     GROUPING_WORDS,
     GroupNoun,
@@ -257,19 +257,20 @@ class QuestionParser:
         """A ranking per group ("Which product is the heaviest in each category?") is read without its
         group ("Which product is the heaviest?"), by the model, and that reading answers the best of
         each group (`understanding.groups.with_best_of_group`). Only where the question without its
-        group states a superlative of a value (not of a count: "the artist with the most songs") and
-        asks for a thing ("Which singer ...", whatever kind the classifier says), not the value;
-        otherwise the question stays unsupported."""
-        questions = {i: stripped for i, group in groups.items() if (stripped := without_group(results[i].question, group))
-                     and (stated := stated_ordering(stripped)) is not None and stated.by_count is not True}
-        if not questions:
+        group states a superlative, the reading ranks as it says (by a count for "the most songs"), and
+        the question asks for a thing ("Which singer ...", whatever kind the classifier says), not the
+        value; otherwise the question stays unsupported."""
+        stated = {i: (stripped, ordering) for i, group in groups.items()
+                  if (stripped := without_group(results[i].question, group)) and (ordering := stated_ordering(stripped))}
+        if not stated:
             return results
-        readings = self._understand(list(questions.values()))
-        for (i, _), reading in zip(questions.items(), readings, strict=True):
+        readings = self._understand([stripped for stripped, _ in stated.values()])
+        for (i, (_, ordering)), reading in zip(stated.items(), readings, strict=True):
             asks_thing = reading.answer_type.kind in (AnswerKind.RESOURCE, AnswerKind.STRING) or reading.wh_noun
             if reading.source != "model" or reading.unsupported or not asks_thing:
                 continue  # the best value per group ("the highest GPA for every department") is a MAX per group
-            best = [b for p in (reading.pattern, *reading.alternatives) if (b := with_best_of_group(p, groups[i]))]
+            best = [b for p in (reading.pattern, *reading.alternatives)
+                    if _ranks_as_stated(p, ordering) and (b := with_best_of_group(p, groups[i]))]
             if best:
                 results[i] = replace(reading, question=results[i].question, pattern=best[0],
                                      alternatives=tuple(dict.fromkeys(best[1:])), unsupported=None)
@@ -412,6 +413,12 @@ def _grouped(understood: UnderstoodQuestion, group: GroupNoun) -> UnderstoodQues
         return replace(understood, unsupported=f"{BEST_PER_GROUP} {group.phrase}: no reading of the question "
                                                "without its group ranks, and the best overall would be wrong")
     return understood
+
+
+def _ranks_as_stated(pattern: PhraseGraphPattern, stated: StatedOrdering) -> bool:
+    """Whether a reading ranks as the question's superlative says: by a count where it names counted
+    things ("the most songs"), by a value where it names an attribute."""
+    return pattern.ordering is not None and (stated.by_count is None or pattern.ordering.by_count == stated.by_count)
 
 
 def _keeps(model: PhraseGraphPattern, reading: PhraseGraphPattern) -> bool:

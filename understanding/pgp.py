@@ -22,8 +22,8 @@ The model emits a compact text form, parsed strictly by `PhraseGraphPattern.from
 many distinct ?u2 each has ("the department with the most employees", "countries with at least two
 singers"). `group ?u2` on a count or aggregate form answers once per ?u2 ("How many employees does
 each department have?"): each answer is a number beside the group it is for; on a list form ordered
-with limit 1 it answers the best of each group ("the heaviest product in each category"), beside its
-group.
+with limit 1 it answers the best of each group ("the heaviest product in each category", "the shop with
+the most products in each district"), beside its group.
 """
 
 from __future__ import annotations
@@ -320,20 +320,19 @@ class PhraseGraphPattern:
 
 
 def _check_group(pattern: PhraseGraphPattern) -> None:
-    """A group answers a count or an aggregate once per group, or the best of each group by a value
-    (a list ordered with limit 1); it neither counts groups (`filter count`) nor ranks them by counts."""
+    """A group answers a count or an aggregate once per group, or the best of each group (a list
+    ordered with limit 1, by a value or by a count per answer); it does not also filter by counts."""
     if ANSWER in pattern.group:
         raise PGPParseError("group must name unknowns other than ?u1, the counted, aggregated or best one")
     if pattern.form is QuestionForm.LIST:
         ordering = pattern.ordering
-        if ordering is None or ordering.limit != 1 or ordering.per_group or ordering.node == ANSWER \
-                or ordering.node in pattern.group:
-            raise PGPParseError("group on a list needs `order ?uN asc|desc 1` on a value of the answer: the best of each group")
+        if ordering is None or ordering.limit != 1 or ordering.node == ANSWER or ordering.node in pattern.group:
+            raise PGPParseError("group on a list needs `order [count] ?uN asc|desc 1` on another unknown: the best of each group")
     elif not pattern.form.is_aggregate:
         raise PGPParseError(f"group needs a count, aggregate or ordered list form, not {pattern.form.value}")
     elif pattern.ordering is not None:
         raise PGPParseError("group on a count or aggregate does not combine with order")
-    if pattern.grouped:
+    if any(c.by_count for c in pattern.comparisons):
         raise PGPParseError("group does not combine with filter count")
 
 
