@@ -1460,6 +1460,13 @@ def test_the_best_of_each_group_by_a_count_groups_the_answers_counted() -> None:
     assert understood.unsupported is None
     assert understood.pattern.to_text() == ("list :: ?u1 | is a | supplier ; ?u1 | supplies | ?u2 ; ?u2 | is a | "
                                             "products ; ?u1 | country | ?u3 :: order count ?u2 desc 1 :: group ?u3")
+    rate = QuestionParser(model=FixedModel(counted, AnswerKind.RESOURCE)).parse_sync(
+        ["Which supplier has the most products per category?"])[0]
+    assert rate.unsupported is not None and not rate.pattern.group  # "per" after a count is a rate
+    priced = "list :: ?u1 | is a | product ; ?u1 | price | ?u2 :: order ?u2 desc 1"
+    measure = QuestionParser(model=FixedModel(priced, AnswerKind.RESOURCE)).parse_sync(
+        ["Which product has the highest price per gram?"])[0]
+    assert measure.unsupported is not None and not measure.pattern.group  # and after a measure
     from understanding.parser import _ranks_as_stated
 
     valued = PhraseGraphPattern.from_text("list :: ?u1 | is a | supplier ; ?u1 | products | ?u2 :: order ?u2 desc 1")

@@ -256,12 +256,15 @@ class QuestionParser:
                              groups: dict[int, GroupNoun]) -> list[UnderstoodQuestion]:
         """A ranking per group ("Which product is the heaviest in each category?") is read without its
         group ("Which product is the heaviest?"), by the model, and that reading answers the best of
-        each group (`understanding.groups.with_best_of_group`). Only where the question without its
+        each group (`understanding.groups.with_best_of_group`). "per" groups only after the thing
+        ranked ("the cheapest product per supplier"); after a count or a measure it is a rate ("the most
+        employees per manager", "the highest price per gram"). Only where the question without its
         group states a superlative, the reading ranks as it says (by a count for "the most songs"), and
         the question asks for a thing ("Which singer ...", whatever kind the classifier says), not the
         value; otherwise the question stays unsupported."""
         stated = {i: (stripped, ordering) for i, group in groups.items()
-                  if (stripped := without_group(results[i].question, group)) and (ordering := stated_ordering(stripped))}
+                  if (stripped := without_group(results[i].question, group)) and (ordering := stated_ordering(stripped))
+                  and not (_PER.match(group.marker) and ordering.by_count)}
         if not stated:
             return results
         readings = self._understand([stripped for stripped, _ in stated.values()])
@@ -270,7 +273,8 @@ class QuestionParser:
             if reading.source != "model" or reading.unsupported or not asks_thing:
                 continue  # the best value per group ("the highest GPA for every department") is a MAX per group
             best = [b for p in (reading.pattern, *reading.alternatives)
-                    if _ranks_as_stated(p, ordering) and (b := with_best_of_group(p, groups[i]))]
+                    if _ranks_as_stated(p, ordering) and _per_thing(results[i].question, groups[i], p)
+                    and (b := with_best_of_group(p, groups[i]))]
             if best:
                 results[i] = replace(reading, question=results[i].question, pattern=best[0],
                                      alternatives=tuple(dict.fromkeys(best[1:])), unsupported=None)
@@ -393,6 +397,7 @@ class QuestionParser:
 
 
 BEST_PER_GROUP = "the best per"
+_PER = re.compile(r"per\b", re.IGNORECASE)
 
 
 def _grouped(understood: UnderstoodQuestion, group: GroupNoun) -> UnderstoodQuestion:
@@ -410,9 +415,19 @@ def _grouped(understood: UnderstoodQuestion, group: GroupNoun) -> UnderstoodQues
                                                "grouped so, and a total would be wrong")
     ordering = understood.pattern.ordering
     if ordering is not None and ordering.limit is not None:  # "Which product is the heaviest in each category?"
-        return replace(understood, unsupported=f"{BEST_PER_GROUP} {group.phrase}: no reading of the question "
-                                               "without its group ranks, and the best overall would be wrong")
+        return replace(understood, unsupported=f"{BEST_PER_GROUP} {group.phrase}: read neither as the best of "
+                                               "each group nor as a rate, and the best overall would be wrong")
     return understood
+
+
+def _per_thing(question: str, group: GroupNoun, pattern: PhraseGraphPattern) -> bool:
+    """Whether "per N" follows the thing the reading ranks ("the cheapest product per supplier": the
+    answer's class), not a measure ("price per gram"); true for "each" and "every"."""
+    if not _PER.match(group.marker):
+        return True
+    before = re.findall(r"[a-z]+", question[:question.lower().find(group.marker.lower())].lower())[-1:]
+    kinds = [t.object for t in pattern.triples if t.is_type and t.subject == ANSWER]
+    return bool(before) and any(same_words(before[0], kind.split()[-1]) for kind in kinds)
 
 
 def _ranks_as_stated(pattern: PhraseGraphPattern, stated: StatedOrdering) -> bool:
