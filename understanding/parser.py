@@ -414,7 +414,11 @@ def _grouped(understood: UnderstoodQuestion, group: GroupNoun) -> UnderstoodQues
         return replace(understood, unsupported=f"an answer per {group.phrase}: no reading of the question could be "
                                                "grouped so, and a total would be wrong")
     ordering = understood.pattern.ordering
-    if ordering is not None and ordering.limit is not None:  # "Which product is the heaviest in each category?"
+    stated = stated_ordering(understood.question)
+    if (ordering is not None and ordering.limit is not None) or (
+            ordering is None and stated is not None and stated.limit in (None, 1)):
+        # "Which product is the heaviest in each category?", also where the reading lost the superlative
+        # (a sorted list per "each" keeps its ordering and is answered)
         return replace(understood, unsupported=f"{BEST_PER_GROUP} {group.phrase}: read neither as the best of "
                                                "each group nor as a rate, and the best overall would be wrong")
     return understood
