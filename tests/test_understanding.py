@@ -1441,6 +1441,20 @@ def test_the_best_value_of_each_group_or_a_question_without_a_superlative_is_not
     assert not counted.pattern.group
 
 
+def test_the_best_of_each_group_where_the_reading_lost_the_superlative() -> None:
+    """The model reads "Which visitor is the youngest at each level of membership?" as all visitors:
+    the question states a superlative, so it is read again without its group; a sorted list per "each"
+    keeps its ordering and is answered as a list."""
+    plain = FixedModel("list :: ?u1 | is a | visitor", AnswerKind.RESOURCE)
+    best = QuestionParser(model=plain).parse_sync(["Which visitor is the youngest at each level of membership?"])[0]
+    assert best.unsupported is None and best.pattern.group and best.pattern.ordering.limit == 1
+    assert not best.pattern.ordering.descending  # the youngest
+    listed = QuestionParser(model=FixedModel("list :: ?u1 | is a | city ; ?u1 | latitude | ?u2 :: order ?u2 desc",
+                                             AnswerKind.RESOURCE)).parse_sync(
+        ["List all the cities in a decreasing order of each city's highest latitude."])[0]
+    assert listed.unsupported is None and not listed.pattern.group
+
+
 def test_the_best_of_each_group_is_grouped_by_the_thing_ranked() -> None:
     from understanding.groups import GroupNoun, with_best_of_group
 
