@@ -192,10 +192,15 @@ def _restates_extreme(pattern: PhraseGraphPattern) -> bool:
         or (pattern.form is QuestionForm.MIN and not ordering.descending))
 
 
+def _marked(marker: str) -> str:
+    """The pattern of a group marker as written, with the word that links it ("in each category")."""
+    return rf"\b(?:{_LINK_WORDS}\s+)?{re.escape(marker)}\b"
+
+
 def _without_marker(triples: tuple[PhraseTriple, ...], marker: str) -> list[PhraseTriple] | None:
     """The triples with "in each category" taken out of their phrases ("products in each category" ->
     "products"); a triple left without a phrase goes."""
-    taken = re.compile(rf"\s*\b(?:{_LINK_WORDS}\s+)?{re.escape(marker)}\b", re.IGNORECASE)
+    taken = re.compile(rf"\s*{_marked(marker)}", re.IGNORECASE)
     out: list[PhraseTriple] = []
     for triple in triples:
         parts = [taken.sub("", p).strip() if not is_unknown(p) else p
@@ -232,8 +237,7 @@ def without_group(question: str, group: GroupNoun) -> str | None:
     "Which product is the heaviest?"), to be read as a plain ranking; None where the marker is not
     found or grouping words remain."""
     restrictions = "".join(rf"(?:\s+{re.escape(p)}\s+{re.escape(n)})?" for p, n in group.restrictions)
-    found = re.search(rf",?\s*\b(?:{_LINK_WORDS}\s+)?{re.escape(group.marker)}\b{restrictions}\s*,?", question,
-                      re.IGNORECASE)
+    found = re.search(rf",?\s*{_marked(group.marker)}{restrictions}\s*,?", question, re.IGNORECASE)
     if found is None:
         return None
     stripped = f"{question[:found.start()]} {question[found.end():]}".strip()

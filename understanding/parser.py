@@ -321,8 +321,8 @@ class QuestionParser:
                 continue
             try:
                 if GROUPING_WORDS.search(understood.question) and (group := group_noun(doc)) is not None:
-                    results[i] = _grouped(understood, group)
-                    if (results[i].unsupported or "").startswith(BEST_PER_GROUP):
+                    results[i], best_wanted = _grouped(understood, group)
+                    if best_wanted:
                         best_of_groups[i] = group
                     continue
                 found = self._syntax_reading(understood, doc)
@@ -396,32 +396,32 @@ class QuestionParser:
         return self._fallback
 
 
-BEST_PER_GROUP = "the best per"
 _PER = re.compile(r"per\b", re.IGNORECASE)
 
 
-def _grouped(understood: UnderstoodQuestion, group: GroupNoun) -> UnderstoodQuestion:
+def _grouped(understood: UnderstoodQuestion, group: GroupNoun) -> tuple[UnderstoodQuestion, bool]:
     """The question answered per group, its readings grouped; where it asks for a count or an
     aggregate per group and no reading can be grouped, unsupported rather than answered as a total.
-    The best of each group is unsupported here too: the parser then reads it without its group
-    (`QuestionParser._with_best_of_groups`)."""
+    The best of each group is unsupported here too, and flagged (True): the parser then reads it
+    without its group (`QuestionParser._with_best_of_groups`)."""
     readings = grouped_readings([understood.pattern, *understood.alternatives], group)
     if readings:
         return replace(understood, pattern=readings[0], alternatives=tuple(readings[1:MAX_ALTERNATIVES + 1]),
-                       answer_type=build_answer_type(AnswerKind.NUMBER, readings[0], understood.answer_type.confidence))
+                       answer_type=build_answer_type(AnswerKind.NUMBER, readings[0],
+                                                     understood.answer_type.confidence)), False
     if understood.pattern.form.is_aggregate:  # a list per group ("the name and number of followers for
         # each user") is answered as the list it is
         return replace(understood, unsupported=f"an answer per {group.phrase}: no reading of the question could be "
-                                               "grouped so, and a total would be wrong")
+                                               "grouped so, and a total would be wrong"), False
     ordering = understood.pattern.ordering
     stated = stated_ordering(understood.question)
     if (ordering is not None and ordering.limit is not None) or (
             ordering is None and stated is not None and stated.limit in (None, 1)):
         # "Which product is the heaviest in each category?", also where the reading lost the superlative
         # (a sorted list per "each" keeps its ordering and is answered)
-        return replace(understood, unsupported=f"{BEST_PER_GROUP} {group.phrase}: read neither as the best of "
-                                               "each group nor as a rate, and the best overall would be wrong")
-    return understood
+        return replace(understood, unsupported=f"the best per {group.phrase}: read neither as the best of "
+                                               "each group nor as a rate, and the best overall would be wrong"), True
+    return understood, False
 
 
 def _per_thing(question: str, group: GroupNoun, pattern: PhraseGraphPattern) -> bool:
