@@ -455,13 +455,22 @@ class PathSummary:
         return out
 
 
+def _form_summary(runs: Sequence[tuple[PathOutcome, AnswerScore]]) -> dict[str, Any]:
+    """Macro figures of one question form: where its F1 is low, precision and recall say whether its
+    answers were wrong or incomplete, and `answered` how many were given at all."""
+    return {"macro_f1": _round(_mean([s.f1 for _, s in runs])),
+            "macro_precision": _round(_mean([s.precision for _, s in runs])),
+            "macro_recall": _round(_mean([s.recall for _, s in runs])),
+            "questions": len(runs), "answered": sum(1 for p, _ in runs if p.values)}
+
+
 def summarize_path(name: str, outcomes: Sequence[QuestionOutcome]) -> PathSummary:
     runs = [(o, o.paths[name]) for o in outcomes if name in o.paths]
     scored = [(o, p) for o, p in runs if p.score is not None]
     times = [p.total_ms for _, p in runs if p.total_ms is not None]
-    forms: dict[str, list[float]] = {}
+    forms: dict[str, list[tuple[PathOutcome, AnswerScore]]] = {}
     for o, p in scored:
-        forms.setdefault(o.question.form, []).append(p.score.f1)  # type: ignore[union-attr]
+        forms.setdefault(o.question.form, []).append((p, p.score))  # type: ignore[arg-type]
     retrieval: dict[str, float] | None = None
     with_gold_triples = [(o, p) for o, p in runs if o.question.gold_triples]
     if any(p.retrieval is not None for _, p in with_gold_triples):
@@ -478,7 +487,7 @@ def summarize_path(name: str, outcomes: Sequence[QuestionOutcome]) -> PathSummar
         median_ms=statistics.median(times) if times else None,
         p95_ms=percentile(times, 0.95),
         statuses=dict(Counter(p.status for _, p in runs)),
-        by_form={form: {"macro_f1": _round(_mean(f1s)), "questions": len(f1s)} for form, f1s in sorted(forms.items())},
+        by_form={form: _form_summary(runs) for form, runs in sorted(forms.items())},
         retrieval=retrieval,
         retrieval_questions=len(with_gold_triples) if retrieval is not None else 0,
         top_errors=Counter(f"{p.error_kind}: {p.error[:300]}" for _, p in runs if p.error).most_common(3),

@@ -405,7 +405,9 @@ async def test_ck25_on_virtuoso_end_to_end(virtuoso: VirtuosoEngine) -> None:
     assert oracle["macro_f1"] == oracle["macro_precision"] == oracle["macro_recall"] == 1.0
     assert oracle["questions"] == data["evaluated"] and oracle["median_ms"] in (1.0, 2.0)
     assert set(oracle["by_form"]) >= {"boolean", "count", "list"}
-    assert all(form["macro_f1"] == 1.0 for form in oracle["by_form"].values())
+    assert all(form["macro_f1"] == form["macro_recall"] == 1.0 for form in oracle["by_form"].values())
+    assert sum(form["answered"] for form in oracle["by_form"].values()) == oracle["answered"]
+    assert all(form["answered"] == 0 and form["macro_precision"] == 1.0 for form in silent["by_form"].values())
     empty_gold = sum(1 for o in report.evaluated if not o.gold.answers)
     assert silent["macro_f1"] == pytest.approx(round(empty_gold / data["evaluated"], 4))
     assert silent["macro_precision"] == 1.0 and silent["answered"] == 0
