@@ -440,13 +440,14 @@ class PathSummary:
     retrieval: dict[str, float] | None = None
     retrieval_questions: int = 0
     top_errors: list[tuple[str, int]] = field(default_factory=list)
+    misses: dict[str, int] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "macro_precision": _round(self.macro_precision), "macro_recall": _round(self.macro_recall),
             "macro_f1": _round(self.macro_f1), "questions": self.questions, "answered": self.answered,
             "median_ms": _round(self.median_ms, 1), "p95_ms": _round(self.p95_ms, 1),
-            "statuses": self.statuses, "by_form": self.by_form,
+            "statuses": self.statuses, "by_form": self.by_form, "misses": self.misses,
             "top_errors": [{"error": message, "count": count} for message, count in self.top_errors],
         }
         if self.retrieval is not None:
@@ -462,6 +463,26 @@ def _form_summary(runs: Sequence[tuple[PathOutcome, AnswerScore]]) -> dict[str, 
             "macro_precision": _round(_mean([s.precision for _, s in runs])),
             "macro_recall": _round(_mean([s.recall for _, s in runs])),
             "questions": len(runs), "answered": sum(1 for p, _ in runs if p.values)}
+
+
+def miss_kind(gold: frozenset[AnswerValue], score: AnswerScore, answers: frozenset[AnswerValue]) -> str | None:
+    """How an imperfect answer falls short, in a few coarse kinds (None: not a miss). Counted over a run,
+    they say where a path loses most (answers of another kind than the gold's, extra answers, missing
+    ones) without showing any one question."""
+    if score.f1 == 1.0 or not gold:
+        return None if score.f1 == 1.0 else "answered where the gold is empty"
+    if not answers:
+        return "not answered"
+    gold_kinds, kinds = {v.kind for v in gold}, {v.kind for v in answers}
+    if score.f1 == 0.0:
+        if not gold_kinds & kinds:
+            return f"wrong kind: {'/'.join(sorted(kinds))} where the gold has {'/'.join(sorted(gold_kinds))}"
+        return "wrong answers of the gold's kind"
+    if score.recall == 1.0:
+        return "the gold and more"
+    if score.precision == 1.0:
+        return "part of the gold"
+    return "some of the gold and more"
 
 
 def summarize_path(name: str, outcomes: Sequence[QuestionOutcome]) -> PathSummary:
@@ -491,6 +512,8 @@ def summarize_path(name: str, outcomes: Sequence[QuestionOutcome]) -> PathSummar
         retrieval=retrieval,
         retrieval_questions=len(with_gold_triples) if retrieval is not None else 0,
         top_errors=Counter(f"{p.error_kind}: {p.error[:300]}" for _, p in runs if p.error).most_common(3),
+        misses=dict(Counter(kind for o, p in scored
+                            if (kind := miss_kind(o.gold.answers or frozenset(), p.score, p.values))).most_common()),
     )
 
 

@@ -34,6 +34,7 @@ from gateway.evaluation import (
     engine_stopped,
     evaluate,
     graph_files,
+    miss_kind,
     normalize_answer,
     path_outcome,
     percentile,
@@ -255,6 +256,23 @@ def test_qald_empty_answer_convention() -> None:
     assert score_answers([a], [c]).f1 == 0
     assert score_answers([normalize_term(True)], [normalize_answer(Answer.boolean(False))]).f1 == 0
     assert score_answers([normalize_term(True)], [normalize_answer(Answer.boolean(True))]).f1 == 1
+
+
+def test_misses_are_told_apart_by_kind() -> None:
+    a, b, c = AnswerValue("iri", "a"), AnswerValue("iri", "b"), AnswerValue("iri", "c")
+    name = normalize_literal("A", None)
+
+    def kind(gold: set[AnswerValue], answers: set[AnswerValue]) -> str | None:
+        return miss_kind(frozenset(gold), score_answers(gold, answers), frozenset(answers))
+
+    assert kind({a}, {a}) is None and kind(set(), set()) is None
+    assert kind({a}, set()) == "not answered"
+    assert kind(set(), {a}) == "answered where the gold is empty"
+    assert kind({a}, {name}) == "wrong kind: string where the gold has iri"
+    assert kind({a}, {b}) == "wrong answers of the gold's kind"
+    assert kind({a}, {a, b}) == "the gold and more"
+    assert kind({a, b}, {a}) == "part of the gold"
+    assert kind({a, b}, {a, c}) == "some of the gold and more"
 
 
 def test_an_answer_is_scored_with_its_row_as_gold_columns_are() -> None:
