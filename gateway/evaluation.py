@@ -477,7 +477,7 @@ def miss_kind(gold: frozenset[AnswerValue], score: AnswerScore, answers: frozens
     if score.f1 == 0.0:
         if not gold_kinds & kinds:
             return f"wrong kind: {'/'.join(sorted(kinds))} where the gold has {'/'.join(sorted(gold_kinds))}"
-        return "wrong answers of the gold's kind"
+        return f"wrong answers of the gold's kind ({'/'.join(sorted(gold_kinds & kinds))})"
     if score.recall == 1.0:
         return "the gold and more"
     if score.precision == 1.0:

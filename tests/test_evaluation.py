@@ -269,7 +269,7 @@ def test_misses_are_told_apart_by_kind() -> None:
     assert kind({a}, set()) == "not answered"
     assert kind(set(), {a}) == "answered where the gold is empty"
     assert kind({a}, {name}) == "wrong kind: string where the gold has iri"
-    assert kind({a}, {b}) == "wrong answers of the gold's kind"
+    assert kind({a}, {b}) == "wrong answers of the gold's kind (iri)"
     assert kind({a}, {a, b}) == "the gold and more"
     assert kind({a, b}, {a}) == "part of the gold"
     assert kind({a, b}, {a, c}) == "some of the gold and more"
