@@ -122,6 +122,8 @@ def render(results: dict[str, Any]) -> str:
     lines.append("")
     lines.append("pooled by form: " + ", ".join(f"{form} {v['macro_f1']:.3f} ({v['questions']})"
                                                 for form, v in results["pooled"]["by_form"].items()))
+    lines.append("pooled misses: " + (", ".join(f"{kind} {n}" for kind, n in results["pooled"]["misses"].items())
+                                      or "none"))
     return "\n".join(lines)
 
 
