@@ -465,14 +465,16 @@ def _form_summary(runs: Sequence[tuple[PathOutcome, AnswerScore]]) -> dict[str, 
             "questions": len(runs), "answered": sum(1 for p, _ in runs if p.values)}
 
 
-def miss_kind(gold: frozenset[AnswerValue], score: AnswerScore, answers: frozenset[AnswerValue]) -> str | None:
+def miss_kind(gold: frozenset[AnswerValue], score: AnswerScore, answers: frozenset[AnswerValue],
+              notes: Sequence[str] = ()) -> str | None:
     """How an imperfect answer falls short, in a few coarse kinds (None: not a miss). Counted over a run,
     they say where a path loses most (answers of another kind than the gold's, extra answers, missing
     ones) without showing any one question."""
     if score.f1 == 1.0 or not gold:
         return None if score.f1 == 1.0 else "answered where the gold is empty"
     if not answers:
-        return "not answered"
+        declined = any(note.startswith("not answered:") for note in notes)
+        return "not answered: declined as unsupported" if declined else "not answered: nothing found"
     gold_kinds, kinds = {v.kind for v in gold}, {v.kind for v in answers}
     if score.f1 == 0.0:
         if not gold_kinds & kinds:
@@ -513,7 +515,7 @@ def summarize_path(name: str, outcomes: Sequence[QuestionOutcome]) -> PathSummar
         retrieval_questions=len(with_gold_triples) if retrieval is not None else 0,
         top_errors=Counter(f"{p.error_kind}: {p.error[:300]}" for _, p in runs if p.error).most_common(3),
         misses=dict(Counter(kind for o, p in scored
-                            if (kind := miss_kind(o.gold.answers or frozenset(), p.score, p.values))).most_common()),
+                            if (kind := miss_kind(o.gold.answers or frozenset(), p.score, p.values, p.notes))).most_common()),
     )
 
 

@@ -266,7 +266,9 @@ def test_misses_are_told_apart_by_kind() -> None:
         return miss_kind(frozenset(gold), score_answers(gold, answers), frozenset(answers))
 
     assert kind({a}, {a}) is None and kind(set(), set()) is None
-    assert kind({a}, set()) == "not answered"
+    assert kind({a}, set()) == "not answered: nothing found"
+    assert miss_kind(frozenset({a}), score_answers({a}, set()), frozenset(),
+                     ["not answered: a sum over a stored number"]) == "not answered: declined as unsupported"
     assert kind(set(), {a}) == "answered where the gold is empty"
     assert kind({a}, {name}) == "wrong kind: string where the gold has iri"
     assert kind({a}, {b}) == "wrong answers of the gold's kind (iri)"
