@@ -32,6 +32,7 @@ STOPWORDS = frozenset(
 )
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _NON_WORD = re.compile(r"[^0-9a-zA-Z\u00C0-\uFFFF]+")
+_ACRONYM_PLURAL = re.compile(r"(?<![A-Z])([A-Z]{2,})s\b")  # "IDs", "URLs": one word, singular
 _DIGITS = re.compile(r"\d")
 
 METHODS = ("pairwise", "best_match", "mean_vector")
@@ -40,7 +41,7 @@ STEM_SIMILARITY = 0.85  # two forms of one word ("evaluated", "evaluation"), unl
 
 def split_words(text: str) -> list[str]:
     """Lower-case words of a label, phrase or IRI local name (camelCase, snake_case, hyphens split)."""
-    return [w.lower() for w in _NON_WORD.split(_CAMEL.sub(" ", text)) if w]
+    return [w.lower() for w in _NON_WORD.split(_CAMEL.sub(" ", _ACRONYM_PLURAL.sub(r"\1", text))) if w]
 
 
 def content_words(text: str) -> list[str]:

@@ -1184,6 +1184,20 @@ SUPERLATIVE_READINGS = [  # (question, the reading from its syntax; None: left t
      "list :: ?u1 | id | ?u2 ; ?u2 | is a | song ; ?u2 | longest | ?u3 :: order ?u3 desc 1"),
     ("What is the heaviest product compatible with product J785-9314350?",
      "list :: ?u1 | is a | product ; ?u1 | compatible with | J785-9314350 ; ?u1 | heaviest | ?u2 :: order ?u2 desc 1"),
+    # the asker's own catalogue ("our", "we carry") says nothing; "we buy from X" relates
+    ("What's the most expensive Rheostat we carry?",
+     "list :: ?u1 | is a | Rheostat ; ?u1 | expensive | ?u2 :: order ?u2 desc 1"),
+    ("Who supplies our least reliable sensor?",
+     "list :: ?u1 | supplies | ?u2 ; ?u2 | is a | sensor ; ?u2 | reliable | ?u3 :: order ?u3 asc 1"),
+    ("Which is the priciest item we buy from Cooper and Sons?",
+     "list :: ?u1 | is a | item ; ?u1 | buy from | Cooper and Sons ; ?u1 | priciest | ?u2 :: order ?u2 desc 1"),
+    # the noun before a name relates where the preposition alone would
+    ("Give me the IDs of the five most expensive products in the category Resistor.",
+     "list :: ?u1 | IDs | ?u2 ; ?u2 | is a | products ; ?u2 | category | Resistor ; ?u2 | expensive | ?u3 "
+     ":: order ?u3 desc 5"),
+    ("How much does the priciest Capacitor weigh?",
+     "list :: ?u1 | weigh | ?u2 ; ?u2 | is a | Capacitor ; ?u2 | priciest | ?u3 :: order ?u3 desc 1"),
+    ("What is the cheapest product that they sell?", None),  # not the asker's catalogue
     ("What is the first and last name of the oldest employee?", None),  # a coordination
     ("Return the most frequent result across all musicals.", None),  # "most frequent" counts
     ("What is the entry name of the most expensive catalog (in USD)?", None),  # an aside

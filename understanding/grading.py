@@ -16,7 +16,7 @@ from dataclasses import dataclass
 ATTRIBUTE_OF = {
     "old": "age", "young": "age", "tall": "height", "high": "height", "short": "height", "long": "length",
     "heavy": "weight", "light": "weight", "large": "size", "big": "size", "small": "size", "wide": "width",
-    "deep": "depth", "expensive": "price", "cheap": "price", "rich": "wealth", "early": "date",
+    "deep": "depth", "expensive": "price", "pricey": "price", "cheap": "price", "rich": "wealth", "early": "date",
     "late": "date", "recent": "date", "new": "date", "populous": "population", "fast": "speed",
     "slow": "speed", "far": "distance", "close": "distance", "near": "distance",
 }
@@ -24,7 +24,7 @@ ATTRIBUTE_OF = {
 # Single comparative words and prepositions -> the operator between the thing and the value.
 COMPARATIVE_OPERATOR = {
     **dict.fromkeys(["more", "greater", "higher", "larger", "bigger", "older", "taller", "longer", "heavier", "later",
-                     "wider", "deeper", "thicker", "faster", "richer", "more expensive"], ">"),
+                     "wider", "deeper", "thicker", "faster", "richer", "more expensive", "pricier"], ">"),
     **dict.fromkeys(["less", "fewer", "lower", "smaller", "younger", "shorter", "lighter", "earlier", "cheaper",
                      "narrower", "shallower", "thinner", "slower", "poorer", "less expensive"], "<"),
     **dict.fromkeys(["above", "over", "exceeding", "after"], ">"),
@@ -44,7 +44,7 @@ COMPARATIVE_PHRASES: tuple[tuple[str, str], ...] = (
 # Superlatives -> descending (True: the largest value first).
 SUPERLATIVE_DESCENDING = {
     **dict.fromkeys(["highest", "largest", "biggest", "most", "maximum", "max", "greatest", "oldest", "latest", "longest", "heaviest",
-                     "tallest", "widest", "deepest", "thickest", "fastest", "newest", "richest", "best"], True),
+                     "tallest", "widest", "deepest", "thickest", "priciest", "fastest", "newest", "richest", "best"], True),
     **dict.fromkeys(["lowest", "smallest", "least", "fewest", "minimum", "min", "youngest", "earliest", "shortest", "lightest", "cheapest", "first", "slowest", "nearest", "closest", "narrowest", "shallowest",
                      "thinnest", "worst"], False),
 }
@@ -55,7 +55,7 @@ ASCENDING = frozenset(word for word, descending in SUPERLATIVE_DESCENDING.items(
 # sales"), so they are left out although `ATTRIBUTE_OF` has a guess for the rule parser.
 _SUPERLATIVE_OF = {"oldest": "old", "youngest": "young", "cheapest": "cheap", "most expensive": "expensive",
                    "expensive": "expensive", "heaviest": "heavy", "lightest": "light", "tallest": "tall",
-                   "longest": "long", "widest": "wide", "deepest": "deep"}
+                   "longest": "long", "widest": "wide", "deepest": "deep", "priciest": "pricey"}
 IMPLIED_ORDER = {
     word: (ATTRIBUTE_OF[adjective], word not in ASCENDING)
     for word, adjective in _SUPERLATIVE_OF.items()

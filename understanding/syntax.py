@@ -70,7 +70,10 @@ _EXTREMES = {"highest": True, "largest": True, "greatest": True, "biggest": True
              "lowest": False, "smallest": False, "minimum": False}
 _COUNTING_ADJECTIVES = frozenset({"frequent", "common", "popular", "prevalent", "usual"})
 _RANK_WORDS = frozenset({"top", "bottom"})
-_HANDLED_MODIFIERS = frozenset({"det", "compound", "amod", "nummod", "prep", "acl", "punct", "advmod"})
+_OWN = frozenset({"our", "your", "my"})
+_ASKERS = frozenset({"we", "you", "i"})
+_HOLDING_VERBS = frozenset({"carry", "sell", "offer", "stock", "have", "list", "keep", "provide", "make"})
+_HANDLED_MODIFIERS = frozenset({"det", "compound", "amod", "nummod", "prep", "acl", "relcl", "punct", "advmod"})
 
 
 @dataclass(frozen=True)
@@ -258,9 +261,11 @@ def _attach(doc: Any, builder: _Builder, ranked: Any) -> tuple[str, AnswerKind |
 def _verb_read_as_noun(doc: Any, ranked: Any) -> str | None:
     """"What does the heaviest hardware product cost?" parsed with "cost" as the subject's last noun:
     the verb, when the graded noun ends the question after "What/How much does" and has a compound."""
-    if ranked.dep_ != "nsubj" or ranked.head.lemma_ != "do" or doc[0].lower_ not in ("what", "how") or \
+    asked_by_do = (ranked.dep_ == "nsubj" and ranked.head.lemma_ == "do") or \
+        (ranked.dep_ == "ROOT" and any(c.dep_ == "aux" and c.lemma_ == "do" for c in ranked.children))
+    if not asked_by_do or doc[0].lower_ not in ("what", "how") or \
             ranked.i != len(doc) - 2 or not doc[-1].is_punct or \
-            not any(c.dep_ == "compound" and c.pos_ == "NOUN" for c in ranked.children):
+            not any(c.dep_ == "compound" and c.pos_ in ("NOUN", "PROPN") for c in ranked.children):
         return None
     return ranked.text
 
@@ -335,7 +340,7 @@ def _restrict(builder: _Builder, node: str, noun: Any, handled: set[int] | froze
     """The restrictions on a noun: "from a supplier in Germany", "in the Crystal category", "supplied
     by Brown PLC" (`handled`: modifiers already read)."""
     for child in noun.children:
-        if child.i in handled:
+        if child.i in handled or _says_nothing(child):
             continue
         if child.dep_ not in _HANDLED_MODIFIERS or (child.dep_ == "advmod" and child.lower_ not in ("most", "least")):
             raise _Unreadable
@@ -353,6 +358,24 @@ def _restrict(builder: _Builder, node: str, noun: Any, handled: set[int] | froze
             if len(preps) != 1 or len(list(child.children)) != 1:
                 raise _Unreadable
             _relate(builder, node, f"{child.text} {preps[0].lower_}", preps[0])
+        elif child.dep_ == "relcl":  # "we buy from X"
+            preps = [c for c in child.children if c.dep_ == "prep"]
+            rest = [c for c in child.children if c.dep_ != "prep"]
+            if len(preps) != 1 or len(rest) != 1 or rest[0].dep_ != "nsubj" or rest[0].lower_ not in _ASKERS:
+                raise _Unreadable
+            _relate(builder, node, f"{child.text} {preps[0].lower_}", preps[0])
+
+
+def _says_nothing(modifier: Any) -> bool:
+    """"our" and "we carry" in "our least reliable sensor", "the most expensive Rheostat we carry": the
+    asker's own catalogue, which is the whole graph."""
+    if modifier.dep_ == "poss":
+        return modifier.lower_ in _OWN
+    if modifier.dep_ != "relcl" or modifier.lemma_ not in _HOLDING_VERBS:
+        return False
+    children = list(modifier.children)
+    return all(c.dep_ in ("nsubj", "aux", "advmod") for c in children) and \
+        any(c.dep_ == "nsubj" and c.lower_ in _ASKERS for c in children)
 
 
 def _relate(builder: _Builder, node: str, relation: str, preposition: Any) -> None:
@@ -366,7 +389,11 @@ def _relate(builder: _Builder, node: str, relation: str, preposition: Any) -> No
     name = _name_span(target.doc, preposition)
     if name is not None:
         after = target.pos_ == "NOUN" and target.i >= name.end  # "the Crystal category": the noun relates
-        builder.add(node, target.text if after else relation, name.text)
+        # "in the category Resistor": the noun relates where the preposition alone would ("compatible with
+        # product X" keeps its relation)
+        before = [t for t in target.doc[preposition.i + 1:name.start] if t.pos_ == "NOUN"
+                  and relation == preposition.lower_]
+        builder.add(node, target.text if after else before[-1].text if before else relation, name.text)
     elif target.pos_ == "NOUN" and any(c.dep_ in ("prep", "acl") for c in target.children):
         # "from a supplier in Germany": a thing of its own, related by its noun ("in the world" says nothing)
         other = builder.fresh()
