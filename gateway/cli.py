@@ -161,7 +161,8 @@ def render_text(result: Any) -> str:
     for name, path in result.paths.items():
         total = path.timings_ms.get("total")
         timing = f", {total:.0f} ms" if total is not None else ""
-        lines.append(f"\n{name} ({path.status.value}{timing}, {path.sparql_requests} SPARQL requests)")
+        setup = f" + {path.setup_requests} once for the endpoint" if path.setup_requests else ""
+        lines.append(f"\n{name} ({path.status.value}{timing}, {path.sparql_requests} SPARQL requests{setup})")
         if path.error:
             lines.append(f"  error ({path.error_kind}): {path.error}")
         for answer in path.answers[:20]:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import pyoxigraph as ox
 
 from gateway.config import EndpointConfig
-from gateway.sparql import HttpSparqlClient, SparqlEndpoint, Term
+from gateway.sparql import HttpSparqlClient, SparqlEndpoint, Term, endpoint_setup
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +60,8 @@ class Endpoint:
                 if self._profile is None:
                     from gateway.discovery import discover_profile
 
-                    self._profile = await discover_profile(self)
+                    with endpoint_setup():
+                        self._profile = await discover_profile(self)
         return self._profile
 
     async def search(self, text: str, *, limit: int = 400) -> list[LabelHit]:

@@ -98,6 +98,7 @@ class PathResult:
     evidence: Evidence | None = None
     timings_ms: dict[str, float] = field(default_factory=dict)
     sparql_requests: int = 0
+    setup_requests: int = 0  # made once per endpoint (discovery, class list), not part of `sparql_requests`
     status: AnswerStatus = AnswerStatus.OK
     error: str | None = None
     error_kind: str | None = None
@@ -122,6 +123,8 @@ class PathResult:
             "timings_ms": {k: round(v, 2) for k, v in self.timings_ms.items()},
             "sparql_requests": self.sparql_requests,
         }
+        if self.setup_requests:
+            out["endpoint_setup_requests"] = self.setup_requests
         if self.error is not None:
             out["error"] = self.error
             out["error_kind"] = self.error_kind

@@ -78,21 +78,39 @@ class SelectResult:
 
 @dataclass
 class RequestCounter:
-    """Counts SPARQL requests sent inside a `counting_requests()` block (and tasks it starts)."""
+    """Counts SPARQL requests sent inside a `counting_requests()` block (and tasks it starts); those
+    sent in an `endpoint_setup()` block are counted apart, in `setup`."""
 
     count: int = 0
     elapsed_ms: float = 0.0
     queries: list[str] = field(default_factory=list)
     keep_queries: bool = False
+    setup: int = 0
 
     def record(self, query: str, elapsed_ms: float) -> None:
-        self.count += 1
+        if _setup.get():
+            self.setup += 1
+        else:
+            self.count += 1
         self.elapsed_ms += elapsed_ms
         if self.keep_queries:
             self.queries.append(query)
 
 
 _counter: contextvars.ContextVar[RequestCounter | None] = contextvars.ContextVar("sparql_counter", default=None)
+_setup: contextvars.ContextVar[bool] = contextvars.ContextVar("sparql_setup", default=False)
+
+
+@contextlib.contextmanager
+def endpoint_setup() -> Iterator[None]:
+    """Requests made once per endpoint (its label predicates, text-search dialect, class list) are
+    counted apart from the question's own: the first question on an endpoint gets the same request
+    budget as the next ones."""
+    token = _setup.set(True)
+    try:
+        yield
+    finally:
+        _setup.reset(token)
 
 
 @contextlib.contextmanager

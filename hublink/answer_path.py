@@ -77,6 +77,7 @@ class HubLinkPath:
         timings["total"] = (time.perf_counter() - started) * 1000
         result.timings_ms = timings
         result.sparql_requests = counter.count
+        result.setup_requests = counter.setup
         return result
 
     async def _answer(self, question: str, endpoint: Endpoint, options: AskOptions,

@@ -19,7 +19,7 @@ import pyoxigraph as ox
 
 from gateway.endpoint import Endpoint
 from gateway.errors import SparqlError
-from gateway.sparql import XSD, Term
+from gateway.sparql import XSD, Term, endpoint_setup
 from linking.affinity import AffinityScorer, split_words
 
 RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
@@ -222,22 +222,28 @@ class EntityLinker:
         lock = self._class_locks.setdefault(key, asyncio.Lock())
         async with lock:
             if key not in self._classes:
-                query = f"SELECT DISTINCT ?c WHERE {{ ?x <{RDF_TYPE}> ?c }} LIMIT {MAX_CLASSES}"
-                hierarchy = f"SELECT DISTINCT ?s ?o WHERE {{ ?s <{SUBCLASS_OF}> ?o }} LIMIT {MAX_CLASSES}"
-                result, pairs = await asyncio.gather(endpoint.sparql.select(query),
-                                                     self._optional_select(endpoint, hierarchy))
-                iris = [t for t in result.column("c") if isinstance(t, ox.NamedNode)]
-                parents: dict[str, set[str]] = {}
-                for row in pairs:
-                    child, parent = row.get("s"), row.get("o")
-                    if isinstance(child, ox.NamedNode) and isinstance(parent, ox.NamedNode) and child != parent:
-                        parents.setdefault(child.value, set()).add(parent.value)
-                subclasses = _descendants(parents, {t.value for t in iris})
-                iris += [ox.NamedNode(c) for c in sorted(subclasses) if c not in {t.value for t in iris}]
-                labels = await endpoint.labels(iris)
-                self._subclasses[key] = subclasses
-                self._classes[key] = [(t.value, describe_class(t.value, labels.get(t.value))) for t in iris]
+                with endpoint_setup():
+                    await self._fetch_classes(endpoint)
         return self._classes[key]
+
+    async def _fetch_classes(self, endpoint: Endpoint) -> None:
+        """The class list and hierarchy, with class labels (`classes`)."""
+        key = endpoint.config.cache_key
+        query = f"SELECT DISTINCT ?c WHERE {{ ?x <{RDF_TYPE}> ?c }} LIMIT {MAX_CLASSES}"
+        hierarchy = f"SELECT DISTINCT ?s ?o WHERE {{ ?s <{SUBCLASS_OF}> ?o }} LIMIT {MAX_CLASSES}"
+        result, pairs = await asyncio.gather(endpoint.sparql.select(query),
+                                             self._optional_select(endpoint, hierarchy))
+        iris = [t for t in result.column("c") if isinstance(t, ox.NamedNode)]
+        parents: dict[str, set[str]] = {}
+        for row in pairs:
+            child, parent = row.get("s"), row.get("o")
+            if isinstance(child, ox.NamedNode) and isinstance(parent, ox.NamedNode) and child != parent:
+                parents.setdefault(child.value, set()).add(parent.value)
+        subclasses = _descendants(parents, {t.value for t in iris})
+        iris += [ox.NamedNode(c) for c in sorted(subclasses) if c not in {t.value for t in iris}]
+        labels = await endpoint.labels(iris)
+        self._subclasses[key] = subclasses
+        self._classes[key] = [(t.value, describe_class(t.value, labels.get(t.value))) for t in iris]
 
     async def superclasses(self, endpoint: Endpoint) -> dict[str, tuple[str, ...]]:
         """Each instantiated class -> its declared superclasses (transitively): a Hardware answer is

@@ -28,6 +28,7 @@ from gateway.models import XSD, Answer, AnswerStatus, PathResult
 from gateway.qa import AskOptions
 from gateway.sparql import Term, counting_requests, sharing_results, term_to_sparql
 from linking.affinity import AffinityScorer, default_scorer
+from linking.demonyms import country_of
 from linking.entities import RDF_TYPE, EntityLinker, LinkedEntity, NodeLinks, is_value_phrase, local_name
 from linking.execution import ExecutedQuery, QueryExecutor, readable_alternative, select_answer, term_key
 from linking.filtering import AnswerTypeFilter, FilterOutcome
@@ -93,6 +94,7 @@ CONNECTOR_FACTOR = 0.9  # an unnamed connector hop (paper -contribution-> ?c) co
 MAX_HOPS = 3
 VALUE_PATHS = 2  # two-hop readings to things that are taken on to the things' value (`price` -> `amount`)
 REFERENCE_BELOW = 0.7  # an attribute no predicate of the things fits this well may be a referred thing's
+DEMONYM_FACTOR = 0.95  # "Irish" linked as Ireland: a little below the name itself
 REFERENCE_FACTOR = 0.95  # ... behind an unnamed first hop (a foreign key), which costs a little
 REFERRER_FACTOR = 0.85  # the many things referring to one ("a document's paragraphs") less than the one it refers to
 CLASS_FIT = 0.9  # a class phrase that no class fits this well is also looked for as a thing ("sensors")
@@ -211,6 +213,7 @@ class KgqanPath:
         result.timings_ms = {"understanding": understanding_ms, **result.timings_ms,
                              "total": (time.perf_counter() - started) * 1000}
         result.sparql_requests += counter.count  # linking and execution counted their own
+        result.setup_requests += counter.setup
         return result
 
     async def _understood_on(self, question: str, endpoint: Endpoint, options: AskOptions) -> UnderstoodQuestion:
@@ -456,7 +459,8 @@ class KgqanPath:
         else:
             notes.append(f"none of the {sum(1 for e in executed if e.status != 'skipped')} queries run had an answer")
         return PathResult(NAME, answers=answers, evidence=evidence, timings_ms=timings,
-                          sparql_requests=counter.count, status=AnswerStatus.OK, notes=notes)
+                          sparql_requests=counter.count, setup_requests=counter.setup, status=AnswerStatus.OK,
+                          notes=notes)
 
     async def _naming(self, answers: list[Term], types: dict[str, list[str]], endpoint: Endpoint) -> Naming | None:
         """How resource answers are presented (None: not all answers are IRIs)."""
@@ -647,6 +651,7 @@ class KgqanPath:
             if phrase in plurals:
                 named_classes.remove(phrase)
                 kinds.append(phrase)
+        await self._link_demonyms(searched, vertices, literal_map, endpoint, options)
         kind_vertices = {p: [c for c in vertices[p] if not c.is_literal] for p in searches
                          if p in named_classes or p in kinds}
         nodes: dict[str, list[LinkedEntity]] = {}
@@ -682,6 +687,25 @@ class KgqanPath:
         entities = [NodeLinks(p, nodes[p]) for p in entity_phrases] + \
                    [NodeLinks(p, classes[p], kind="class") for p in class_phrases]
         return Linking(LinkedPattern(pattern, nodes, classes, edges, relation_classes), entities, relations)
+
+    async def _link_demonyms(self, searched: list[str], vertices: dict[str, list[LinkedEntity]],
+                             literal_map: dict[str, list[LinkedEntity]], endpoint: Endpoint,
+                             options: AskOptions) -> None:
+        """"Irish suppliers" (`?u1 | supplier | Irish`): a people's adjective that names nothing is linked
+        as its country, a vertex or a value ("Ireland"), a little below a name the question says."""
+        countries = {p: country for p in searched if not vertices[p] and not literal_map.get(p)
+                     and (country := country_of(p)) is not None}
+        if not countries:
+            return
+        found, values = await asyncio.gather(
+            asyncio.gather(*(self.entity_linker.link_entities(c, endpoint, max_vertices=options.max_vertices,
+                                                              top_k=options.vertices_per_node)
+                             for c in countries.values())),
+            self.entity_linker.link_literals(list(dict.fromkeys(countries.values())), endpoint))
+        for (phrase, country), linked in zip(countries.items(), found, strict=True):
+            vertices[phrase] = [replace(v, score=v.score * DEMONYM_FACTOR) for v in linked]
+            if values.get(country):
+                literal_map[phrase] = [replace(v, score=v.score * DEMONYM_FACTOR) for v in values[country]]
 
     async def _relation_classes(self, pattern: PhraseGraphPattern, endpoint: Endpoint) -> dict[str, list[LinkedEntity]]:
         """Classes named by the relation phrases of edges between two unknowns (no request: the class
@@ -980,6 +1004,7 @@ def _counted_nothing(result: PathResult) -> PathResult:
 def _kept(first: PathResult, tried: PathResult, note: str | None) -> PathResult:
     """The first reading's result stands; the requests of the reading tried after it count too."""
     first.sparql_requests += tried.sparql_requests
+    first.setup_requests += tried.setup_requests
     if isinstance(first.evidence, KgqanEvidence) and isinstance(tried.evidence, KgqanEvidence):
         first.evidence.zero_counts += tried.evidence.all_zero_counts()
     if note:
@@ -991,6 +1016,7 @@ def _taken(first: PathResult, second: PathResult, note: str) -> PathResult:
     """A later reading's result answers, with the first one's requests and time added and a note why."""
     second.notes.insert(0, note)
     second.sparql_requests += first.sparql_requests
+    second.setup_requests += first.setup_requests
     second.timings_ms = {phase: first.timings_ms.get(phase, 0.0) + spent for phase, spent in second.timings_ms.items()}
     return second
 

@@ -13,8 +13,10 @@ from conftest import open_endpoint
 from gateway.config import EndpointConfig, EndpointRegistry
 from gateway.endpoint import Endpoint
 from gateway.qa import AskOptions, Gateway
+from gateway.textsearch import settings_cache
 from linking import KgqanPath
 from linking.affinity import default_scorer
+from linking.demonyms import country_of
 from linking.filtering import AnswerTypeFilter
 from linking.path import with_counted_kind_reading
 from understanding.pgp import AnswerKind, AnswerType, PhraseGraphPattern, UnderstoodQuestion
@@ -263,6 +265,31 @@ async def test_ordering_by_a_thing_goes_on_to_its_numeric_value(path: KgqanPath,
     assert [a.value for a in result.answers] == [truth.rows[0]["s"].value]
     assert f"<{PV}price> ?kgqaVia1 . ?kgqaVia1 <{PV}amount> ?unknown2" in result.evidence.sparql
     assert result.sparql_requests < 30
+
+
+async def test_a_peoples_adjective_is_linked_as_its_country(path: KgqanPath, ck25: Endpoint) -> None:
+    """"Which products come from French suppliers?": "French" names nothing in the graph, France does."""
+    result = await path.answer_understood(
+        understood("list :: ?u1 | is a | products ; ?u1 | supplier | French", AnswerType(AnswerKind.RESOURCE, "products")),
+        ck25, KGQAN_ONLY)
+    truth = await ck25.sparql.select(f'SELECT DISTINCT ?p WHERE {{ ?p <{PV}hasSupplier>/<{PV}addressCountry> "France" }}')
+    assert truth.rows and {a.value for a in result.answers} == {r["p"].value for r in truth.rows}
+    assert country_of("Swiss") == "Switzerland" and country_of("Germans") == "Germany" and country_of("Cooper") is None
+
+
+async def test_endpoint_setup_requests_leave_the_first_questions_budget_whole(virtuoso) -> None:  # noqa: ANN001
+    """Discovery and the class list are fetched once per endpoint and counted apart: the first
+    question on a new endpoint answers as the next one does."""
+    asked = understood("list :: ?u1 | is a | products ; ?u1 | supplier | Irish", AnswerType(AnswerKind.RESOURCE, "products"))
+    fresh_path = KgqanPath()  # its class list is not fetched yet
+    async with open_endpoint(virtuoso, "ck25-fresh", "ck25") as fresh:
+        settings_cache.forget(fresh.config)  # nor the endpoint's label predicates and text-search dialect
+        first = await fresh_path.answer_understood(asked, fresh, KGQAN_ONLY)
+        second = await fresh_path.answer_understood(asked, fresh, KGQAN_ONLY)
+    assert first.setup_requests >= 10 and second.setup_requests == 0
+    assert first.answers and [a.value for a in first.answers] == [a.value for a in second.answers]
+    assert first.to_dict()["endpoint_setup_requests"] == first.setup_requests
+    assert "endpoint_setup_requests" not in second.to_dict()
 
 
 @pytest.mark.parametrize(("pattern", "truth"), [
