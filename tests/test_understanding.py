@@ -22,6 +22,7 @@ from understanding import (
     QuestionParser,
     get_parser,
 )
+from understanding.answer_types import build_answer_type
 from understanding.grading import StatedOrdering, stated_operator, stated_ordering
 from understanding.parser import ModelOutput
 from understanding.pgp import ANSWER
@@ -868,9 +869,19 @@ WRONG_OPERATOR_MODEL = FixedModel("list :: ?u1 | is a | stadiums ; ?u1 | capacit
     ("Which sensors have the best reliability index?", StatedOrdering(True, False)),
     ("Who has the best world rank?", StatedOrdering(False, False)),  # the best rank is the lowest number
     ("How tall is the tallest Oscillator?", StatedOrdering(True, False)),
+    ("Which three countries have the most suppliers?", StatedOrdering(True, True, 3)),  # the number asked for
+    ("What 2 is the largest?", StatedOrdering(True, False)),
 ])
 def test_the_superlative_states_the_ordering(question: str, expected: StatedOrdering | None) -> None:
     assert stated_ordering(question) == expected
+
+
+def test_things_counted_per_answer_are_not_its_owner() -> None:
+    """"Which country has the most suppliers?" asks for a country, not for the country of a supplier."""
+    counted = PhraseGraphPattern.from_text("list :: ?u1 | country | ?u2 ; ?u2 | is a | suppliers :: order count ?u2 desc 1")
+    owned = PhraseGraphPattern.from_text("list :: ?u2 | is a | heads ; ?u2 | age | ?u1")
+    assert build_answer_type(AnswerKind.STRING, counted).semantic_type is None
+    assert build_answer_type(AnswerKind.STRING, owned).semantic_type == "heads"
 
 
 # orders by a count where the question orders by a value, and at the wrong end: the readings the

@@ -80,11 +80,17 @@ def answer_class(pattern: PhraseGraphPattern) -> str | None:
 
 
 def owner_class(pattern: PhraseGraphPattern) -> str | None:
-    """For an attribute answer (`?u2 | is a | heads ; ?u2 | age | ?u1`), the class of its owner."""
+    """For an attribute answer (`?u2 | is a | heads ; ?u2 | age | ?u1`), the class of its owner. Things
+    counted per answer own nothing ("Which country has the most suppliers?": not a supplier's country)."""
+    counted = {c.node for c in pattern.comparisons if c.by_count}
+    if pattern.ordering is not None and pattern.ordering.by_count:
+        counted.add(pattern.ordering.node)
     for triple in pattern.triples:
         if triple.is_type or ANSWER not in triple.nodes():
             continue
         other = triple.object if triple.subject == ANSWER else triple.subject
+        if other in counted:
+            continue
         for inner in pattern.triples:
             if inner.is_type and inner.subject == other:
                 return inner.object

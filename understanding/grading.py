@@ -238,7 +238,8 @@ def stated_ordering(question: str) -> StatedOrdering | None:
     descending, by_count, index = found[0]
     before = " ".join(w.lower() for w in words[max(0, index - 2): index])
     limit_match = re.search(rf"\b(?:the|top)\s+({_NUMBER})$", before) or \
-        re.search(rf"\btop\s+({_NUMBER})\b", question.lower())
+        re.search(rf"\btop\s+({_NUMBER})\b", question.lower()) or \
+        re.match(rf"(?:which|what)\s+({_NUMBER})\s+(?!(?:is|was|has|does)\b)[a-z]+s\b", question.lower())  # "Which three countries have the most ..."
     limit = int(number_value(limit_match.group(1)) or 0) if limit_match else None
     counts = {c for _, c, _ in found if c is not None}
     return StatedOrdering(descending, counts.pop() if len(counts) == 1 else None, limit or None)
