@@ -1586,6 +1586,9 @@ def test_two_comparisons_joined_by_and_compare_two_attributes(question: str, exp
     ("Which product category contains the largest number of products?",  # "contain": the noun relates
      "list :: ?u1 | is a | product category ; ?u1 | products | ?u2 :: order count ?u2 desc 1"),
     ("Who manages the most products?", "list :: ?u1 | manages | ?u2 ; ?u2 | is a | products :: order count ?u2 desc 1"),
+    # a verb with its preposition relates; "Which of our services" asks for a service
+    ("Which of our services can be booked for the largest number of products?",
+     "list :: ?u1 | is a | services ; ?u1 | booked for | ?u2 ; ?u2 | is a | products :: order count ?u2 desc 1"),
     ("Among the Procurement staff, who manages the most products?", None),  # a restriction it cannot place
     ("What is the most expensive product?", None),  # a value, not a count
 ])
@@ -1609,3 +1612,11 @@ def test_a_count_superlative_reading_replaces_only_a_model_reading_that_garbles_
     assert garbled.alternatives[0].to_text() == GARBLED_COUNT_MODEL.text
     kept = QuestionParser(model=RANGE_MODEL).parse_sync(["Which range contains the most mountains?"])[0]
     assert kept.pattern.to_text() == RANGE_MODEL.text
+
+
+def test_a_bound_in_cents_is_a_hundredth_of_the_stored_price() -> None:
+    from understanding.repairs import with_cents
+
+    decoded = PhraseGraphPattern.from_text("list :: ?u1 | is a | resistors ; ?u1 | cost | ?u2 :: filter ?u2 < 50")
+    assert with_cents("Show me all resistors that cost less than 50 cents.", decoded).comparisons[0].value == "0.5"
+    assert with_cents("Show me all resistors that cost less than 50 EUR.", decoded) == decoded

@@ -60,8 +60,26 @@ def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     pattern = with_superlative_shape(question, with_named_kinds(question, with_named_thing(question, pattern)))
     pattern = with_kind_total(question, with_text_match(question, with_grouped_aggregate(question, pattern)))
     pattern = with_value_of_the_best(question, with_sorted_kind(question, pattern))
-    pattern = with_counted_kind(question, pattern)
+    pattern = with_counted_kind(question, with_cents(question, pattern))
     return with_apposed_kind(question, with_counted_name(question, pattern))
+
+
+_CENTS = re.compile(r"\b(\d+(?:\.\d+)?)\s*(?:cents?|ct)\b", re.IGNORECASE)
+
+
+def with_cents(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"cost less than 50 cents": a price is stored in the currency's unit, so a bound in cents is a
+    hundredth of it (`filter ?u2 < 50` -> `< 0.5`)."""
+    stated = {float(m.group(1)) for m in _CENTS.finditer(question)}
+    if not stated or not pattern.comparisons:
+        return pattern
+    comparisons = []
+    for comparison in pattern.comparisons:
+        value = number_value(comparison.value, unit=True)
+        if value is not None and not comparison.by_count and float(value) in stated:
+            comparison = replace(comparison, value=format(float(value) / 100, "g"))
+        comparisons.append(comparison)
+    return replace(pattern, comparisons=tuple(comparisons))
 
 
 def fits_stated_ordering(pattern: PhraseGraphPattern, stated: StatedOrdering | None) -> bool:

@@ -575,6 +575,16 @@ def counted_superlative_reading(doc: Any) -> SuperlativeReading | None:
         return None
 
 
+def _asked_among(subject: Any) -> Any:
+    """"Which of our services": the noun asked among, else the subject itself."""
+    if subject.lower_ in ("which", "what"):
+        nouns = [c for p in subject.children if p.dep_ == "prep" and p.lower_ == "of" for c in p.children
+                 if c.dep_ == "pobj" and c.tag_ == "NNS"]
+        if len(nouns) == 1:
+            return nouns[0]
+    return subject
+
+
 def _read_counted(doc: Any) -> SuperlativeReading | None:
     stated = stated_ordering(doc.text)
     if stated is None or stated.by_count is not True or not _plain(doc):
@@ -594,25 +604,30 @@ def _read_counted(doc: Any) -> SuperlativeReading | None:
         if len(nouns) != 1:
             return None
         counted = nouns[0]
-    verb = obj.head
-    if obj.dep_ != "dobj" or verb.pos_ not in ("VERB", "AUX") or verb.dep_ != "ROOT":
+    verb, preposition = obj.head, None
+    if obj.dep_ == "pobj" and verb.dep_ == "prep":  # "can be booked for the largest number of products"
+        preposition, verb = verb, verb.head
+    elif obj.dep_ != "dobj":
         return None
-    subjects = [c for c in verb.children if c.dep_ == "nsubj"]
-    if len(subjects) != 1 or any(c.dep_ not in ("nsubj", "dobj", "punct", "aux") for c in verb.children):
+    if verb.pos_ not in ("VERB", "AUX") or verb.dep_ != "ROOT":
         return None
-    subject = subjects[0]
+    subjects = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")]
+    if len(subjects) != 1 or any(c.dep_ not in ("nsubj", "nsubjpass", "dobj", "punct", "aux", "auxpass")
+                                 and c != preposition for c in verb.children):
+        return None
+    subject = _asked_among(subjects[0])
     builder = _Builder()
     if subject.lower_ not in ("who", "which", "what"):
-        if subject.pos_ != "NOUN" or not _asked_by_determiner(subject):
+        if subject.pos_ != "NOUN" or not (_asked_by_determiner(subject) or subject != subjects[0]):
             return None
         builder.add(ANSWER, TYPE_RELATION, _kind_phrase(subject))
         _restrict(builder, ANSWER, subject, {c.i for c in subject.children if c.dep_ in ("det", "compound", "amod")
                                              and c.i < subject.i})
     node = builder.fresh()
-    if verb.lemma_ in _HAVING_VERBS:  # "has the fewest direct reports": the noun names the relation
+    if verb.lemma_ in _HAVING_VERBS and preposition is None:  # "has the fewest direct reports": the noun relates
         builder.add(ANSWER, _kind_phrase(counted, skip={extreme.i}), node)
     else:  # "supplies the most products": the verb relates, the noun is the counted things' kind
-        builder.add(ANSWER, verb.text, node)
+        builder.add(ANSWER, verb.text if preposition is None else f"{verb.text} {preposition.lower_}", node)
         builder.add(node, TYPE_RELATION, _kind_phrase(counted, skip={extreme.i}))
     _restrict(builder, node, counted, {c.i for c in counted.children if c.dep_ in ("det", "compound", "amod")
                                        and c.i < counted.i})
