@@ -1267,6 +1267,10 @@ def test_the_superlative_reading_comes_first_and_the_model_reading_next() -> Non
      "list :: ?u1 | phone number | ?u2 ; ?u2 | manager | Marketing"),
     ("What are the areas of expertise of the manager of Yanka Schreiber?",
      "list :: ?u1 | areas of expertise | ?u2 ; ?u2 | manager | Yanka Schreiber"),
+    # a possessive is a hop; so is "for"; a bare noun phrase asks too; the name keeps what the parse cut off
+    ("what's the email of Yanka Schreiber's manager?", "list :: ?u1 | email | ?u2 ; ?u2 | manager | Yanka Schreiber"),
+    ("phone number of the product manager for product C247-3833661?",
+     "list :: ?u1 | phone number | ?u2 ; ?u2 | product manager | C247-3833661"),
     ("What are the areas of expertise of Yanka Schreiber?", None),  # one noun phrase, no chain
     ("Who is the product manager of product Z763-7274829?", None),  # one hop
     ("Which are the employees of the Marketing department?", None),

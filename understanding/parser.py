@@ -55,6 +55,8 @@ MAX_ALTERNATIVES = 2  # readings after the best one kept for a second try (`Unde
 MODEL_SWITCH = "KGQA_UNDERSTANDING_MODEL"  # "off" forces the fallback (for comparisons)
 _HAS_WORD = re.compile(r"\w")
 _OF = re.compile(r"\bof\b", re.I)
+# a hop of a chain besides "of": "Yanka Schreiber's manager", "the product manager for product X"
+_CHAIN_LINK = re.compile(r"\b(?!(?:what|who|where|how|that|it|there|here|he|she)'s)[A-Za-z]+'s\b|\bfor\b", re.I)
 # "... and are supplied from Japan": a second condition on the answer (not "Bennett, Best and Jacobson")
 _TWO_NUMBERS = re.compile(r"\d.*\band\b.*\d")  # two compared values ("wider than 75 mm and lower than 20 mm")
 _COORDINATED = re.compile(r"\band\s+(?:(?:is|are|was|were|has|have|had|do|does|did)\s+)?[a-z]+\b")
@@ -309,7 +311,8 @@ class QuestionParser:
         model garbled it. A question per "each N" has all its readings grouped (`understanding.groups`)."""
         wanted = [i for i, r in enumerate(results) if r is not None and (
             (stated_ordering(r.question) is not None)
-            or len(_OF.findall(r.question)) >= 2 or _COORDINATED.search(r.question)
+            or len(_OF.findall(r.question)) + len(_CHAIN_LINK.findall(r.question)) >= 2
+            or _COORDINATED.search(r.question)
             or GROUPING_WORDS.search(r.question) or _TWO_NUMBERS.search(r.question))]
         best_of_groups: dict[int, GroupNoun] = {}
         if not wanted:

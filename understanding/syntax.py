@@ -408,26 +408,35 @@ def chain_reading(doc: Any) -> ChainReading | None:
     (see the module docstring); None for anything else."""
     if not _plain(doc):
         return None
-    asked = [t for t in doc if t.pos_ == "NOUN" and t.dep_ in ("nsubj", "attr", "dobj") and _is_asked(doc, t)
-             and not _asked_by_determiner(t)]
+    asked = [t for t in doc if t.pos_ == "NOUN" and (t.dep_ in ("nsubj", "attr", "dobj") and _is_asked(doc, t)
+                                                     or _asked_alone(doc, t)) and not _asked_by_determiner(t)]
     if len(asked) != 1:
         return None
     current, name = asked[0], None
     try:
         phrases = [_kind_phrase(current)]
         while name is None:
-            _only_modifiers(current, allowed={"det", "compound", "amod", "prep"}, of_only=True)
+            for child in current.children:
+                if child.dep_ == "punct" or (child.dep_ == "npadvmod" and child.like_num):
+                    continue  # a bare noun phrase's "?", and the number the parse cut off a name
+                if child.dep_ not in ("det", "compound", "amod", "prep") or \
+                        (child.dep_ == "prep" and child.lower_ not in _CHAIN_PREPOSITIONS):
+                    raise _Unreadable
             preps = [c for c in current.children if c.dep_ == "prep"]
             if len(preps) != 1:
                 return None
             span = _name_span(doc, preps[0])
-            name = span.text if span is not None else None
+            name = _whole_name(span) if span is not None else None
             if name is None:
                 objects = [c for c in preps[0].children if c.dep_ == "pobj"]
                 if len(objects) != 1 or objects[0].pos_ != "NOUN":
                     return None
                 current = objects[0]
-                if any(c.dep_ == "det" for c in current.children):  # "of the manager": a hop
+                owner = _possessor(current)
+                if owner is not None:  # "of Yanka Schreiber's manager": the manager of Yanka Schreiber
+                    phrases.append(_kind_phrase(current))
+                    name = owner
+                elif any(c.dep_ == "det" for c in current.children):  # "of the manager": a hop
                     phrases.append(_kind_phrase(current))
                 else:  # "areas of expertise": one noun phrase
                     phrases[-1] = f"{phrases[-1]} of {_kind_phrase(current)}"
@@ -438,6 +447,35 @@ def chain_reading(doc: Any) -> ChainReading | None:
     nodes = [ANSWER, *(f"?unknown{n}" for n in range(2, len(phrases) + 1)), name]
     triples = tuple(PhraseTriple(nodes[i], phrase, nodes[i + 1]) for i, phrase in enumerate(phrases))
     return ChainReading(PhraseGraphPattern(triples=triples), tuple(phrases))
+
+
+_CHAIN_PREPOSITIONS = frozenset({"of", "for"})  # "the product manager for product X"
+
+
+def _asked_alone(doc: Any, noun: Any) -> bool:
+    """A question typed as a bare noun phrase: "phone number of the manager of X?"."""
+    return noun.dep_ == "ROOT" and all(t.pos_ in ("DET", "NOUN", "ADJ", "PROPN") for t in doc[:noun.i])
+
+
+def _possessor(noun: Any) -> str | None:
+    """The name that owns a noun ("Yanka Schreiber's manager" -> "Yanka Schreiber"), else None; a
+    noun with a possessor and anything else but a compound or an adjective is not read."""
+    owners = [c for c in noun.children if c.dep_ == "poss" and c.pos_ == "PROPN"]
+    if len(owners) != 1:
+        return None
+    if any(c.dep_ not in ("poss", "compound", "amod") for c in noun.children):
+        raise _Unreadable
+    words = [t for t in owners[0].subtree if t.dep_ != "case"]
+    return " ".join(t.text for t in sorted(words, key=lambda t: t.i))
+
+
+def _whole_name(span: Any) -> str:
+    """The name with the rest of its last word where the parse cut it ("C247" of "C247-3833661")."""
+    text = span.doc.text
+    end = span.end_char
+    while end < len(text) and not text[end].isspace():
+        end += 1
+    return text[span.start_char:end].rstrip("?.!,;:")
 
 
 @dataclass(frozen=True)
