@@ -1182,6 +1182,10 @@ SUPERLATIVE_READINGS = [  # (question, the reading from its syntax; None: left t
      "list :: ?u1 | email address | ?u2 ; ?u2 | manager | ?u3 ; ?u3 | is a | product ; ?u3 | heaviest | ?u4 "
      ":: order ?u4 desc 1"),
     ("What is the lowest price of a resistor?", "min :: ?u1 | price | ?u2 ; ?u2 | is a | resistor"),
+    # an attribute of several words, over "the <things> in ..."
+    ("What is the lowest reliability index among the hardware products in the category Multiplexer?",
+     "min :: ?u1 | reliability index | ?u2 ; ?u2 | is a | hardware products ; ?u2 | category | Multiplexer"),
+    ("What is the largest city of the country?", None),  # one thing ranks its cities
     ("List the names of the top 5 oldest people.",
      "list :: ?u1 | names | ?u2 ; ?u2 | is a | people ; ?u2 | oldest | ?u3 :: order ?u3 desc 5"),
     ("Which product from Brown PLC has the highest reliability index?",

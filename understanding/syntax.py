@@ -200,7 +200,10 @@ def _graded_noun(adjective: Any) -> Any | None:
     """The noun the superlative grades: its head ("the heaviest product"), or the subject of "is the
     shortest" ("Which capacitor is the shortest?")."""
     if adjective.dep_ == "amod" and adjective.head.pos_ in ("NOUN", "PROPN"):
-        return adjective.head
+        noun = adjective.head
+        while noun.dep_ == "compound" and noun.head.pos_ in ("NOUN", "PROPN"):  # "the lowest reliability index"
+            noun = noun.head
+        return noun
     if adjective.dep_ in ("attr", "acomp") and adjective.head.lemma_ == "be":
         subjects = [c for c in adjective.head.children if c.dep_ == "nsubj" and c.pos_ in ("NOUN", "PROPN")]
         if len(subjects) == 1 and any(c.lower_ in ("which", "what") for c in subjects[0].children):
@@ -283,7 +286,7 @@ def _wh_subject(verb: Any) -> Any | None:
 
 def _extreme(doc: Any, builder: _Builder, attribute: Any, descending: bool) -> SuperlativeReading | None:
     """"What is the lowest price of a resistor?": the MIN (MAX) of an attribute over a kind."""
-    if not _is_asked(doc, attribute):
+    if not (_is_asked(doc, attribute) or _asked_alone(doc, attribute)):
         return None
     kinds = [c for c in attribute.children if c.dep_ == "prep" and c.lower_ in ("of", "among", "across")]
     if len(kinds) != 1:
@@ -306,7 +309,7 @@ def _any_of_a_kind(noun: Any) -> bool:
     if any(c.dep_ == "compound" and c.pos_ == "PROPN" for c in noun.children):
         return False
     return any(d in ("a", "an", "all", "any", "each", "every") for d in determiners) or \
-        (not determiners and noun.tag_ == "NNS")
+        (determiners in ([], ["the"]) and noun.tag_ == "NNS")  # "resistors", "the products in ..."
 
 
 def _kind_phrase(noun: Any, skip: set[int] | frozenset[int] = frozenset()) -> str:
@@ -314,7 +317,8 @@ def _kind_phrase(noun: Any, skip: set[int] | frozenset[int] = frozenset()) -> st
     the superlative ("the most reliable product": "product") and the tokens in `skip`."""
     words = [c for c in noun.children if c.i < noun.i and c.dep_ in ("compound", "amod") and c.i not in skip
              and c.lower_ not in _RANK_WORDS
-             and not any(g.tag_ in ("JJS", "RBS") or g.lower_ in ("most", "least") or g.i in skip for g in c.subtree)]
+             and not any(g.tag_ in ("JJS", "RBS") or g.lower_ in ("most", "least") or g.i in skip
+                         for g in ([c] if c.dep_ == "compound" else c.subtree))]  # "the lowest reliability index"
     if any(g.dep_ in ("cc", "conj") for w in words for g in w.subtree):
         raise _Unreadable  # "the first and last name"
     return "".join(t.text_with_ws for t in sorted([*words, noun], key=lambda t: t.i)).strip()
