@@ -871,6 +871,8 @@ WRONG_OPERATOR_MODEL = FixedModel("list :: ?u1 | is a | stadiums ; ?u1 | capacit
     ("How tall is the tallest Oscillator?", StatedOrdering(True, False)),
     ("Which three countries have the most suppliers?", StatedOrdering(True, True, 3)),  # the number asked for
     ("What 2 is the largest?", StatedOrdering(True, False)),
+    ("max weight of the products?", StatedOrdering(True, False)),  # "max" before a noun
+    ("It takes 10 min to walk.", None),  # minutes
 ])
 def test_the_superlative_states_the_ordering(question: str, expected: StatedOrdering | None) -> None:
     assert stated_ordering(question) == expected
@@ -1186,6 +1188,8 @@ SUPERLATIVE_READINGS = [  # (question, the reading from its syntax; None: left t
     ("What is the lowest reliability index among the hardware products in the category Multiplexer?",
      "min :: ?u1 | reliability index | ?u2 ; ?u2 | is a | hardware products ; ?u2 | category | Multiplexer"),
     ("What is the largest city of the country?", None),  # one thing ranks its cities
+    ("max weight of the products supplied by Bennett, Best and Jacobson?",
+     "max :: ?u1 | weight | ?u2 ; ?u2 | is a | products ; ?u2 | supplied by | Bennett, Best and Jacobson"),
     ("List the names of the top 5 oldest people.",
      "list :: ?u1 | names | ?u2 ; ?u2 | is a | people ; ?u2 | oldest | ?u3 :: order ?u3 desc 5"),
     ("Which product from Brown PLC has the highest reliability index?",

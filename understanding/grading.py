@@ -227,6 +227,8 @@ def stated_ordering(question: str) -> StatedOrdering | None:
                 found.append((descending, True, index))
             else:
                 found.append((descending, None, index))
+        elif lower in ("max", "min") and not previous.isdigit() and following[:1].isalpha():  # "max weight of ..."
+            found.append((lower == "max", bool(_COUNT_NOUN.match(following)), index))
         elif lower in _PLAIN_SUPERLATIVES:
             by_count = bool(_COUNT_NOUN.match(following))
             descending = _PLAIN_SUPERLATIVES[lower]

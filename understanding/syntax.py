@@ -66,8 +66,9 @@ from understanding.pgp import (
 
 _WH = frozenset({"what", "which", "who", "whom"})
 _IMPERATIVES = frozenset({"name", "list", "give", "show", "find", "return", "tell", "get"})
-_EXTREMES = {"highest": True, "largest": True, "greatest": True, "biggest": True, "maximum": True,
-             "lowest": False, "smallest": False, "minimum": False}
+_EXTREMES = {"highest": True, "largest": True, "greatest": True, "biggest": True, "maximum": True, "max": True,
+             "lowest": False, "smallest": False, "minimum": False, "min": False}
+_EXTREME_MODIFIERS = frozenset({"maximum", "max", "minimum", "min"})  # "the maximum weight", "max weight"
 _COUNTING_ADJECTIVES = frozenset({"frequent", "common", "popular", "prevalent", "usual"})
 _RANK_WORDS = frozenset({"top", "bottom"})
 _OWN = frozenset({"our", "your", "my"})
@@ -177,7 +178,8 @@ def _superlative(doc: Any) -> tuple[str, bool, set[int], Any] | None:
                 found.append((adjective.lower_, descending, {token.i, adjective.i}, adjective))
         elif token.tag_ == "JJS" and lower in IMPLIED_ORDER:
             found.append((lower, IMPLIED_ORDER[lower][1], {token.i}, token))
-        elif token.tag_ == "JJS" and lower in _EXTREMES:
+        elif (token.tag_ == "JJS" or (lower in _EXTREME_MODIFIERS and token.dep_ in ("amod", "compound"))) \
+                and lower in _EXTREMES:
             found.append((lower, _EXTREMES[lower], {token.i}, token))
         elif token.tag_ in ("JJS", "RBS") and lower in SUPERLATIVE_DESCENDING:
             return None  # another superlative ("the most products", "the best"): not ours to read
@@ -199,7 +201,8 @@ def _owner_of_attribute(attribute: Any) -> Any | None:
 def _graded_noun(adjective: Any) -> Any | None:
     """The noun the superlative grades: its head ("the heaviest product"), or the subject of "is the
     shortest" ("Which capacitor is the shortest?")."""
-    if adjective.dep_ == "amod" and adjective.head.pos_ in ("NOUN", "PROPN"):
+    if (adjective.dep_ == "amod" or (adjective.dep_ == "compound" and adjective.lower_ in _EXTREME_MODIFIERS)) \
+            and adjective.head.pos_ in ("NOUN", "PROPN"):
         noun = adjective.head
         while noun.dep_ == "compound" and noun.head.pos_ in ("NOUN", "PROPN"):  # "the lowest reliability index"
             noun = noun.head
@@ -293,10 +296,11 @@ def _extreme(doc: Any, builder: _Builder, attribute: Any, descending: bool) -> S
         return None
     owners = [c for c in kinds[0].children if c.dep_ == "pobj" and c.pos_ == "NOUN"]
     if len(owners) != 1 or not _any_of_a_kind(owners[0]) or \
-            any(c.dep_ not in ("det", "amod", "compound", "prep") for c in attribute.children):
+            any(c.dep_ not in ("det", "amod", "compound", "prep", "punct") for c in attribute.children):
         return None  # "the largest city of the country ..." ranks cities
     owner = builder.fresh()
-    builder.add(ANSWER, _kind_phrase(attribute, skip={c.i for c in attribute.children if c.dep_ == "amod"}), owner)
+    builder.add(ANSWER, _kind_phrase(attribute, skip={c.i for c in attribute.children
+                                                      if c.dep_ == "amod" or c.lower_ in _EXTREME_MODIFIERS}), owner)
     builder.add(owner, TYPE_RELATION, _kind_phrase(owners[0]))
     _restrict(builder, owner, owners[0])
     form = QuestionForm.MAX if descending else QuestionForm.MIN
