@@ -200,6 +200,7 @@ _PLAIN_SUPERLATIVES = {word: descending for word, descending in SUPERLATIVE_DESC
 # most products"; `_ADJECTIVE_END` also takes the looser endings the ordering's end is read from.
 ATTRIBUTE_ADJECTIVE_ENDS = ("ive", "ous", "ful", "able", "ible", "al", "ic", "ant", "ent")
 _ADJECTIVE_END = re.compile(r"(ive|ous|ful|able|ible|al|ic|ant|ent|ar|ing|ed|y)$")
+_IRREGULAR_PLURALS = frozenset({"people", "children", "men", "women"})  # not "staff": often a stored number
 _COUNT_NOUN = re.compile(r"(number|count)\s+of\b")
 _RANK_NOUN = re.compile(r"\b(rank|ranking|position|place|placing)\b")
 _NUMBER = r"\d+|" + "|".join(w for w in NUMBER_WORDS if 2 <= NUMBER_WORDS[w] <= 20)
@@ -223,7 +224,7 @@ def stated_ordering(question: str) -> StatedOrdering | None:
                 found.append((descending, True, index))
             elif after in ATTRIBUTE_OF or _ADJECTIVE_END.search(after):
                 found.append((descending, False, index))
-            elif after.endswith("s"):  # "the most products"
+            elif after.endswith("s") or after in _IRREGULAR_PLURALS:  # "the most products", "the most people"
                 found.append((descending, True, index))
             else:
                 found.append((descending, None, index))

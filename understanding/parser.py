@@ -335,6 +335,12 @@ class QuestionParser:
             if found is None:
                 continue
             pattern, kind = found
+            if isinstance(pattern, _NextReading):  # the model's reading stands, this one is tried next
+                if not _same_reading(pattern.pattern, understood.pattern):
+                    alternatives = (pattern.pattern, *(p for p in understood.alternatives
+                                                       if not _same_reading(p, pattern.pattern)))
+                    results[i] = replace(understood, alternatives=alternatives[:MAX_ALTERNATIVES])
+                continue
             if _same_reading(pattern, understood.pattern):
                 continue
             results[i] = replace(
@@ -345,14 +351,17 @@ class QuestionParser:
                                                  if not _same_reading(p, pattern)))[:MAX_ALTERNATIVES])
         return best_of_groups
 
-    def _syntax_reading(self, understood: UnderstoodQuestion, doc: object) -> tuple[PhraseGraphPattern, AnswerKind | None] | None:
+    def _syntax_reading(self, understood: UnderstoodQuestion,
+                        doc: object) -> tuple[PhraseGraphPattern | _NextReading, AnswerKind | None] | None:
         """The reading of the parse that replaces the model's, with the answer kind it implies, or None."""
         reading = superlative_reading(doc)
         if reading is not None:
             return reading.pattern, reading.kind
         counted = counted_superlative_reading(doc)  # "Which supplier from Brazil supplies the most products?"
-        if counted is not None and not _keeps(understood.pattern, counted.pattern):
-            return counted.pattern, counted.kind
+        if counted is not None:
+            if not _keeps(understood.pattern, counted.pattern):
+                return counted.pattern, counted.kind
+            return _NextReading(counted.pattern), None  # "Which department has the most people?"
         compared = coordinated_comparisons(understood.question)
         if compared is not None:  # "Which products are wider than 75 mm and lower than 20 mm?"
             return compared, AnswerKind.RESOURCE
@@ -441,6 +450,14 @@ def _ranks_as_stated(pattern: PhraseGraphPattern, stated: StatedOrdering) -> boo
     """Whether a reading ranks as the question's superlative says: by a count where it names counted
     things ("the most songs"), by a value where it names an attribute."""
     return pattern.ordering is not None and (stated.by_count is None or pattern.ordering.by_count == stated.by_count)
+
+
+@dataclass(frozen=True)
+class _NextReading:
+    """A reading of the parse that the model's reading already says in its way: it is tried next,
+    where the model's fits the graph poorly."""
+
+    pattern: PhraseGraphPattern
 
 
 def _keeps(model: PhraseGraphPattern, reading: PhraseGraphPattern) -> bool:
