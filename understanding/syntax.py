@@ -74,7 +74,8 @@ _RANK_WORDS = frozenset({"top", "bottom"})
 _OWN = frozenset({"our", "your", "my"})
 _ASKERS = frozenset({"we", "you", "i"})
 _HOLDING_VERBS = frozenset({"carry", "sell", "offer", "stock", "have", "list", "keep", "provide", "make"})
-_HANDLED_MODIFIERS = frozenset({"det", "compound", "amod", "nummod", "prep", "acl", "relcl", "punct", "advmod"})
+_HANDLED_MODIFIERS = frozenset({"det", "compound", "amod", "nummod", "prep", "acl", "relcl", "punct", "advmod",
+                                "poss"})
 
 
 @dataclass(frozen=True)
@@ -352,7 +353,11 @@ def _restrict(builder: _Builder, node: str, noun: Any, handled: set[int] | froze
             continue
         if child.dep_ not in _HANDLED_MODIFIERS or (child.dep_ == "advmod" and child.lower_ not in ("most", "least")):
             raise _Unreadable
-        if child.dep_ == "prep":
+        if child.dep_ == "poss":  # "Karen Brant's products": related to their owner by the noun
+            if child.pos_ != "PROPN":
+                raise _Unreadable
+            builder.add(node, _kind_phrase(noun), _owner_name(child))
+        elif child.dep_ == "prep":
             if child.lower_ == "of":  # "the heaviest product of X": which relation "of" means is not said
                 raise _Unreadable
             _relate(builder, node, child.lower_, child)
@@ -473,7 +478,12 @@ def _possessor(noun: Any) -> str | None:
         return None
     if any(c.dep_ not in ("poss", "compound", "amod") for c in noun.children):
         raise _Unreadable
-    words = [t for t in owners[0].subtree if t.dep_ != "case"]
+    return _owner_name(owners[0])
+
+
+def _owner_name(possessor: Any) -> str:
+    """The name of a possessor token, without its "'s"."""
+    words = [t for t in possessor.subtree if t.dep_ != "case"]
     return " ".join(t.text for t in sorted(words, key=lambda t: t.i))
 
 
