@@ -1576,6 +1576,8 @@ def test_only_lower_case_x_of_y_without_an_article_may_be_a_kind() -> None:
      "list :: ?u1 | is a | products ; ?u1 | width | ?u2 ; ?u1 | height | ?u3 :: filter ?u2 > 75 :: filter ?u3 < 20"),
     ("Which products weigh more than 20 grams and cost less than 5 EUR?",
      "list :: ?u1 | is a | products ; ?u1 | weight | ?u2 ; ?u1 | price | ?u3 :: filter ?u2 > 20 :: filter ?u3 < 5"),
+    ("Which products have both a height and a width of less than 15 mm?",  # one bound for both
+     "list :: ?u1 | is a | products ; ?u1 | height | ?u2 ; ?u1 | width | ?u3 :: filter ?u2 < 15 :: filter ?u3 < 15"),
     ("List the products with a weight above 20 g and a height below 30 mm.",
      "list :: ?u1 | is a | products ; ?u1 | weight | ?u2 ; ?u1 | height | ?u3 :: filter ?u2 > 20 :: filter ?u3 < 30"),
     ("Show me all hardware products that weigh at least 10 grams and are cheaper than 5 EUR.",

@@ -555,6 +555,9 @@ _CONJUNCTS = (
     re.compile(rf"^(?P<verb>weighs?|costs?|measures?)\s+(?P<operator>{_OPERATOR}) {_VALUE}$"),
     re.compile(rf"^(?:(?:with|have|has)\s+)?(?:an?\s+)?(?P<noun>[a-z]+(?: [a-z]+)?)\s+(?:of\s+)?(?P<operator>{_OPERATOR}) {_VALUE}$"),
 )
+# "have both a height and a width of less than 15 mm": one bound for two attributes
+_SHARED_BOUND = re.compile(rf"^(?:(?:have|has|with)\s+)?(?:both\s+)?(?:an?\s+)?(?P<first>[a-z]+) and (?:an?\s+)?"
+                           rf"(?P<second>[a-z]+)\s+(?:of\s+)?(?P<bound>(?:{_OPERATOR}) {_VALUE})$")
 _VERB_ATTRIBUTE = {"weigh": "weight", "cost": "price", "measure": "size"}
 _UNIT_ATTRIBUTE = {**dict.fromkeys(["g", "gram", "grams", "kg", "kilograms"], "weight"),
                    **dict.fromkeys(["eur", "euro", "euros", "€", "$", "usd", "dollars"], "price")}
@@ -569,7 +572,10 @@ def coordinated_comparisons(question: str) -> PhraseGraphPattern | None:
         asked = shape.match(question.strip().lower())
         if asked is None or " and " not in asked.group("rest"):
             continue
-        conditions = [_comparison(conjunct.strip()) for conjunct in asked.group("rest").split(" and ")]
+        shared = _SHARED_BOUND.match(asked.group("rest"))
+        conjuncts = ([f"{shared.group('first')} {shared.group('bound')}", f"{shared.group('second')} {shared.group('bound')}"]
+                     if shared else asked.group("rest").split(" and "))
+        conditions = [_comparison(conjunct.strip()) for conjunct in conjuncts]
         if all(c is not None for c in conditions) and len({c[0] for c in conditions if c}) == len(conditions):
             return _compared(asked.group("kind"), [c for c in conditions if c is not None])
     return None
