@@ -1639,3 +1639,19 @@ def test_a_bound_in_cents_is_a_hundredth_of_the_stored_price() -> None:
     decoded = PhraseGraphPattern.from_text("list :: ?u1 | is a | resistors ; ?u1 | cost | ?u2 :: filter ?u2 < 50")
     assert with_cents("Show me all resistors that cost less than 50 cents.", decoded).comparisons[0].value == "0.5"
     assert with_cents("Show me all resistors that cost less than 50 EUR.", decoded) == decoded
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("How many different suppliers provide products in the category Meter?",  # the preposition restricts the object
+     "count :: ?u1 | is a | suppliers ; ?u1 | provide | ?u2 ; ?u2 | is a | products ; ?u2 | category | Meter"),
+    ("How many employees manage products?", "count :: ?u1 | is a | employees ; ?u1 | manage | ?u2 ; ?u2 | is a | products"),
+    ("How many products weigh less than 3 grams?", None),  # a comparison
+    ("How many products does Cooper and Sons supply?", None),  # the products are the object
+])
+def test_counts_of_things_doing_something_to_a_kind_are_read_from_the_syntax(question: str, expected: str | None) -> None:
+    from understanding.resources import spacy_pipeline
+    from understanding.syntax import counted_chain_reading
+
+    reading = counted_chain_reading(spacy_pipeline()(question))
+    assert (reading.to_text() if reading else None) == expected
+

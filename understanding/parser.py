@@ -32,6 +32,7 @@ from understanding.groups import (
 )
 from understanding.pgp import (
     ANSWER,
+    TYPE_RELATION,
     AnswerKind,
     PGPParseError,
     PhraseGraphPattern,
@@ -44,6 +45,7 @@ from understanding.syntax import (
     chain_reading,
     coordinated_comparisons,
     coordinated_predicates,
+    counted_chain_reading,
     counted_superlative_reading,
     superlative_reading,
 )
@@ -313,7 +315,8 @@ class QuestionParser:
             (stated_ordering(r.question) is not None)
             or len(_OF.findall(r.question)) + len(_CHAIN_LINK.findall(r.question)) >= 2
             or _COORDINATED.search(r.question)
-            or GROUPING_WORDS.search(r.question) or _TWO_NUMBERS.search(r.question))]
+            or GROUPING_WORDS.search(r.question) or _TWO_NUMBERS.search(r.question)
+            or r.question.lower().startswith("how many "))]
         best_of_groups: dict[int, GroupNoun] = {}
         if not wanted:
             return best_of_groups
@@ -362,6 +365,11 @@ class QuestionParser:
             if not _keeps(understood.pattern, counted.pattern):
                 return counted.pattern, counted.kind
             return _NextReading(counted.pattern), None  # "Which department has the most people?"
+        counted_chain = counted_chain_reading(doc)  # "How many suppliers provide products in the category Meter?"
+        if counted_chain is not None and not _same_reading(counted_chain, understood.pattern):
+            if not _says_all(understood.pattern, counted_chain):
+                return counted_chain, AnswerKind.NUMBER
+            return _NextReading(counted_chain), None
         compared = coordinated_comparisons(understood.question)
         if compared is not None:  # "Which products are wider than 75 mm and lower than 20 mm?"
             return compared, AnswerKind.RESOURCE
@@ -480,6 +488,14 @@ def _keeps(model: PhraseGraphPattern, reading: PhraseGraphPattern) -> bool:
         return False  # "Who manages the most products?" as `?u1 | is a | products`: the count is of something else
     names = {n for t in reading.triples if not t.is_type for n in t.nodes() if not is_unknown(n)}
     return all(any(n in t.nodes() for t in model.triples if not t.is_type) for n in names)
+
+
+def _says_all(model: PhraseGraphPattern, reading: PhraseGraphPattern) -> bool:
+    """Whether the model's reading says every word of the parse's (its relations, classes and names)."""
+    said = {w for t in model.triples for phrase in t.nodes() + (t.relation,) if not is_unknown(phrase)
+            for w in phrase.lower().split()}
+    return all(w in said for t in reading.triples for phrase in t.nodes() + (t.relation,)
+               if not is_unknown(phrase) and phrase != TYPE_RELATION for w in phrase.lower().split())
 
 
 def _chained_name(pattern: PhraseGraphPattern) -> bool:

@@ -695,3 +695,46 @@ def _read_counted(doc: Any) -> SuperlativeReading | None:
                                        and c.i < counted.i})
     return SuperlativeReading(PhraseGraphPattern(triples=tuple(builder.triples), form=QuestionForm.LIST, ordering=Ordering(
         node, descending=descending, limit=stated.limit or 1, by_count=True)), AnswerKind.RESOURCE)
+
+
+def counted_chain_reading(doc: Any) -> PhraseGraphPattern | None:
+    """"How many different suppliers provide products in the category Meter?" as `count :: ?u1 | is a |
+    suppliers ; ?u1 | provide | ?u2 ; ?u2 | is a | products ; ?u2 | category | Meter`: the counted
+    things, the verb, the kind of its object and the object's restrictions (a preposition the parse hangs
+    on the verb restricts the object). None unless the question is just that."""
+    try:
+        return _read_counted_chain(doc)
+    except _Unreadable:
+        return None
+
+
+_COUNTING_MODIFIERS = frozenset({"many", "different", "distinct", "separate", "unique"})
+
+
+def _read_counted_chain(doc: Any) -> PhraseGraphPattern | None:
+    if len(doc) < 5 or doc[0].lower_ != "how" or doc[1].lower_ != "many" or not _plain(doc):
+        return None
+    counted = doc[1].head
+    verb = counted.head
+    if counted.dep_ != "nsubj" or counted.tag_ != "NNS" or verb.dep_ != "ROOT" or verb.pos_ != "VERB" or \
+            verb.lemma_ in _HAVING_VERBS:
+        return None
+    objects = [c for c in verb.children if c.dep_ == "dobj"]
+    if len(objects) != 1 or objects[0].tag_ != "NNS" or not _any_of_a_kind(objects[0]) or \
+            any(c.dep_ not in ("nsubj", "dobj", "prep", "punct", "aux") for c in verb.children):
+        return None
+    thing = objects[0]
+    if any(t.like_num for t in thing.subtree):  # "weigh less than 3 grams" compares
+        return None
+    builder = _Builder()
+    modifiers = {c.i for c in counted.children if c.lower_ in _COUNTING_MODIFIERS}
+    builder.add(ANSWER, TYPE_RELATION, _kind_phrase(counted, skip=modifiers))
+    _restrict(builder, ANSWER, counted, modifiers)
+    node = builder.fresh()
+    builder.add(ANSWER, verb.text, node)
+    builder.add(node, TYPE_RELATION, _kind_phrase(thing))
+    _restrict(builder, node, thing)
+    for preposition in (c for c in verb.children if c.dep_ == "prep"):
+        _relate(builder, node, preposition.lower_, preposition)
+    return PhraseGraphPattern(triples=tuple(builder.triples), form=QuestionForm.COUNT)
+
