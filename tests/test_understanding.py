@@ -1655,3 +1655,18 @@ def test_counts_of_things_doing_something_to_a_kind_are_read_from_the_syntax(que
     reading = counted_chain_reading(spacy_pipeline()(question))
     assert (reading.to_text() if reading else None) == expected
 
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("products from Bolton, Sanchez and Rodgers that cost under 2 EUR?",
+     "list :: ?u1 | is a | products ; ?u1 | from | Bolton, Sanchez and Rodgers ; ?u1 | price | ?u2 :: filter ?u2 < 2"),
+    ("List the products in the category Gauge with a width of at least 20 mm.",
+     "list :: ?u1 | is a | products ; ?u1 | category | Gauge ; ?u1 | width | ?u2 :: filter ?u2 >= 20"),
+    ("Which products are wider than 75 mm?", None),  # no named restriction
+    ("Which products from Swiss suppliers are cheaper than 2 EUR?", None),  # not a name
+])
+def test_a_kind_with_a_named_restriction_and_a_comparison_is_read(question: str, expected: str | None) -> None:
+    from understanding.syntax import restricted_comparison
+
+    reading = restricted_comparison(question)
+    assert (reading.to_text() if reading else None) == expected
+

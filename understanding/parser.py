@@ -47,6 +47,7 @@ from understanding.syntax import (
     coordinated_predicates,
     counted_chain_reading,
     counted_superlative_reading,
+    restricted_comparison,
     superlative_reading,
 )
 
@@ -316,7 +317,7 @@ class QuestionParser:
             or len(_OF.findall(r.question)) + len(_CHAIN_LINK.findall(r.question)) >= 2
             or _COORDINATED.search(r.question)
             or GROUPING_WORDS.search(r.question) or _TWO_NUMBERS.search(r.question)
-            or r.question.lower().startswith("how many "))]
+            or r.question.lower().startswith("how many ") or restricted_comparison(r.question) is not None)]
         best_of_groups: dict[int, GroupNoun] = {}
         if not wanted:
             return best_of_groups
@@ -373,6 +374,11 @@ class QuestionParser:
         compared = coordinated_comparisons(understood.question)
         if compared is not None:  # "Which products are wider than 75 mm and lower than 20 mm?"
             return compared, AnswerKind.RESOURCE
+        restricted = restricted_comparison(understood.question)  # "products from X that cost under 2 EUR?"
+        if restricted is not None and not _same_reading(restricted, understood.pattern):
+            if not _says_all(understood.pattern, restricted) or not understood.pattern.comparisons:
+                return restricted, AnswerKind.RESOURCE
+            return _NextReading(restricted), None
         chain = chain_reading(doc)
         if chain is not None and not chain.kept_by(understood.pattern):
             return chain.pattern, None

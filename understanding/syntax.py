@@ -40,7 +40,7 @@ gives None, and the model's reading stands.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from understanding.grading import (
@@ -553,7 +553,8 @@ _OPERATOR = "|".join(re.escape(phrase) for phrase, _ in sorted(COMPARATIVE_PHRAS
 _CONJUNCTS = (
     re.compile(rf"^(?:(?:are|is)\s+)?(?P<adjective>[a-z]+er|more [a-z]+|less [a-z]+) than {_VALUE}$"),
     re.compile(rf"^(?P<verb>weighs?|costs?|measures?)\s+(?P<operator>{_OPERATOR}) {_VALUE}$"),
-    re.compile(rf"^(?:(?:with|have|has)\s+)?(?:an?\s+)?(?P<noun>[a-z]+(?: [a-z]+)?)\s+(?:of\s+)?(?P<operator>{_OPERATOR}) {_VALUE}$"),
+    re.compile(rf"^(?:(?:with|have|has)\s+)?(?:an?\s+)?(?P<noun>[a-z]+(?: (?!of\b)[a-z]+)?)\s+(?:of\s+)?"
+               rf"(?P<operator>{_OPERATOR}) {_VALUE}$"),
 )
 # "have both a height and a width of less than 15 mm": one bound for two attributes
 _SHARED_BOUND = re.compile(rf"^(?:(?:have|has|with)\s+)?(?:both\s+)?(?:an?\s+)?(?P<first>[a-z]+) and (?:an?\s+)?"
@@ -579,6 +580,34 @@ def coordinated_comparisons(question: str) -> PhraseGraphPattern | None:
         if all(c is not None for c in conditions) and len({c[0] for c in conditions if c}) == len(conditions):
             return _compared(asked.group("kind"), [c for c in conditions if c is not None])
     return None
+
+
+# "products from Bolton, Sanchez and Rodgers that cost under 2 EUR?", "Which resistors supplied by Brown PLC
+# weigh more than 15 g?": a kind, one named restriction, one comparison
+_RESTRICTED_KIND = re.compile(
+    r"^(?:(?:which|what|list|show(?: me)?|give me|find|name)\s+)?(?:the\s+|all\s+(?:the\s+)?)?"
+    r"(?P<kind>[a-z]+(?: [a-z]+)?)\s+(?P<relation>from|supplied by|made by|managed by|sold by|in the category|"
+    r"of the category|in)\s+(?P<name>[A-Z0-9][\w&.'-]*(?:,? (?:and |& )?[A-Z0-9][\w&.'-]*)*)\s+"
+    r"(?:that\s+|which\s+)?(?P<condition>[a-z].+?)\s*[?.!]?$")
+
+
+def restricted_comparison(question: str) -> PhraseGraphPattern | None:
+    """"products from Bolton, Sanchez and Rodgers that cost under 2 EUR?" as `?u1 | is a | products ;
+    ?u1 | from | Bolton, Sanchez and Rodgers ; ?u1 | price | ?u2 :: filter ?u2 < 2`; None for anything else."""
+    text = question.strip()
+    found = _RESTRICTED_KIND.match(text[:1].lower() + text[1:])
+    if found is None or found.group("kind").split()[0] in _NOT_KINDS:
+        return None
+    condition = _comparison(found.group("condition").lower())
+    if condition is None:
+        return None
+    relation = found.group("relation").removeprefix("in the ").removeprefix("of the ")
+    pattern = _compared(found.group("kind"), [condition])
+    return replace(pattern, triples=(*pattern.triples[:1], PhraseTriple(ANSWER, relation, found.group("name")),
+                                     *pattern.triples[1:]))
+
+
+_NOT_KINDS = frozenset({"is", "are", "was", "were", "do", "does", "did", "how", "many", "much"})
 
 
 def _compared(kind: str, conditions: list[tuple[str, str, str]]) -> PhraseGraphPattern:
