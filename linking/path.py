@@ -27,7 +27,7 @@ from gateway.errors import GatewayError
 from gateway.models import XSD, Answer, AnswerStatus, PathResult
 from gateway.qa import AskOptions
 from gateway.sparql import Term, counting_requests, sharing_results, term_to_sparql
-from linking.affinity import AffinityScorer, default_scorer
+from linking.affinity import AffinityScorer, default_scorer, split_words
 from linking.demonyms import country_of
 from linking.entities import RDF_TYPE, EntityLinker, LinkedEntity, NodeLinks, is_value_phrase, local_name
 from linking.execution import ExecutedQuery, QueryExecutor, readable_alternative, select_answer, term_key
@@ -94,6 +94,8 @@ CONNECTOR_FACTOR = 0.9  # an unnamed connector hop (paper -contribution-> ?c) co
 MAX_HOPS = 3
 VALUE_PATHS = 2  # two-hop readings to things that are taken on to the things' value (`price` -> `amount`)
 REFERENCE_BELOW = 0.7  # an attribute no predicate of the things fits this well may be a referred thing's
+_ASKED_WORD = re.compile(r"(?:which|what)\s+([a-z]+)\b", re.IGNORECASE)  # "Which parts of X ..."
+MAX_RECORDS = 200  # answers probed for the link to the thing they record
 DEMONYM_FACTOR = 0.95  # "Irish" linked as Ireland: a little below the name itself
 REFERENCE_FACTOR = 0.95  # ... behind an unnamed first hop (a foreign key), which costs a little
 REFERRER_FACTOR = 0.85  # the many things referring to one ("a document's paragraphs") less than the one it refers to
@@ -431,6 +433,8 @@ class KgqanPath:
                 if readable is not None:
                     opaque_instead, chosen, naming = chosen, readable, None
                 await self._open_containers(chosen, endpoint, options)
+                if await self._open_records(chosen, understood, endpoint, options):
+                    naming = None  # found for the records, not for the things they record
                 await self._present_by_name(chosen, naming, endpoint)
             answers = await self._answers(chosen, understood.pattern, endpoint, options)
             timings["filtering"] = filter_ms + (time.perf_counter() - started) * 1000
@@ -495,6 +499,59 @@ class KgqanPath:
             chosen.query = replace(query, sparql=sparql, pattern=pattern, answer_var=member, execution_sparql=sparql,
                                    result_var=member[1:], modifiers=f" LIMIT {options.max_answers}",
                                    first_of_ties=False)
+
+    async def _open_records(self, chosen: ExecutedQuery, understood: UnderstoodQuestion, endpoint: Endpoint,
+                            options: AskOptions) -> bool:
+        """Answers that record a thing rather than being it (a bill of material's `BomPart` nodes, each
+        with its quantity and `hasPart` the hardware) are replaced by that thing where the question asks
+        for it by the record's own word ("Which parts of X ..."): the answers' one class is named with
+        the word, and each answer has one link named with it. Two requests; the query is rewritten.
+        True where the answers were replaced."""
+        query = chosen.query
+        iris = [a for a in chosen.answers if isinstance(a, ox.NamedNode)]
+        asked = understood.wh_noun or understood.answer_type.semantic_type or (
+            found.group(1) if (found := _ASKED_WORD.match(understood.question)) else None)
+        if chosen.boolean is not None or not iris or len(iris) < len(chosen.answers) or not asked or \
+                not query.sparql.startswith(f"SELECT DISTINCT {query.answer_var} WHERE") or \
+                "GROUP BY" in query.modifiers or query.answer_var in query.modifiers:
+            return False
+        words = {singular(w) for w in split_words(asked)}
+        records = iris[:MAX_RECORDS]
+        values = " ".join(f"<{a.value}>" for a in records)
+        probe = (f"SELECT ?p (COUNT(DISTINCT ?a) AS ?n) (COUNT(?o) AS ?m) (COUNT(DISTINCT ?o) AS ?k) (SAMPLE(?o) AS ?c) "
+                 f"WHERE {{ VALUES ?a {{ {values} }} ?a ?p ?o FILTER(isIRI(?o)) }} GROUP BY ?p")
+        try:
+            result = await endpoint.sparql.select(probe)
+        except GatewayError:
+            return False
+        rows = [row for row in result if isinstance(row.get("p"), ox.NamedNode) and isinstance(row.get("c"), ox.NamedNode)]
+
+        def named(iri: str) -> bool:
+            return words <= {singular(w) for w in split_words(local_name(iri))}
+
+        typed = [row for row in rows if row["p"].value == RDF_TYPE]
+        if len(typed) != 1 or int(typed[0]["k"].value) != 1 or int(typed[0]["n"].value) != len(records) or \
+                not named(typed[0]["c"].value) or \
+                {singular(w) for w in split_words(local_name(typed[0]["c"].value))} == words:
+            return False  # not all of one class named with the asked word and more ("BomPart" for "parts")
+        links = [row["p"].value for row in rows if row["p"].value != RDF_TYPE and named(row["p"].value)
+                 and int(row["n"].value) == len(records) == int(row["m"].value)]
+        if len(links) != 1:
+            return False
+        member = "?kgqaRecorded"
+        pattern = f"{query.pattern} . {query.answer_var} <{links[0]}> {member}"
+        modifiers = query.modifiers or f" LIMIT {options.max_answers}"  # an ordering keeps its order and limit
+        sparql = f"SELECT DISTINCT {member} WHERE {{ {pattern} }}{modifiers}"
+        try:
+            opened = await endpoint.sparql.select(sparql)
+        except GatewayError:
+            return False
+        things = [t for t in opened.column(member[1:]) if t is not None]
+        if things:
+            chosen.answers = list(dict.fromkeys(things))
+            chosen.query = replace(query, sparql=sparql, pattern=pattern, answer_var=member, execution_sparql=sparql,
+                                   result_var=member[1:], modifiers=modifiers)
+        return bool(things)
 
     async def _present_by_name(self, chosen: ExecutedQuery, naming: Naming | None, endpoint: Endpoint) -> None:
         """Resources without labels answer with their naming attribute; the query is rewritten to say so."""

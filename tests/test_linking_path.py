@@ -277,6 +277,26 @@ async def test_a_peoples_adjective_is_linked_as_its_country(path: KgqanPath, ck2
     assert country_of("Swiss") == "Switzerland" and country_of("Germans") == "Germany" and country_of("Cooper") is None
 
 
+async def test_records_asked_for_by_their_word_answer_with_the_thing_they_record(path: KgqanPath,
+                                                                                    ck25: Endpoint) -> None:
+    """A bill of material's parts are `BomPart` records, each with a quantity and `hasPart` the hardware:
+    "Which parts ..." asks for the hardware."""
+    question = "Which parts of the AeroVibe Matrix are needed in a quantity of more than 70?"
+    pattern = PhraseGraphPattern.from_text("list :: ?u1 | parts | AeroVibe Matrix ; ?u1 | quantity | ?u2 :: filter ?u2 > 70")
+    asked = UnderstoodQuestion(question, pattern, AnswerType(AnswerKind.RESOURCE), "hand-written")
+    result = await path.answer_understood(asked, ck25, KGQAN_ONLY)
+    truth = await ck25.sparql.select(
+        f'SELECT DISTINCT ?h WHERE {{ ?b <{PV}name> "AeroVibe Matrix" ; <{PV}hasBomPart> ?r . ?r <{PV}hasPart> ?h ; '
+        f'<{PV}quantity> ?q FILTER(xsd:integer(?q) > 70) }}'.replace("xsd:integer", "<http://www.w3.org/2001/XMLSchema#integer>"))
+    assert truth.rows and {a.value for a in result.answers} == {r["h"].value for r in truth.rows}
+    assert f"<{PV}hasPart> ?kgqaRecorded" in result.evidence.sparql
+    # the asked class itself is no record of anything
+    services = UnderstoodQuestion("Which services are there?", PhraseGraphPattern.from_text("list :: ?u1 | is a | services"),
+                                  AnswerType(AnswerKind.RESOURCE), "hand-written")
+    plain = await path.answer_understood(services, ck25, KGQAN_ONLY)
+    assert "kgqaRecorded" not in plain.evidence.sparql
+
+
 async def test_endpoint_setup_requests_leave_the_first_questions_budget_whole(virtuoso) -> None:  # noqa: ANN001
     """Discovery and the class list are fetched once per endpoint and counted apart: the first
     question on a new endpoint answers as the next one does."""
