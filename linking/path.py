@@ -749,9 +749,11 @@ class KgqanPath:
                              literal_map: dict[str, list[LinkedEntity]], endpoint: Endpoint,
                              options: AskOptions) -> None:
         """"Irish suppliers" (`?u1 | supplier | Irish`): a people's adjective that names nothing is linked
-        as its country, a vertex or a value ("Ireland"), a little below a name the question says."""
+        as its country, a vertex or a value ("Ireland"), a little below a name the question says; so is
+        the name at the end of a phrase that names nothing ("material AeroVibe Matrix", the rest of "the
+        bill of material AeroVibe Matrix")."""
         countries = {p: country for p in searched if not vertices[p] and not literal_map.get(p)
-                     and (country := country_of(p)) is not None}
+                     and (country := country_of(p) or _named_tail(p)) is not None}
         if not countries:
             return
         found, values = await asyncio.gather(
@@ -1116,6 +1118,16 @@ def _classes_of(node: str, pattern: PhraseGraphPattern, classes: dict[str, list[
     """The class IRIs linked for a node's `is a` phrases."""
     return {c.term.value for t in pattern.triples if t.is_type and t.subject == node
             for c in classes.get(t.object, []) if c.kind == "class"}
+
+
+_LOWER_THEN_NAME = re.compile(r"^(?:[a-z][\w-]*\s+)+(?P<name>[A-Z0-9][\w&.,'-]*(?:\s+[\w&.,'-]+)*)$")
+
+
+def _named_tail(phrase: str) -> str | None:
+    """The name ending a phrase of lower-case words and a name ("material AeroVibe Matrix" -> "AeroVibe
+    Matrix"), else None."""
+    found = _LOWER_THEN_NAME.match(phrase.strip())
+    return found.group("name") if found else None
 
 
 def _is_container(class_iri: str) -> bool:

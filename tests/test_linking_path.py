@@ -18,7 +18,7 @@ from linking import KgqanPath
 from linking.affinity import default_scorer
 from linking.demonyms import country_of
 from linking.filtering import AnswerTypeFilter
-from linking.path import with_counted_kind_reading
+from linking.path import _named_tail, with_counted_kind_reading
 from understanding.pgp import AnswerKind, AnswerType, PhraseGraphPattern, UnderstoodQuestion
 
 PV = "http://ld.company.org/prod-vocab/"
@@ -275,6 +275,8 @@ async def test_a_peoples_adjective_is_linked_as_its_country(path: KgqanPath, ck2
     truth = await ck25.sparql.select(f'SELECT DISTINCT ?p WHERE {{ ?p <{PV}hasSupplier>/<{PV}addressCountry> "France" }}')
     assert truth.rows and {a.value for a in result.answers} == {r["p"].value for r in truth.rows}
     assert country_of("Swiss") == "Switzerland" and country_of("Germans") == "Germany" and country_of("Cooper") is None
+    # so is the name ending a phrase of lower-case words ("the bill of material AeroVibe Matrix")
+    assert _named_tail("material AeroVibe Matrix") == "AeroVibe Matrix" and _named_tail("AeroVibe Matrix") is None
 
 
 async def test_records_asked_for_by_their_word_answer_with_the_thing_they_record(path: KgqanPath,

@@ -1670,3 +1670,13 @@ def test_a_kind_with_a_named_restriction_and_a_comparison_is_read(question: str,
     reading = restricted_comparison(question)
     assert (reading.to_text() if reading else None) == expected
 
+
+def test_the_largest_value_ranks_by_the_value_not_by_a_count() -> None:
+    from understanding.repairs import with_stated_ordering
+
+    counted = PhraseGraphPattern.from_text("list :: ?u1 | part | AeroVibe Matrix ; ?u1 | quantity | ?u2 :: order count ?u2 desc 1")
+    valued = with_stated_ordering("Which part of AeroVibe Matrix is required in the largest quantity?", counted)
+    assert valued.ordering is not None and not valued.ordering.by_count
+    kept = with_stated_ordering("Which city has the largest number of airports?", counted)
+    assert kept.ordering is not None and kept.ordering.by_count
+

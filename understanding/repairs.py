@@ -186,6 +186,10 @@ def _phrase_words(pattern: PhraseGraphPattern) -> set[str]:
     return set(re.findall(r"\w+", text.lower()))
 
 
+_EXTREME_OF_VALUE = re.compile(r"\bthe (?:largest|highest|greatest|biggest|smallest|lowest) "
+                               r"(?!number\b|count\b|amount of\b|total\b)[a-z]+\s*[?.!]?$")
+
+
 def with_stated_ordering(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """The end and the number the superlative states: "the highest price" orders descending and "the
     three cheapest" keeps three, whatever tokens the model chose; a MAX becomes a MIN for "the lowest"."""
@@ -198,6 +202,8 @@ def with_stated_ordering(question: str, pattern: PhraseGraphPattern) -> PhraseGr
         return pattern
     ordering = replace(pattern.ordering, descending=stated.descending,
                        limit=stated.limit or pattern.ordering.limit, node=_graded_value(pattern, pattern.ordering))
+    if ordering.by_count and _EXTREME_OF_VALUE.search(question):  # "in the largest quantity" ranks by the value
+        ordering = replace(ordering, by_count=False)
     return pattern if ordering == pattern.ordering else replace(pattern, ordering=ordering)
 
 
