@@ -307,11 +307,12 @@ class QuestionParser:
         return results
 
     def _read_syntax(self, results: list[UnderstoodQuestion | None]) -> dict[int, GroupNoun]:
-        """Groups, superlatives, two comparisons, chains of "of" and coordinated predicates read from the
+        """Groups, superlatives, counts, comparisons, chains and coordinated predicates read from the
         question's syntax (`understanding.syntax`), one spaCy batch; the model's reading becomes the next
-        one. A chain is
-        taken only where the model's reading dropped one of its nouns, a count superlative only where the
-        model garbled it. A question per "each N" has all its readings grouped (`understanding.groups`)."""
+        one. A chain is taken only where the model's reading dropped one of its nouns, a count superlative
+        only where the model garbled it, a count or a restricted comparison only where the model's reading
+        misses one of its words; otherwise they go second (`_NextReading`). A question per "each N" has
+        all its readings grouped (`understanding.groups`)."""
         wanted = [i for i, r in enumerate(results) if r is not None and (
             (stated_ordering(r.question) is not None)
             or len(_OF.findall(r.question)) + len(_CHAIN_LINK.findall(r.question)) >= 2

@@ -29,9 +29,19 @@ restrictions, the verb and the counted noun.
 
 Two comparisons of different attributes joined by "and" (`coordinated_comparisons`): "Which products
 are wider than 75 mm and lower than 20 mm?", "weigh more than 20 grams and cost less than 5 EUR",
-"with a weight above 20 g and a height below 30 mm". The model folds them into one value or a unit
-relation; each conjunct names its attribute (by the comparative, the verb or the noun; "lower" by a
-length unit is the height) and its bound, and the answer gets one attribute edge per conjunct.
+"with a weight above 20 g and a height below 30 mm", "have both a height and a width of less than 15
+mm". The model folds them into one value or a unit relation; each conjunct names its attribute (by the
+comparative, the verb or the noun; "lower" by a length unit is the height) and its bound, and the
+answer gets one attribute edge per conjunct. A kind with one named restriction and one comparison
+(`restricted_comparison`): "products from Bolton, Sanchez and Rodgers that cost under 2 EUR?".
+
+Counts of things doing something to a kind (`counted_chain_reading`): "How many different suppliers
+provide products in the category Meter?", which the model reads as `?u1 | suppliers | Meter`.
+
+The readers take the asker's own catalogue as the whole graph ("our least reliable sensor", "the most
+expensive Rheostat we carry"), a possessor as a restriction ("Karen Brant's products") or a hop of a
+chain ("the email of Yanka Schreiber's manager"), and a bare noun phrase as a question ("phone number
+of the product manager for product X?").
 
 Anything a reader does not fully understand (a relative clause, a coordination, a second sentence)
 gives None, and the model's reading stands.
