@@ -1680,3 +1680,15 @@ def test_the_largest_value_ranks_by_the_value_not_by_a_count() -> None:
     kept = with_stated_ordering("Which city has the largest number of airports?", counted)
     assert kept.ordering is not None and kept.ordering.by_count
 
+
+
+def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> None:
+    from understanding.parser import read_text
+
+    assert read_text("Which parts of the bill of material PulseCraft Vertex are needed?") == \
+        "Which parts of PulseCraft Vertex are needed?"
+    for kept in ("What is the price of the Aluminum Switch?", "What is the weight of product Z367-7507010?",
+                 "List the other members of the band of which Juelz Santana is a part?"):
+        assert read_text(kept) == kept
+    understood = QuestionParser(model=ECHO_MODEL).parse_sync(["How many parts are in the bill of material PulseCraft Vertex?"])[0]
+    assert understood.question == "How many parts are in the bill of material PulseCraft Vertex?"  # as asked

@@ -101,6 +101,20 @@ def normalise_question(question: object) -> str:
     return text
 
 
+# "the bill of material PulseCraft Vertex": a kind of two words joined by "of" before a name, which the
+# model splits across the pattern ("?u1 | bill | material PulseCraft Vertex"); the name alone says it
+_KIND_OF_KIND_BEFORE_NAME = re.compile(
+    r"\b(?P<preposition>in|of|from|for|to|on|at|with|by) the [a-z]+ of "
+    r"(?!(?:the|a|an|our|their|its|product|all|which|whom|whose|that)\b)[a-z]+ (?=[A-Z0-9])")
+
+
+def read_text(question: str) -> str:
+    """The question as the model and the readers read it: a kind joined by "of" before a name left out
+    ("the parts of the bill of material PulseCraft Vertex" -> "the parts of PulseCraft Vertex"); the
+    understood question keeps the words as asked."""
+    return _KIND_OF_KIND_BEFORE_NAME.sub(r"\g<preposition> ", question)
+
+
 class QuestionParser:
     """Turns questions into phrase graph patterns with answer types; one per process (`get_parser`)."""
 
@@ -193,7 +207,7 @@ class QuestionParser:
 
     def _compute(self, texts: list[str]) -> None:
         with self._work_lock:
-            results = self._understand(texts)
+            results = self._understand([read_text(t) for t in texts])
         with self._cache_lock:
             for text, result in zip(texts, results, strict=True):
                 self._cache[text] = result
