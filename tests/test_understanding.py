@@ -1661,6 +1661,8 @@ def test_counts_of_things_doing_something_to_a_kind_are_read_from_the_syntax(que
      "list :: ?u1 | is a | products ; ?u1 | from | Bolton, Sanchez and Rodgers ; ?u1 | price | ?u2 :: filter ?u2 < 2"),
     ("List the products in the category Gauge with a width of at least 20 mm.",
      "list :: ?u1 | is a | products ; ?u1 | category | Gauge ; ?u1 | width | ?u2 :: filter ?u2 >= 20"),
+    ("which of Rebecca Hall's products weigh more than 15 g?",  # an owner relates by the noun
+     "list :: ?u1 | is a | products ; ?u1 | products | Rebecca Hall ; ?u1 | weight | ?u2 :: filter ?u2 > 15"),
     ("Which products are wider than 75 mm?", None),  # no named restriction
     ("Which products from Swiss suppliers are cheaper than 2 EUR?", None),  # not a name
 ])

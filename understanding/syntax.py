@@ -601,17 +601,25 @@ _RESTRICTED_KIND = re.compile(
     r"(?:that\s+|which\s+)?(?P<condition>[a-z].+?)\s*[?.!]?$")
 
 
+# "which of Rebecca Hall's products weigh more than 15 g?": the owner's things, one comparison
+_OWNED_KIND = re.compile(r"^(?:which|what) of (?P<name>[A-Z][\w&.-]*(?: [A-Z][\w&.-]*)*)'s (?P<kind>[a-z]+) "
+                         r"(?:that\s+|which\s+)?(?P<condition>[a-z].+?)\s*[?.!]?$")
+
+
 def restricted_comparison(question: str) -> PhraseGraphPattern | None:
     """"products from Bolton, Sanchez and Rodgers that cost under 2 EUR?" as `?u1 | is a | products ;
-    ?u1 | from | Bolton, Sanchez and Rodgers ; ?u1 | price | ?u2 :: filter ?u2 < 2`; None for anything else."""
+    ?u1 | from | Bolton, Sanchez and Rodgers ; ?u1 | price | ?u2 :: filter ?u2 < 2` ("which of Rebecca
+    Hall's products weigh ...": related by the noun); None for anything else."""
     text = question.strip()
-    found = _RESTRICTED_KIND.match(text[:1].lower() + text[1:])
+    text = text[:1].lower() + text[1:]
+    found = _RESTRICTED_KIND.match(text) or _OWNED_KIND.match(text)
     if found is None or found.group("kind").split()[0] in _NOT_KINDS:
         return None
     condition = _comparison(found.group("condition").lower())
     if condition is None:
         return None
-    relation = found.group("relation").removeprefix("in the ").removeprefix("of the ")
+    relation = found.group("relation").removeprefix("in the ").removeprefix("of the ") \
+        if "relation" in found.groupdict() else found.group("kind")
     pattern = _compared(found.group("kind"), [condition])
     return replace(pattern, triples=(*pattern.triples[:1], PhraseTriple(ANSWER, relation, found.group("name")),
                                      *pattern.triples[1:]))
