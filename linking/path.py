@@ -505,7 +505,8 @@ class KgqanPath:
         """Answers that record a thing rather than being it (a bill of material's `BomPart` nodes, each
         with its quantity and `hasPart` the hardware) are replaced by that thing where the question asks
         for it by the record's own word ("Which parts of X ..."): the answers' one class is named with
-        the word, and each answer has one link named with it. Two requests; the query is rewritten.
+        the word, and each answer has one link named with it. Up to two requests (none where the answers'
+        classes are known and none is such a record); the query is rewritten.
         True where the answers were replaced."""
         query = chosen.query
         iris = [a for a in chosen.answers if isinstance(a, ox.NamedNode)]
@@ -516,6 +517,14 @@ class KgqanPath:
                 "GROUP BY" in query.modifiers or query.answer_var in query.modifiers:
             return False
         words = {singular(w) for w in split_words(asked)}
+
+        def record_class(iri: str) -> bool:  # "BomPart" for "parts": the asked word and more
+            class_words = {singular(w) for w in split_words(local_name(iri))}
+            return words < class_words
+
+        known = {c for a in iris for c in chosen.types.get(a.value, [])}
+        if known and not any(record_class(c) for c in known):
+            return False  # the classes are known already: no request
         records = iris[:MAX_RECORDS]
         values = " ".join(f"<{a.value}>" for a in records)
         probe = (f"SELECT ?p (COUNT(DISTINCT ?a) AS ?n) (COUNT(?o) AS ?m) (COUNT(DISTINCT ?o) AS ?k) (SAMPLE(?o) AS ?c) "
@@ -531,9 +540,8 @@ class KgqanPath:
 
         typed = [row for row in rows if row["p"].value == RDF_TYPE]
         if len(typed) != 1 or int(typed[0]["k"].value) != 1 or int(typed[0]["n"].value) != len(records) or \
-                not named(typed[0]["c"].value) or \
-                {singular(w) for w in split_words(local_name(typed[0]["c"].value))} == words:
-            return False  # not all of one class named with the asked word and more ("BomPart" for "parts")
+                not record_class(typed[0]["c"].value):
+            return False  # not all of one class named with the asked word and more
         links = [row["p"].value for row in rows if row["p"].value != RDF_TYPE and named(row["p"].value)
                  and int(row["n"].value) == len(records) == int(row["m"].value)]
         if len(links) != 1:
