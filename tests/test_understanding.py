@@ -1191,6 +1191,8 @@ SUPERLATIVE_READINGS = [  # (question, the reading from its syntax; None: left t
     ("What is the largest city of the country?", None),  # one thing ranks its cities
     ("lowest reliability index among Karen Brant's products?",  # a possessor relates by the noun
      "min :: ?u1 | reliability index | ?u2 ; ?u2 | is a | products ; ?u2 | products | Karen Brant"),
+    ("What is the highest reliability index among the products whose product manager is Gretel Roth?",
+     "max :: ?u1 | reliability index | ?u2 ; ?u2 | is a | products ; ?u2 | product manager | Gretel Roth"),
     ("max weight of the products supplied by Bennett, Best and Jacobson?",
      "max :: ?u1 | weight | ?u2 ; ?u2 | is a | products ; ?u2 | supplied by | Bennett, Best and Jacobson"),
     ("List the names of the top 5 oldest people.",

@@ -381,12 +381,27 @@ def _restrict(builder: _Builder, node: str, noun: Any, handled: set[int] | froze
             if len(preps) != 1 or len(list(child.children)) != 1:
                 raise _Unreadable
             _relate(builder, node, f"{child.text} {preps[0].lower_}", preps[0])
+        elif child.dep_ == "relcl" and (whose := _whose_name(child)) is not None:  # "whose product manager is X"
+            builder.add(node, *whose)
         elif child.dep_ == "relcl":  # "we buy from X"
             preps = [c for c in child.children if c.dep_ == "prep"]
             rest = [c for c in child.children if c.dep_ != "prep"]
             if len(preps) != 1 or len(rest) != 1 or rest[0].dep_ != "nsubj" or rest[0].lower_ not in _ASKERS:
                 raise _Unreadable
             _relate(builder, node, f"{child.text} {preps[0].lower_}", preps[0])
+
+
+def _whose_name(clause: Any) -> tuple[str, str] | None:
+    """"whose product manager is Gretel Roth": (the relation, the name), else None."""
+    if clause.lemma_ != "be":
+        return None
+    subjects = [c for c in clause.children if c.dep_ == "nsubj" and c.pos_ == "NOUN"
+                and any(g.dep_ == "poss" and g.lower_ == "whose" for g in c.children)]
+    names = [c for c in clause.children if c.dep_ == "attr" and c.pos_ == "PROPN"]
+    if len(subjects) != 1 or len(names) != 1 or any(c.dep_ not in ("nsubj", "attr") for c in clause.children):
+        return None
+    words = sorted(names[0].subtree, key=lambda t: t.i)
+    return _kind_phrase(subjects[0]), " ".join(t.text for t in words)
 
 
 def _says_nothing(modifier: Any) -> bool:
