@@ -1193,6 +1193,8 @@ SUPERLATIVE_READINGS = [  # (question, the reading from its syntax; None: left t
      "min :: ?u1 | reliability index | ?u2 ; ?u2 | is a | products ; ?u2 | products | Karen Brant"),
     ("What is the highest reliability index among the products whose product manager is Gretel Roth?",
      "max :: ?u1 | reliability index | ?u2 ; ?u2 | is a | products ; ?u2 | product manager | Gretel Roth"),
+    ("What is the lowest price of a product for which the service Component Confabulation is eligible?",
+     "min :: ?u1 | price | ?u2 ; ?u2 | is a | product ; ?u2 | eligible for | Component Confabulation"),
     ("max weight of the products supplied by Bennett, Best and Jacobson?",
      "max :: ?u1 | weight | ?u2 ; ?u2 | is a | products ; ?u2 | supplied by | Bennett, Best and Jacobson"),
     ("List the names of the top 5 oldest people.",

@@ -381,8 +381,8 @@ def _restrict(builder: _Builder, node: str, noun: Any, handled: set[int] | froze
             if len(preps) != 1 or len(list(child.children)) != 1:
                 raise _Unreadable
             _relate(builder, node, f"{child.text} {preps[0].lower_}", preps[0])
-        elif child.dep_ == "relcl" and (whose := _whose_name(child)) is not None:  # "whose product manager is X"
-            builder.add(node, *whose)
+        elif child.dep_ == "relcl" and (named := _whose_name(child) or _which_name(child)) is not None:
+            builder.add(node, *named)  # "whose product manager is X", "for which the service X is eligible"
         elif child.dep_ == "relcl":  # "we buy from X"
             preps = [c for c in child.children if c.dep_ == "prep"]
             rest = [c for c in child.children if c.dep_ != "prep"]
@@ -402,6 +402,21 @@ def _whose_name(clause: Any) -> tuple[str, str] | None:
         return None
     words = sorted(names[0].subtree, key=lambda t: t.i)
     return _kind_phrase(subjects[0]), " ".join(t.text for t in words)
+
+
+def _which_name(clause: Any) -> tuple[str, str] | None:
+    """"for which the service Component Confabulation is eligible": ("eligible for", the name), else None."""
+    preps = [c for c in clause.children if c.dep_ == "prep"
+             and any(g.dep_ == "pobj" and g.lower_ in ("which", "whom") for g in c.children)]
+    adjectives = [c for c in clause.children if c.dep_ == "acomp"]
+    subjects = [c for c in clause.children if c.dep_ == "nsubj"]
+    if clause.lemma_ != "be" or len(preps) != 1 or len(adjectives) != 1 or len(subjects) != 1 or \
+            any(c.dep_ not in ("prep", "acomp", "nsubj") for c in clause.children):
+        return None
+    names = [t for t in sorted(subjects[0].subtree, key=lambda t: t.i) if t.pos_ == "PROPN"]
+    if not names:
+        return None
+    return f"{adjectives[0].text} {preps[0].lower_}", " ".join(t.text for t in names)
 
 
 def _says_nothing(modifier: Any) -> bool:
