@@ -486,19 +486,8 @@ class KgqanPath:
             return
         profile = await endpoint.profile()
         skipped = ", ".join(f"<{p}>" for p in (RDF_TYPE, *profile.label_predicates))
-        member = "?kgqaMember"
-        pattern = f"{query.pattern} . {query.answer_var} ?kgqaMemberOf {member} FILTER(?kgqaMemberOf NOT IN ({skipped}))"
-        sparql = f"SELECT DISTINCT {member} WHERE {{ {pattern} }} LIMIT {options.max_answers}"
-        try:
-            result = await endpoint.sparql.select(sparql)
-        except GatewayError:
-            return
-        members = [t for t in result.column(member[1:]) if t is not None]
-        if members:
-            chosen.answers = list(dict.fromkeys(members))
-            chosen.query = replace(query, sparql=sparql, pattern=pattern, answer_var=member, execution_sparql=sparql,
-                                   result_var=member[1:], modifiers=f" LIMIT {options.max_answers}",
-                                   first_of_ties=False)
+        await _answer_one_hop_on(chosen, f"?kgqaMemberOf ?kgqaMember FILTER(?kgqaMemberOf NOT IN ({skipped}))",
+                                 "?kgqaMember", f" LIMIT {options.max_answers}", endpoint, first_of_ties=False)
 
     async def _open_records(self, chosen: ExecutedQuery, understood: UnderstoodQuestion, endpoint: Endpoint,
                             options: AskOptions) -> bool:
@@ -546,20 +535,9 @@ class KgqanPath:
                  and int(row["n"].value) == len(records) == int(row["m"].value)]
         if len(links) != 1:
             return False
-        member = "?kgqaRecorded"
-        pattern = f"{query.pattern} . {query.answer_var} <{links[0]}> {member}"
         modifiers = query.modifiers or f" LIMIT {options.max_answers}"  # an ordering keeps its order and limit
-        sparql = f"SELECT DISTINCT {member} WHERE {{ {pattern} }}{modifiers}"
-        try:
-            opened = await endpoint.sparql.select(sparql)
-        except GatewayError:
-            return False
-        things = [t for t in opened.column(member[1:]) if t is not None]
-        if things:
-            chosen.answers = list(dict.fromkeys(things))
-            chosen.query = replace(query, sparql=sparql, pattern=pattern, answer_var=member, execution_sparql=sparql,
-                                   result_var=member[1:], modifiers=modifiers)
-        return bool(things)
+        return await _answer_one_hop_on(chosen, f"<{links[0]}> ?kgqaRecorded", "?kgqaRecorded", modifiers, endpoint,
+                                        first_of_ties=query.first_of_ties)
 
     async def _present_by_name(self, chosen: ExecutedQuery, naming: Naming | None, endpoint: Endpoint) -> None:
         """Resources without labels answer with their naming attribute; the query is rewritten to say so."""
@@ -1129,6 +1107,25 @@ def _classes_of(node: str, pattern: PhraseGraphPattern, classes: dict[str, list[
 
 
 _LOWER_THEN_NAME = re.compile(r"^(?:[a-z][\w-]*\s+)+(?P<name>[A-Z0-9][\w&.,'-]*(?:\s+[\w&.,'-]+)*)$")
+
+
+async def _answer_one_hop_on(chosen: ExecutedQuery, hop: str, member: str, modifiers: str, endpoint: Endpoint, *,
+                             first_of_ties: bool) -> bool:
+    """The chosen query's answers replaced by what `hop` (a predicate and `member`, with any FILTER)
+    leads to from each, one request; the query is rewritten to say so. False where nothing is reached."""
+    query = chosen.query
+    pattern = f"{query.pattern} . {query.answer_var} {hop}"
+    sparql = f"SELECT DISTINCT {member} WHERE {{ {pattern} }}{modifiers}"
+    try:
+        result = await endpoint.sparql.select(sparql)
+    except GatewayError:
+        return False
+    reached = [t for t in result.column(member[1:]) if t is not None]
+    if reached:
+        chosen.answers = list(dict.fromkeys(reached))
+        chosen.query = replace(query, sparql=sparql, pattern=pattern, answer_var=member, execution_sparql=sparql,
+                               result_var=member[1:], modifiers=modifiers, first_of_ties=first_of_ties)
+    return bool(reached)
 
 
 def _named_tail(phrase: str) -> str | None:
