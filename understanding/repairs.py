@@ -27,6 +27,7 @@ from understanding.grading import (
     is_grading_phrase,
     number_value,
     same_words,
+    singular,
     stated_operator,
     stated_ordering,
     value_in_question,
@@ -51,6 +52,7 @@ def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     pattern = with_compared_yes_no(question, with_stated_membership(question, with_existence_asked(question, pattern)))
     pattern = with_kind_of_relation(question, with_superlative_kind(question, with_year_apart(question, pattern)))
     pattern = with_stated_total(question, with_stated_aggregate(question, with_stated_ordering(question, pattern)))
+    pattern = with_stated_sum(question, pattern)
     pattern = with_graded_answer(question, pattern)
     pattern = with_compared_values(question, with_stated_operators(question, pattern))
     pattern = with_stated_range(question, with_counted_nouns(question, with_stated_comparison(question, pattern)))
@@ -278,6 +280,30 @@ def with_stated_total(question: str, pattern: PhraseGraphPattern) -> PhraseGraph
     if triple.is_type:
         return pattern
     relation = " ".join(w for w in triple.relation.split() if w.lower() not in ("combined", "total")) or triple.relation
+    return replace(pattern, form=QuestionForm.SUM,
+                   triples=tuple(replace(t, relation=relation) if t == triple else t for t in pattern.triples))
+
+
+_TOTAL_OF = re.compile(r"^\s*(?:(?:what|which)(?:'s|\s+is|\s+was|\s+are)\s+)?(?:the\s+)?(?:total|sum\s+of\s+(?:the\s+)?)"
+                       r"\s*(?P<value>[a-z]+)\b", re.I)
+_COUNTED_WORDS = frozenset({"number", "count", "numbers", "amount"})
+
+
+def with_stated_sum(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"Total quantity of parts in the X BOM?" decoded as a count asks for the sum of the quantities:
+    a count whose answer is reached by a relation phrase naming the value after "total" ("quantity",
+    not "number") becomes a SUM of that value."""
+    found = _TOTAL_OF.match(question)
+    if pattern.form is not QuestionForm.COUNT or found is None or pattern.ordering is not None or pattern.grouped:
+        return pattern
+    value = found.group("value").lower()
+    if value in _COUNTED_WORDS or node_degrees(pattern.triples).get(ANSWER) != 1:
+        return pattern
+    triple = next(t for t in pattern.triples if ANSWER in t.nodes())
+    words = triple.relation.split()
+    if triple.is_type or not words or singular(words[0].lower()) != singular(value):
+        return pattern
+    relation = " ".join(w for w in words if w.lower() != "total")
     return replace(pattern, form=QuestionForm.SUM,
                    triples=tuple(replace(t, relation=relation) if t == triple else t for t in pattern.triples))
 
@@ -988,13 +1014,16 @@ def with_graded_answer(question: str, pattern: PhraseGraphPattern) -> PhraseGrap
 
 
 _IS_THERE = re.compile(r"^\s*(?:is|are|was|were)\s+there\b", re.I)
+# "Do we have any ...", "Does any supplier ...": asked with an auxiliary and "any", a yes/no question
+_ANY_ASKED = re.compile(r"^\s*(?:do|does|did|is|are|was|were|has|have|had)\b(?:\s+\w+){0,3}?\s+any\b", re.I)
 
 
 def with_existence_asked(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
-    """"Is there a document named Summer Show?" asks yes or no, whatever form the model chose (no
-    training question starts with "Is there"): the pattern becomes a boolean one, true when its
+    """"Is there a document named Summer Show?" and "Do we have any hardware that weighs more than 20 g?"
+    ask yes or no, whatever form the model chose (no training question starts with "Is there"): the pattern becomes a boolean one, true when its
     triples hold for something."""
-    if _IS_THERE.match(question) is None or pattern.form in (QuestionForm.BOOLEAN,) or pattern.grouped:
+    asked = _IS_THERE.match(question) or (_ANY_ASKED.match(question) and " or " not in question.lower())
+    if asked is None or pattern.form in (QuestionForm.BOOLEAN,) or pattern.grouped:
         return pattern
     return replace(pattern, form=QuestionForm.BOOLEAN, ordering=None)
 
