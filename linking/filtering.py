@@ -87,10 +87,12 @@ class AnswerTypeFilter:
 
     def filter(self, answers: Sequence[Term], answer_type: AnswerType | None,
                types: dict[str, list[str]] | None = None, type_labels: dict[str, str] | None = None,
-               *, named: bool = False) -> FilterOutcome:
+               *, named: bool = False, asked_by_kind: bool = False) -> FilterOutcome:
         """`types` maps an answer IRI to its class IRIs; `type_labels` gives class labels where known.
         `named`: the IRIs will be presented by a name (their labels, or a naming attribute where their
-        graph has no labels), so they fit a string answer."""
+        graph has no labels), so they fit a string answer. `asked_by_kind`: the question asks for the
+        semantic type itself ("Which services ..."), so named things of a string answer are checked
+        against it too (otherwise a string's semantic type is often its owner's class)."""
         if answer_type is None or not answers:
             return FilterOutcome(list(answers))
         kind = answer_type.kind
@@ -102,7 +104,11 @@ class AnswerTypeFilter:
         if kind in checks:
             check, why = checks[kind]
             kept = [a for a in answers if check(a)]
-            return _outcome(answers, kept, f"{why} (expected {kind.value})", KIND_PENALTY[kind])
+            outcome = _outcome(answers, kept, f"{why} (expected {kind.value})", KIND_PENALTY[kind])
+            if (kind is AnswerKind.STRING and named and asked_by_kind and outcome.matched and answer_type.semantic_type
+                    and types and not any(isinstance(a, ox.Literal) for a in kept)):
+                return self._semantic(kept, answer_type.semantic_type, types, type_labels or {}, outcome.removed)
+            return outcome
         if kind is AnswerKind.RESOURCE:
             resources = [a for a in answers if not isinstance(a, ox.Literal)]
             outcome = _outcome(answers, resources, "a literal where a resource was expected", KIND_PENALTY[kind])

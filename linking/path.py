@@ -94,7 +94,20 @@ CONNECTOR_FACTOR = 0.9  # an unnamed connector hop (paper -contribution-> ?c) co
 MAX_HOPS = 3
 VALUE_PATHS = 2  # two-hop readings to things that are taken on to the things' value (`price` -> `amount`)
 REFERENCE_BELOW = 0.7  # an attribute no predicate of the things fits this well may be a referred thing's
-_ASKED_WORD = re.compile(r"(?:which|what)\s+([a-z]+)\b", re.IGNORECASE)  # "Which parts of X ..."
+# "Which parts of X ...", "Which hardware part of X ..."
+_ASKED_WORD = re.compile(r"(?:which|what)\s+((?:[a-z]+\s+)?[a-z]+(?=\s+(?:of|from|in|for)\b)|[a-z]+\b)", re.IGNORECASE)
+_WHICH = re.compile(r"^\s*(?:which|what)\s+(?P<rest>.*)$", re.IGNORECASE | re.DOTALL)
+
+
+def _asks_for_kind(question: str, semantic_type: str | None) -> bool:
+    """Whether "Which <semantic type> ..." asks for things of that kind ("Which services is the
+    Marketing department responsible for?"), rather than the type being the owner's class."""
+    found = _WHICH.match(question)
+    if found is None or not semantic_type:
+        return False
+    return found.group("rest").lower().startswith(semantic_type.lower() + " ")
+
+
 MAX_RECORDS = 200  # answers probed for the link to the thing they record
 DEMONYM_FACTOR = 0.95  # "Irish" linked as Ireland: a little below the name itself
 REFERENCE_FACTOR = 0.95  # ... behind an unnamed first hop (a foreign key), which costs a little
@@ -391,6 +404,7 @@ class KgqanPath:
             namings: dict[int, Naming] = {}
             unnamed: dict[int, tuple[list[Term], dict[str, list[str]]]] = {}
             filter_needs_names = options.filter_by_type and understood.answer_type.kind is AnswerKind.STRING
+            asked_by_kind = _asks_for_kind(understood.question, understood.answer_type.semantic_type)
 
             async def check(answers: list[Term], types: dict[str, list[str]]) -> FilterOutcome:
                 nonlocal filter_ms
@@ -410,7 +424,8 @@ class KgqanPath:
                                  for a, cs in types.items()}
                     return self.type_filter.filter(answers, understood.answer_type, types, class_words,
                                                    named=naming is not None and (naming.predicate is not None
-                                                                                 or naming.labelled))
+                                                                                 or naming.labelled),
+                                                   asked_by_kind=asked_by_kind)
                 finally:
                     filter_ms += (time.perf_counter() - began) * 1000
 
@@ -505,7 +520,7 @@ class KgqanPath:
                 not query.sparql.startswith(f"SELECT DISTINCT {query.answer_var} WHERE") or \
                 "GROUP BY" in query.modifiers or query.answer_var in query.modifiers:
             return False
-        words = {singular(w) for w in split_words(asked)}
+        words = {singular(split_words(asked)[-1])} if split_words(asked) else set()  # the head: "hardware part"
 
         def record_class(iri: str) -> bool:  # "BomPart" for "parts": the asked word and more
             class_words = {singular(w) for w in split_words(local_name(iri))}
