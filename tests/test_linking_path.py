@@ -54,6 +54,12 @@ def test_datatype_and_semantic_filters() -> None:
     types = {"http://x/ann": ["http://x/Person"], "http://x/oslo": ["http://x/City"]}
     outcome = filtering.filter(people, AnswerType(AnswerKind.RESOURCE, "persons"), types)
     assert [a.value for a in outcome.kept] == ["http://x/ann", "http://x/untyped"] and "persons" in outcome.reason
+    services = [ox.NamedNode("http://x/repair"), ox.NamedNode("http://x/sensor")]
+    types = {"http://x/repair": ["http://x/Service"], "http://x/sensor": ["http://x/Hardware"]}
+    asked = filtering.filter(services, AnswerType(AnswerKind.STRING, "services"), types, named=True, asked_by_kind=True)
+    assert [a.value for a in asked.kept] == ["http://x/repair"]  # "Which services is X responsible for?"
+    owned = filtering.filter(services, AnswerType(AnswerKind.STRING, "services"), types, named=True)
+    assert owned.kept == services  # a string's semantic type may be its owner's class: not checked
     flags = [ox.Literal("True"), ox.Literal("False")]  # ORKG's "provides replication package"
     for kind in (AnswerKind.STRING, AnswerKind.RESOURCE):
         flagged = filtering.filter(flags, AnswerType(kind))
@@ -292,6 +298,16 @@ async def test_records_asked_for_by_their_word_answer_with_the_thing_they_record
         f'<{PV}quantity> ?q FILTER(xsd:integer(?q) > 70) }}'.replace("xsd:integer", "<http://www.w3.org/2001/XMLSchema#integer>"))
     assert truth.rows and {a.value for a in result.answers} == {r["h"].value for r in truth.rows}
     assert f"<{PV}hasPart> ?kgqaRecorded" in result.evidence.sparql
+    # asked by two words whose last is the record's word ("Which hardware part of ..."), ordered
+    smallest = UnderstoodQuestion(
+        "Which hardware part of the AeroVibe Matrix is needed in the smallest quantity?",
+        PhraseGraphPattern.from_text("list :: ?u1 | hardware part | AeroVibe Matrix ; ?u1 | quantity | ?u2 :: order ?u2 asc 1"),
+        AnswerType(AnswerKind.RESOURCE), "hand-written")
+    ordered = await path.answer_understood(smallest, ck25, KGQAN_ONLY)
+    least = await ck25.sparql.select(
+        f'SELECT ?h WHERE {{ ?b <{PV}name> "AeroVibe Matrix" ; <{PV}hasBomPart> ?r . ?r <{PV}hasPart> ?h ; '
+        f'<{PV}quantity> ?q }} ORDER BY ASC(<http://www.w3.org/2001/XMLSchema#integer>(?q)) LIMIT 1')
+    assert [a.value for a in ordered.answers] == [least.rows[0]["h"].value]
     # the asked class itself is no record of anything
     services = UnderstoodQuestion("Which services are there?", PhraseGraphPattern.from_text("list :: ?u1 | is a | services"),
                                   AnswerType(AnswerKind.RESOURCE), "hand-written")

@@ -719,6 +719,15 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
     ("with_existence_asked", "Is there a document named Summer Show?", "list :: ?u1 | document | Summer Show",
      "boolean :: ?u1 | document | Summer Show"),
     ("with_existence_asked", "Which documents are there?", "list :: ?u1 | is a | documents", None),
+    ("with_existence_asked", "Does any singer sing more than 3 songs?",
+     "list :: ?u1 | is a | singer ; ?u1 | sing | ?u2 :: filter ?u2 > 3",
+     "boolean :: ?u1 | is a | singer ; ?u1 | sing | ?u2 :: filter ?u2 > 3"),
+    ("with_existence_asked", "Do we have any sensors or resistors?", "list :: ?u1 | is a | sensors", None),
+    # "Total <value> of ..." decoded as a count sums the value (with_stated_sum)
+    ("with_stated_sum", "Total weight of the products in the Sensor category?",
+     "count :: ?u1 | weight of the products | Sensor category", "sum :: ?u1 | weight of the products | Sensor category"),
+    ("with_stated_sum", "What is the total number of products in the Sensor category?",
+     "count :: ?u1 | products | Sensor category", None),
     # a name ending in "in <year>" is the name and the year (with_year_apart)
     ("with_year_apart", "Which papers were published at ECSA in 2020?",
      "list :: ?u1 | is a | papers ; ?u1 | published at | ECSA in 2020",
@@ -1698,3 +1707,20 @@ def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> Non
         assert read_text(kept) == kept
     understood = QuestionParser(model=ECHO_MODEL).parse_sync(["How many parts are in the bill of material PulseCraft Vertex?"])[0]
     assert understood.question == "How many parts are in the bill of material PulseCraft Vertex?"  # as asked
+
+
+@pytest.mark.parametrize(("question", "read"), [
+    ("I have a customer asking about local sourcing - which of our products come from Swiss suppliers?",
+     "Which products come from Swiss suppliers?"),
+    ("Quick one: how many suppliers are in China?", "How many suppliers are in China?"),
+    ("What is the price of A145-1240844 - Bipolar-junction Coil?", "What is the price of A145-1240844 - Bipolar-junction Coil?"),
+    ("I need the manager of the Film Dipole - what's their email?", "I need the manager of the Film Dipole - what's their email?"),
+    # "Which of our <things>" asks what "Which <things>" asks
+    ("Which of our sensor products come from Japan?", "Which sensor products come from Japan?"),
+    ("Which of the two singers is older?", "Which of the two singers is older?"),
+    ("Which of the products of Garcia Ltd cost most?", "Which of the products of Garcia Ltd cost most?"),
+])
+def test_the_read_text_leaves_out_context_told_first_and_which_of_our(question: str, read: str) -> None:
+    from understanding.parser import read_text
+
+    assert read_text(question) == read

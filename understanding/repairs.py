@@ -1023,7 +1023,7 @@ def with_existence_asked(question: str, pattern: PhraseGraphPattern) -> PhraseGr
     ask yes or no, whatever form the model chose (no training question starts with "Is there"): the pattern becomes a boolean one, true when its
     triples hold for something."""
     asked = _IS_THERE.match(question) or (_ANY_ASKED.match(question) and " or " not in question.lower())
-    if asked is None or pattern.form in (QuestionForm.BOOLEAN,) or pattern.grouped:
+    if not asked or pattern.form in (QuestionForm.BOOLEAN,) or pattern.grouped:
         return pattern
     return replace(pattern, form=QuestionForm.BOOLEAN, ordering=None)
 
