@@ -1677,7 +1677,11 @@ def test_counts_of_things_doing_something_to_a_kind_are_read_from_the_syntax(que
     ("which of Rebecca Hall's products weigh more than 15 g?",  # an owner relates by the noun
      "list :: ?u1 | is a | products ; ?u1 | products | Rebecca Hall ; ?u1 | weight | ?u2 :: filter ?u2 > 15"),
     ("Which products are wider than 75 mm?", None),  # no named restriction
-    ("Which products from Swiss suppliers are cheaper than 2 EUR?", None),  # not a name
+    ("Which products from Swiss suppliers are cheaper than 2 EUR?",  # a people's adjective with its agents
+     "list :: ?u1 | is a | products ; ?u1 | suppliers | Swiss ; ?u1 | price | ?u2 :: filter ?u2 < 2"),
+    ("Which sensors in the Gauge category are priced above 3 EUR?",  # the name before its kind
+     "list :: ?u1 | is a | sensors ; ?u1 | category | Gauge ; ?u1 | price | ?u2 :: filter ?u2 > 3"),
+    ("Which products from our suppliers are cheaper than 2 EUR?", None),  # not a name
 ])
 def test_a_kind_with_a_named_restriction_and_a_comparison_is_read(question: str, expected: str | None) -> None:
     from understanding.syntax import restricted_comparison

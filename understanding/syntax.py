@@ -592,14 +592,14 @@ _VALUE = r"(?P<value>\d[\d,]*(?:\.\d+)?)\s*(?P<unit>[a-z€$%]+)?"
 _OPERATOR = "|".join(re.escape(phrase) for phrase, _ in sorted(COMPARATIVE_PHRASES, key=lambda p: -len(p[0])))
 _CONJUNCTS = (
     re.compile(rf"^(?:(?:are|is)\s+)?(?P<adjective>[a-z]+er|more [a-z]+|less [a-z]+) than {_VALUE}$"),
-    re.compile(rf"^(?P<verb>weighs?|costs?|measures?)\s+(?P<operator>{_OPERATOR}) {_VALUE}$"),
+    re.compile(rf"^(?:(?:is|are)\s+)?(?P<verb>weighs?|costs?|measures?|priced)\s+(?P<operator>{_OPERATOR}) {_VALUE}$"),
     re.compile(rf"^(?:(?:with|have|has)\s+)?(?:an?\s+)?(?P<noun>[a-z]+(?: (?!of\b)[a-z]+)?)\s+(?:of\s+)?"
                rf"(?P<operator>{_OPERATOR}) {_VALUE}$"),
 )
 # "have both a height and a width of less than 15 mm": one bound for two attributes
 _SHARED_BOUND = re.compile(rf"^(?:(?:have|has|with)\s+)?(?:both\s+)?(?:an?\s+)?(?P<first>[a-z]+) and (?:an?\s+)?"
                            rf"(?P<second>[a-z]+)\s+(?:of\s+)?(?P<bound>(?:{_OPERATOR}) {_VALUE})$")
-_VERB_ATTRIBUTE = {"weigh": "weight", "cost": "price", "measure": "size"}
+_VERB_ATTRIBUTE = {"weigh": "weight", "cost": "price", "measure": "size", "priced": "price"}
 _UNIT_ATTRIBUTE = {**dict.fromkeys(["g", "gram", "grams", "kg", "kilograms"], "weight"),
                    **dict.fromkeys(["eur", "euro", "euros", "€", "$", "usd", "dollars"], "price")}
 _LENGTH_UNITS = frozenset({"mm", "cm", "m", "millimeters", "centimeters", "meters", "inches"})
@@ -622,13 +622,20 @@ def coordinated_comparisons(question: str) -> PhraseGraphPattern | None:
     return None
 
 
+_AGENTS = ("suppliers", "vendors", "manufacturers", "makers", "producers", "companies", "firms")
 # "products from Bolton, Sanchez and Rodgers that cost under 2 EUR?", "Which resistors supplied by Brown PLC
 # weigh more than 15 g?": a kind, one named restriction, one comparison
 _RESTRICTED_KIND = re.compile(
     r"^(?:(?:which|what|list|show(?: me)?|give me|find|name)\s+)?(?:the\s+|all\s+(?:the\s+)?)?"
     r"(?P<kind>[a-z]+(?: [a-z]+)?)\s+(?P<relation>from|supplied by|made by|managed by|sold by|in the category|"
-    r"of the category|in)\s+(?P<name>[A-Z0-9][\w&.'-]*(?:,? (?:and |& )?[A-Z0-9][\w&.'-]*)*)\s+"
+    r"of the category|in)\s+(?P<name>[A-Z0-9][\w&.'-]*(?:,? (?:and |& )?[A-Z0-9][\w&.'-]*)*"
+    r"(?: (?:" + "|".join(_AGENTS) + r"))?)\s+"
     r"(?:that\s+|which\s+)?(?P<condition>[a-z].+?)\s*[?.!]?$")
+# "Which products in the Warp category have a reliability index above 0.93?": the name before its kind
+_NAMED_KIND_OF_KIND = re.compile(
+    r"^(?:(?:which|what|list|show(?: me)?|give me|find|name)\s+)?(?:the\s+|all\s+(?:the\s+)?)?"
+    r"(?P<kind>[a-z]+(?: [a-z]+)?)\s+(?:in|of|from) the\s+(?P<name>[A-Z0-9][\w&.'-]*(?: [A-Z0-9][\w&.'-]*)*)\s+"
+    r"(?P<relation>category|department|class|group|family|series)\s+(?:that\s+|which\s+)?(?P<condition>[a-z].+?)\s*[?.!]?$")
 
 
 # "which of Rebecca Hall's products weigh more than 15 g?": the owner's things, one comparison
@@ -639,10 +646,11 @@ _OWNED_KIND = re.compile(r"^(?:which|what) of (?P<name>[A-Z][\w&.-]*(?: [A-Z][\w
 def restricted_comparison(question: str) -> PhraseGraphPattern | None:
     """"products from Bolton, Sanchez and Rodgers that cost under 2 EUR?" as `?u1 | is a | products ;
     ?u1 | from | Bolton, Sanchez and Rodgers ; ?u1 | price | ?u2 :: filter ?u2 < 2` ("which of Rebecca
-    Hall's products weigh ...": related by the noun); None for anything else."""
+    Hall's products weigh ...": related by the noun; "products in the Warp category": by "category";
+    "hardware from German suppliers": the name with its agents); None for anything else."""
     text = question.strip()
     text = text[:1].lower() + text[1:]
-    found = _RESTRICTED_KIND.match(text) or _OWNED_KIND.match(text)
+    found = _RESTRICTED_KIND.match(text) or _NAMED_KIND_OF_KIND.match(text) or _OWNED_KIND.match(text)
     if found is None or found.group("kind").split()[0] in _NOT_KINDS:
         return None
     condition = _comparison(found.group("condition").lower())
@@ -650,9 +658,12 @@ def restricted_comparison(question: str) -> PhraseGraphPattern | None:
         return None
     relation = found.group("relation").removeprefix("in the ").removeprefix("of the ") \
         if "relation" in found.groupdict() else found.group("kind")
+    name = found.group("name")
+    adjective, _, agents = name.rpartition(" ")
+    if agents in _AGENTS and adjective and " " not in adjective:  # "from German suppliers": `suppliers | German`
+        relation, name = agents, adjective
     pattern = _compared(found.group("kind"), [condition])
-    return replace(pattern, triples=(*pattern.triples[:1], PhraseTriple(ANSWER, relation, found.group("name")),
-                                     *pattern.triples[1:]))
+    return replace(pattern, triples=(*pattern.triples[:1], PhraseTriple(ANSWER, relation, name), *pattern.triples[1:]))
 
 
 _NOT_KINDS = frozenset({"is", "are", "was", "were", "do", "does", "did", "how", "many", "much"})
