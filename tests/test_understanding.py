@@ -1728,3 +1728,16 @@ def test_the_read_text_leaves_out_context_told_first_and_which_of_our(question: 
     from understanding.parser import read_text
 
     assert read_text(question) == read
+
+
+@pytest.mark.parametrize(("question", "noun"), [
+    ("Give me all suppliers located in Japan.", "suppliers"),
+    ("List the departments with more than 5 employees.", "departments"),
+    ("Show me the names of our suppliers.", None),  # a value of the things, not the things
+    ("List all products and their prices.", None),
+])
+def test_an_imperative_asks_for_its_plural_noun(question: str, noun: str | None) -> None:
+    from understanding.answer_types import wh_noun
+    from understanding.resources import spacy_pipeline
+
+    assert wh_noun(spacy_pipeline()(question)) == noun

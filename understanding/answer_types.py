@@ -162,11 +162,20 @@ def stated_kind(question: str, kind: AnswerKind) -> AnswerKind:
 _NOT_A_CLASS = wordset("type kind sort number name names amount percentage part parts one ones")
 
 
+_IMPERATIVE_KIND = re.compile(r"^\s*(?:give\s+me|list|show(?:\s+me)?|name|find)\s+(?:all\s+)?(?:of\s+)?(?:the\s+|our\s+)?"
+                              r"(?P<noun>[a-z]+s)\s+(?!of\b|and\b|or\b)[a-z]", re.I)
+
+
 def wh_noun(doc: Any) -> str | None:
     """The noun a question's wh-determiner asks for ("Which suppliers are located in Ghana?" ->
-    "suppliers", "In which country ..." -> "country", "How many suppliers ..." -> "suppliers"), from a
-    spaCy parse; None for "What is ...", "What type of ..." and the like."""
+    "suppliers", "In which country ..." -> "country", "How many suppliers ..." -> "suppliers"), or an
+    imperative asks for ("Give me all suppliers located in Japan."), from a spaCy parse; None for
+    "What is ...", "What type of ..." and the like."""
     tokens = list(doc)
+    imperative = _IMPERATIVE_KIND.match(doc.text)
+    if imperative is not None and imperative.group("noun").lower() not in _NOT_A_CLASS and \
+            len(imperative.group("noun")) > 3:
+        return imperative.group("noun")
     for token in tokens[:4]:
         following = tokens[token.i + 1] if token.i + 1 < len(tokens) else None
         if token.lower_ in ("which", "what") and token.dep_ == "pobj" and following is not None and \
