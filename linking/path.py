@@ -235,7 +235,7 @@ class KgqanPath:
         """The question understood, with names the model split read whole and values a relation phrase
         swallowed put back, where this graph has them (for answering and for generating SPARQL alike)."""
         understood = await self._whole_names(await self.understand(question), endpoint, options)
-        understood = await self._compound_kinds(understood, endpoint)
+        understood = _each_reading(await self._compound_kinds(understood, endpoint), with_demonym_kinds)
         return with_counted_kind_reading(await self._swallowed_values(understood, endpoint))
 
     async def _whole_names(self, understood: UnderstoodQuestion, endpoint: Endpoint,
@@ -1036,6 +1036,20 @@ def with_counted_kind_reading(understood: UnderstoodQuestion) -> UnderstoodQuest
         return understood
     counted = replace(pattern, triples=(*pattern.triples, PhraseTriple(ANSWER, TYPE_RELATION, noun)))
     return replace(understood, alternatives=(counted, *(a for a in understood.alternatives if a != counted)))
+
+
+def with_demonym_kinds(pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"Which Brazilian supplier offers ...?" (`?u1 | is a | Brazilian supplier`): a kind after a people's
+    adjective is the kind from that country (`?u1 | is a | supplier ; ?u1 | country | Brazilian`, the
+    adjective linked as its country), where the class alone would drop the country."""
+    triples: list[PhraseTriple] = []
+    for triple in pattern.triples:
+        adjective, _, kind = triple.object.partition(" ")
+        if triple.is_type and kind and country_of(adjective) is not None and adjective[:1].isupper():
+            triples += [replace(triple, object=kind), PhraseTriple(triple.subject, "country", adjective)]
+        else:
+            triples.append(triple)
+    return pattern if len(triples) == len(pattern.triples) else replace(pattern, triples=tuple(triples))
 
 
 def _each_reading(understood: UnderstoodQuestion,

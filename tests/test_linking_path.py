@@ -18,7 +18,7 @@ from linking import KgqanPath
 from linking.affinity import default_scorer
 from linking.demonyms import country_of
 from linking.filtering import AnswerTypeFilter
-from linking.path import _named_tail, with_counted_kind_reading
+from linking.path import _named_tail, with_counted_kind_reading, with_demonym_kinds
 from understanding.pgp import AnswerKind, AnswerType, PhraseGraphPattern, UnderstoodQuestion
 
 PV = "http://ld.company.org/prod-vocab/"
@@ -808,3 +808,12 @@ async def test_members_of_a_kind_the_graph_names_by_a_thing_anchor_their_values(
                                       f'<{PV}price>/<{PV}amount> ?a }}')).column("v")
     assert [float(a.value) for a in result.answers] == [pytest.approx(float(truth[0].value))]
     assert f"<{PV}amount>" in result.evidence.sparql and "prod-cat-Resistor" in result.evidence.sparql
+
+
+def test_a_kind_after_a_peoples_adjective_is_the_kind_from_that_country() -> None:
+    brazilian = PhraseGraphPattern.from_text("list :: ?u1 | is a | Brazilian supplier ; ?u1 | offers | ?u2")
+    assert with_demonym_kinds(brazilian).to_text() == \
+        "list :: ?u1 | is a | supplier ; ?u1 | country | Brazilian ; ?u1 | offers | ?u2"
+    for kept in ("list :: ?u1 | is a | Network Dipole", "list :: ?u1 | is a | national park",
+                 "list :: ?u1 | supplier | Brazilian"):
+        assert with_demonym_kinds(PhraseGraphPattern.from_text(kept)).to_text() == kept

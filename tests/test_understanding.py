@@ -1677,6 +1677,8 @@ def test_counts_of_things_doing_something_to_a_kind_are_read_from_the_syntax(que
     ("which of Rebecca Hall's products weigh more than 15 g?",  # an owner relates by the noun
      "list :: ?u1 | is a | products ; ?u1 | products | Rebecca Hall ; ?u1 | weight | ?u2 :: filter ?u2 > 15"),
     ("Which products are wider than 75 mm?", None),  # no named restriction
+    ("Which resistors from Acme Corp are less than 12 mm high?",  # the dimension after its bound
+     "list :: ?u1 | is a | resistors ; ?u1 | from | Acme Corp ; ?u1 | height | ?u2 :: filter ?u2 < 12"),
     ("Which products from Swiss suppliers are cheaper than 2 EUR?",  # a people's adjective with its agents
      "list :: ?u1 | is a | products ; ?u1 | suppliers | Swiss ; ?u1 | price | ?u2 :: filter ?u2 < 2"),
     ("Which sensors in the Gauge category are priced above 3 EUR?",  # the name before its kind
@@ -1719,6 +1721,11 @@ def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> Non
     ("Quick one: how many suppliers are in China?", "How many suppliers are in China?"),
     ("What is the price of A145-1240844 - Bipolar-junction Coil?", "What is the price of A145-1240844 - Bipolar-junction Coil?"),
     ("I need the manager of the Film Dipole - what's their email?", "I need the manager of the Film Dipole - what's their email?"),
+    # a superlative asked alone, and "but" between two comparisons
+    ("Cheapest resistor?", "What is the cheapest resistor?"),
+    ("The heaviest product from Japan?", "What is the heaviest product from Japan?"),
+    ("Most products are sensors?", "Most products are sensors?"),
+    ("Which sensors are wider than 20 mm but lower than 5 mm?", "Which sensors are wider than 20 mm and lower than 5 mm?"),
     # "Which of our <things>" asks what "Which <things>" asks
     ("Which of our sensor products come from Japan?", "Which sensor products come from Japan?"),
     ("Which of the two singers is older?", "Which of the two singers is older?"),

@@ -21,7 +21,7 @@ from typing import Protocol
 from gateway.errors import GatewayError
 from understanding.answer_types import build_answer_type, predicted_kind, stated_kind, wh_noun
 from understanding.coverage import positive_question, unsupported_reason, with_negation
-from understanding.grading import StatedOrdering, same_words, stated_ordering
+from understanding.grading import SUPERLATIVE_DESCENDING, StatedOrdering, same_words, stated_ordering
 from understanding.groups import (
     GROUPING_WORDS,
     GroupNoun,
@@ -118,18 +118,32 @@ _TOLD_FIRST = re.compile(r"^(?!\s*" + _ASKING + r")[^?]*?(?:\s[-\u2013\u2014]\s|
 _WHICH_OF_OUR = re.compile(r"^(?P<wh>which|what)\s+of\s+(?:all\s+)?(?:our|the)\s+"
                            r"(?!(?:two|three|four|five|following|above|below|these|those)\b)(?=(?:[a-z-]+\s+){0,2}[a-z]+s\s+(?!of\b)[a-z])",
                            re.IGNORECASE)
+# "Cheapest sensor?", "Most reliable resistor from Japan?": a superlative noun phrase asked alone
+_ELLIPTIC_SUPERLATIVE = re.compile(r"^\s*(?:the\s+)?(?P<phrase>(?:most|least)\s+[a-z]+\s+[a-z]|(?P<word>[a-z]+)\s+[a-z])",
+                                   re.IGNORECASE)
+_STATED_VERB = re.compile(r"\b(?:is|are|was|were|do|does|did|has|have|had)\b", re.IGNORECASE)
+# "wider than 75 mm but less than 15 mm high": "but" joins two comparisons as "and" does
+_BUT_COMPARED = re.compile(r"(?<=\d)(?P<unit>\s*[a-zA-Z\u20ac$%]*)\s+but\s+(?=(?:less|more|[a-z]+er)\s+than\b)")
 _REFERS_BACK = re.compile(r"\b(?:their|its|his|her|them|they|it|he|she|this|that|these|those|there)\b", re.IGNORECASE)
 
 
 def read_text(question: str) -> str:
     """The question as the model and the readers read it: the context told before the question left
-    out, "Which of our <things>" read as "Which <things>", and a kind joined by "of" before a name left out ("the parts of the bill of material
+    out, "Which of our <things>" read as "Which <things>", a superlative asked alone ("Cheapest sensor?")
+    as "What is the cheapest sensor?", "but" between comparisons as "and", and a kind joined by "of" before a name left out ("the parts of the bill of material
     PulseCraft Vertex" -> "the parts of PulseCraft Vertex"); the understood question keeps the words
     as asked."""
     asked = _TOLD_FIRST.sub("", question)
     if asked != question and _REFERS_BACK.search(asked) is None:  # "... - what's their email?" needs the context
         question = asked[:1].upper() + asked[1:]
     question = _WHICH_OF_OUR.sub(lambda found: found.group("wh") + " ", question)
+    elliptic = _ELLIPTIC_SUPERLATIVE.match(question)
+    word = (elliptic.group("word") or "most").lower() if elliptic is not None else ""
+    if word in SUPERLATIVE_DESCENDING and word not in ("first", "best", "max", "min") and \
+            _STATED_VERB.search(question) is None:
+        phrase = question[elliptic.start("phrase"):]
+        question = "What is the " + phrase[:1].lower() + phrase[1:]
+    question = _BUT_COMPARED.sub(lambda found: found.group("unit") + " and ", question)
     return _KIND_OF_KIND_BEFORE_NAME.sub(r"\g<preposition> ", question)
 
 

@@ -595,7 +595,11 @@ _CONJUNCTS = (
     re.compile(rf"^(?:(?:is|are)\s+)?(?P<verb>weighs?|costs?|measures?|priced)\s+(?P<operator>{_OPERATOR}) {_VALUE}$"),
     re.compile(rf"^(?:(?:with|have|has)\s+)?(?:an?\s+)?(?P<noun>[a-z]+(?: (?!of\b)[a-z]+)?)\s+(?:of\s+)?"
                rf"(?P<operator>{_OPERATOR}) {_VALUE}$"),
+    # "less than 15 mm high": the dimension after its bound
+    re.compile(rf"^(?:(?:are|is)\s+)?(?P<operator>{_OPERATOR}) {_VALUE}\s+(?P<dimension>high|tall|wide|long|deep|thick|heavy)$"),
 )
+_DIMENSION_ATTRIBUTE = {"high": "height", "tall": "height", "wide": "width", "long": "length", "deep": "depth",
+                        "thick": "thickness", "heavy": "weight"}
 # "have both a height and a width of less than 15 mm": one bound for two attributes
 _SHARED_BOUND = re.compile(rf"^(?:(?:have|has|with)\s+)?(?:both\s+)?(?:an?\s+)?(?P<first>[a-z]+) and (?:an?\s+)?"
                            rf"(?P<second>[a-z]+)\s+(?:of\s+)?(?P<bound>(?:{_OPERATOR}) {_VALUE})$")
@@ -697,6 +701,7 @@ def _comparison(conjunct: str) -> tuple[str, str, str] | None:
         else:
             operator = _OPERATOR_OF.get(groups["operator"])
             attribute = (_VERB_ATTRIBUTE.get(groups["verb"].rstrip("s")) if groups.get("verb")
+                         else _DIMENSION_ATTRIBUTE[groups["dimension"]] if groups.get("dimension")
                          else groups["noun"] if groups["noun"].split()[-1] not in _NOT_ATTRIBUTES else None)
         if operator is None or attribute is None:
             return None
