@@ -612,6 +612,8 @@ def numeric(variable: str) -> str:
 def comparison_expression(comparison: Comparison) -> str:
     """FILTER expression of a comparison that works for typed numbers, numeric strings, dates and years."""
     node, operator, value = comparison.node, comparison.operator, comparison.value.strip().strip("\"'")
+    if comparison.other_node is not None and operator not in TEXT_OPERATORS:  # "cheaper than <Name>"
+        return f"{XSD_DOUBLE}(str({node})) {operator} {XSD_DOUBLE}(str({comparison.other_node}))"
     if operator in TEXT_OPERATORS:  # "an email address containing 'Fried'", case-insensitive
         text = term_to_sparql(ox.Literal(value.lower()))
         return f'{"CONTAINS" if operator == "contains" else "STRSTARTS"}(LCASE(str({node})), {text})'

@@ -817,3 +817,16 @@ def test_a_kind_after_a_peoples_adjective_is_the_kind_from_that_country() -> Non
     for kept in ("list :: ?u1 | is a | Network Dipole", "list :: ?u1 | is a | national park",
                  "list :: ?u1 | supplier | Brazilian"):
         assert with_demonym_kinds(PhraseGraphPattern.from_text(kept)).to_text() == kept
+
+
+async def test_things_compared_with_a_named_things_value(path: KgqanPath, ck25: Endpoint) -> None:
+    """"Which services are cheaper than Manual Inspection?": each service's price against the named one's."""
+    pattern = PhraseGraphPattern.from_text(
+        "list :: ?u1 | is a | services ; ?u1 | price | ?u2 ; Manual Inspection | price | ?u3 :: filter ?u2 < ?u3")
+    asked = UnderstoodQuestion("Which services are cheaper than Manual Inspection?", pattern,
+                               AnswerType(AnswerKind.RESOURCE, "services"), "hand-written")
+    result = await path.answer_understood(asked, ck25, KGQAN_ONLY)
+    truth = await ck25.sparql.select(
+        f'SELECT DISTINCT ?s WHERE {{ ?r <{PV}name> "Manual Inspection" ; <{PV}price>/<{PV}amount> ?limit . '
+        f'?s a <{PV}Service> ; <{PV}price>/<{PV}amount> ?a FILTER(?a < ?limit) }}')
+    assert truth.rows and {a.value for a in result.answers} == {r["s"].value for r in truth.rows}

@@ -494,6 +494,8 @@ def test_a_compared_value_with_a_unit_compares_as_its_number() -> None:
     assert comparison_expression(Comparison("?unknown2", "<", "800 EUR")).endswith("(str(?unknown2)) < 800")
     assert comparison_expression(Comparison("?unknown2", ">", "19 grams")).endswith("(str(?unknown2)) > 19")
     assert "LCASE" in comparison_expression(Comparison("?unknown2", "=", "Route 15"))
+    compared = comparison_expression(Comparison("?unknown2", "<", "?unknown3"))  # "cheaper than <Name>"
+    assert compared.endswith("(str(?unknown2)) < <http://www.w3.org/2001/XMLSchema#double>(str(?unknown3))")
 
 
 def test_a_relation_phrase_the_question_asks_for_reads_first_as_the_answers_class() -> None:

@@ -1748,3 +1748,29 @@ def test_an_imperative_asks_for_its_plural_noun(question: str, noun: str | None)
     from understanding.resources import spacy_pipeline
 
     assert wh_noun(spacy_pipeline()(question)) == noun
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("Which services are cheaper than Predictive Maintenance?",
+     "list :: ?u1 | is a | services ; ?u1 | price | ?u2 ; Predictive Maintenance | price | ?u3 :: filter ?u2 < ?u3"),
+    ("Which products weigh more than the Coil Driver?",
+     "list :: ?u1 | is a | products ; ?u1 | weight | ?u2 ; Coil Driver | weight | ?u3 :: filter ?u2 > ?u3"),
+    ("Which suppliers have a lower reliability index than Garcia Ltd?",
+     "list :: ?u1 | is a | suppliers ; ?u1 | reliability index | ?u2 ; Garcia Ltd | reliability index | ?u3 "
+     ":: filter ?u2 < ?u3"),
+    ("Which products are cheaper than 5 EUR?", None),  # a number: no named thing
+    ("How many products are heavier than the Coil Driver?", None),
+])
+def test_a_kind_compared_with_a_named_things_value_is_read(question: str, expected: str | None) -> None:
+    from understanding.syntax import compared_with_named
+
+    reading = compared_with_named(question)
+    assert (reading.to_text() if reading else None) == expected
+    if reading is not None:
+        assert PhraseGraphPattern.from_text(reading.to_text()) == reading  # the serialisation round-trips
+        assert reading.valued_nodes() == {"?unknown2", "?unknown3"}
+
+
+def test_a_comparison_with_an_unknown_that_is_in_no_triple_is_refused() -> None:
+    with pytest.raises(PGPParseError, match="u4"):
+        PhraseGraphPattern.from_text("list :: ?u1 | price | ?u2 :: filter ?u2 < ?u4")

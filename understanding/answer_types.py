@@ -151,11 +151,22 @@ def predicted_kind(kind: AnswerKind, pattern: PhraseGraphPattern, decoded: Quest
 _PLACE_OR_PERSON_QUESTION = re.compile(r"^\s*(where|who|whom|whose)\b", re.I)
 
 
+# "What is the price of ...?": the attribute asked for, before "of"
+_ASKED_ATTRIBUTE = re.compile(r"^\s*(?:what|which)(?:'s|\s+is|\s+was|\s+are|\s+were)\s+the\s+(?P<attribute>[a-z]+)\s+of\b",
+                              re.I)
+
+
 def stated_kind(question: str, kind: AnswerKind) -> AnswerKind:
     """"Where ..." and "Who ..." ask for a place or a person, never a number or a date: the
-    classifier's number or date for them becomes a resource."""
+    classifier's number or date for them becomes a resource. "What is the price of ...?" asks for a
+    number, whatever the classifier says of a string or a resource."""
     if kind in (AnswerKind.NUMBER, AnswerKind.DATE) and _PLACE_OR_PERSON_QUESTION.match(question):
         return AnswerKind.RESOURCE
+    asked = _ASKED_ATTRIBUTE.match(question)
+    if asked is not None and kind in (AnswerKind.STRING, AnswerKind.RESOURCE):
+        attribute_kind = kind_of_attribute(asked.group("attribute"))
+        if attribute_kind in (AnswerKind.NUMBER, AnswerKind.DATE):
+            return attribute_kind
     return kind
 
 

@@ -43,6 +43,7 @@ from understanding.pgp import (
 from understanding.repairs import chosen_reading, kind_relation_reading, repaired
 from understanding.syntax import (
     chain_reading,
+    compared_with_named,
     coordinated_comparisons,
     coordinated_predicates,
     counted_chain_reading,
@@ -108,11 +109,11 @@ _KIND_OF_KIND_BEFORE_NAME = re.compile(
     r"(?!(?:the|a|an|our|their|its|product|all|which|whom|whose|that)\b)[a-z]+ (?=[A-Z0-9])")
 
 
-_ASKING = r"(?:which|what|who|whom|whose|where|when|how|is|are|was|were|do|does|did|can|has|have|list|give|show|name)\b"
+_ASKING = r"(?i:which|what|who|whom|whose|where|when|how|is|are|was|were|do|does|did|can|has|have|list|give|show|name)\b"
 # "I have a customer in Zurich asking about local sourcing - which of our products ...?": the context
-# before the question, told first and not itself a question
-_TOLD_FIRST = re.compile(r"^(?!\s*" + _ASKING + r")[^?]*?(?:\s[-\u2013\u2014]\s|[.:;!]\s+)(?=" + _ASKING + r")",
-                         re.IGNORECASE)
+# before the question, told first and not itself a question; a new sentence starts with a capital
+_TOLD_FIRST = re.compile(r"^(?!\s*" + _ASKING + r")[^?]*?(?:\s[-\u2013\u2014]\s|:\s+|(?<=[a-z]{2})[.;!]\s+(?=[A-Z]))"
+                         r"(?P<asked>" + _ASKING + r"[^?]*\?)\s*$")
 # "Which of our hardware products come from ...?" asks what "Which hardware products ...?" asks; the
 # model, trained on few such questions, makes the things asked among an intermediate node
 _WHICH_OF_OUR = re.compile(r"^(?P<wh>which|what)\s+of\s+(?:all\s+)?(?:our|the)\s+"
@@ -133,7 +134,8 @@ def read_text(question: str) -> str:
     as "What is the cheapest sensor?", "but" between comparisons as "and", and a kind joined by "of" before a name left out ("the parts of the bill of material
     PulseCraft Vertex" -> "the parts of PulseCraft Vertex"); the understood question keeps the words
     as asked."""
-    asked = _TOLD_FIRST.sub("", question)
+    told = _TOLD_FIRST.match(question)
+    asked = told.group("asked") if told is not None else question
     if asked != question and _REFERS_BACK.search(asked) is None:  # "... - what's their email?" needs the context
         question = asked[:1].upper() + asked[1:]
     question = _WHICH_OF_OUR.sub(lambda found: found.group("wh") + " ", question)
@@ -364,7 +366,8 @@ class QuestionParser:
             or len(_OF.findall(r.question)) + len(_CHAIN_LINK.findall(r.question)) >= 2
             or _COORDINATED.search(r.question)
             or GROUPING_WORDS.search(r.question) or _TWO_NUMBERS.search(r.question)
-            or r.question.lower().startswith("how many ") or restricted_comparison(r.question) is not None)]
+            or r.question.lower().startswith("how many ") or restricted_comparison(r.question) is not None
+            or compared_with_named(r.question) is not None)]
         best_of_groups: dict[int, GroupNoun] = {}
         if not wanted:
             return best_of_groups
@@ -421,6 +424,9 @@ class QuestionParser:
         compared = coordinated_comparisons(understood.question)
         if compared is not None:  # "Which products are wider than 75 mm and lower than 20 mm?"
             return compared, AnswerKind.RESOURCE
+        named = compared_with_named(understood.question)  # "Which services are cheaper than Predictive Maintenance?"
+        if named is not None:  # the model has no comparison of two values: its reading is never this one
+            return named, AnswerKind.RESOURCE
         restricted = restricted_comparison(understood.question)  # "products from X that cost under 2 EUR?"
         if restricted is not None and not _same_reading(restricted, understood.pattern):
             if not _says_all(understood.pattern, restricted) or not understood.pattern.comparisons:

@@ -145,15 +145,22 @@ class Ordering:
 @dataclass(frozen=True)
 class Comparison:
     """FILTER(node operator value), or with `by_count` HAVING(COUNT(node) operator value); value is
-    a number or an ISO date as written, or a text the value contains or starts with (`TEXT_OPERATORS`)."""
+    a number or an ISO date as written, a text the value contains or starts with (`TEXT_OPERATORS`),
+    or another unknown whose value it is compared with ("cheaper than Predictive Maintenance":
+    `filter ?u2 < ?u3`)."""
 
     node: str
     operator: str
     value: str
     by_count: bool = False
 
+    @property
+    def other_node(self) -> str | None:
+        """The unknown compared with, where the value is one."""
+        return self.value if is_unknown(self.value) else None
+
     def to_text(self) -> str:
-        return f"filter {'count ' if self.by_count else ''}{_short(self.node)} {self.operator} {self.value}"
+        return f"filter {'count ' if self.by_count else ''}{_short(self.node)} {self.operator} {_short(self.value)}"
 
     def __post_init__(self) -> None:
         if self.operator not in OPERATORS + TEXT_OPERATORS:
@@ -197,14 +204,14 @@ class PhraseGraphPattern:
 
     def valued_nodes(self) -> set[str]:
         """Unknowns whose own values are ordered or compared (not counted)."""
-        nodes = {c.node for c in self.comparisons if not c.by_count}
+        nodes = {n for c in self.comparisons if not c.by_count for n in (c.node, c.other_node) if n is not None}
         if self.ordering is not None and not self.ordering.by_count:
             nodes.add(self.ordering.node)
         return nodes
 
     def modified_nodes(self) -> set[str]:
         """Unknowns an ordering or a comparison refers to, by value or by count."""
-        nodes = {c.node for c in self.comparisons}
+        nodes = {n for c in self.comparisons for n in (c.node, c.other_node) if n is not None}
         if self.ordering is not None:
             nodes.add(self.ordering.node)
         return nodes
@@ -297,8 +304,8 @@ class PhraseGraphPattern:
             elif keyword == "filter":
                 if len(words) < 4:
                     raise PGPParseError(f"filter must be 'filter [count] ?uN op value', got {section!r}")
-                comparisons.append(
-                    Comparison(_unknown_arg(words[1], section), words[2], " ".join(words[3:]), by_count))
+                comparisons.append(Comparison(_unknown_arg(words[1], section), words[2],
+                                              canonical_node(" ".join(words[3:])), by_count))
             elif keyword == "select":
                 projection = tuple(_unknown_arg(w, section) for w in words[1:])
                 if not projection:
@@ -311,7 +318,8 @@ class PhraseGraphPattern:
                 raise PGPParseError(f"unknown section {keyword!r}; expected order, filter, select or group")
         pattern = cls(tuple(triples), form, ordering, tuple(comparisons), projection, group)
         known = set(pattern.unknowns())
-        for node in ([ordering.node] if ordering else []) + [c.node for c in comparisons] + list(projection) + list(group):
+        compared = [n for c in comparisons for n in (c.node, c.other_node) if n is not None]
+        for node in ([ordering.node] if ordering else []) + compared + list(projection) + list(group):
             if triples and node not in known and not (form is QuestionForm.BOOLEAN and not known):
                 raise PGPParseError(f"{_short(node)} is used in a modifier but appears in no triple")
         if group:

@@ -671,6 +671,51 @@ def restricted_comparison(question: str) -> PhraseGraphPattern | None:
 
 
 _NOT_KINDS = frozenset({"is", "are", "was", "were", "do", "does", "did", "how", "many", "much"})
+_NAMED = r"(?:the\s+(?:[a-z]+\s+){0,2})?(?P<name>[A-Z][\w&.'-]*(?:,? (?:and |& )?[A-Z0-9][\w&.'-]*)*)\s*[?.!]?$"
+# "Which services are cheaper than Predictive Maintenance?", "Which products weigh more than the Coil Driver?",
+# "Which suppliers have a higher reliability than Garcia Ltd?": a kind compared with a named thing's value
+_COMPARED_WITH_NAMED = (
+    re.compile(r"^(?:which|what|list|show(?: me)?|give me|find|name)\s+(?:the\s+|all\s+(?:the\s+)?)?"
+               r"(?P<kind>[a-z]+(?: [a-z]+)?)\s+(?:are|is|were|was)\s+(?P<adjective>[a-z]+er|more [a-z]+|less [a-z]+)"
+               r"\s+than\s+" + _NAMED),
+    re.compile(r"^(?:which|what|list|show(?: me)?|give me|find|name)\s+(?:the\s+|all\s+(?:the\s+)?)?"
+               r"(?P<kind>[a-z]+(?: [a-z]+)?)\s+(?P<verb>weighs?|costs?)\s+(?P<more>more|less)\s+than\s+" + _NAMED),
+    re.compile(r"^(?:which|what|list|show(?: me)?|give me|find|name)\s+(?:the\s+|all\s+(?:the\s+)?)?"
+               r"(?P<kind>[a-z]+(?: [a-z]+)?)\s+(?:have|has|had)\s+an?\s+(?P<degree>higher|lower|greater|smaller|larger|bigger)"
+               r"\s+(?P<noun>[a-z]+(?: [a-z]+)?)\s+than\s+" + _NAMED),
+)
+_DEGREE_OPERATOR = {"higher": ">", "greater": ">", "larger": ">", "bigger": ">", "lower": "<", "smaller": "<"}
+
+
+def compared_with_named(question: str) -> PhraseGraphPattern | None:
+    """"Which services are cheaper than Predictive Maintenance?" as `?u1 | is a | services ; ?u1 | price
+    | ?u2 ; Predictive Maintenance | price | ?u3 :: filter ?u2 < ?u3`; None for anything else (a
+    comparison with a number is `restricted_comparison`'s or the model's)."""
+    text = question.strip()
+    text = text[:1].lower() + text[1:]
+    for shape in _COMPARED_WITH_NAMED:
+        found = shape.match(text)
+        if found is None or found.group("kind").split()[0] in _NOT_KINDS:
+            continue
+        groups = found.groupdict()
+        if groups.get("adjective"):
+            adjective = groups["adjective"]
+            operator = ">" if adjective.startswith("more ") else "<" if adjective.startswith("less ") else \
+                _OPERATOR_OF.get(f"{adjective} than")
+            attribute = comparative_attribute(adjective) or (
+                adjective.split(" ", 1)[1] if adjective.startswith(("more ", "less ")) else None)
+        elif groups.get("verb"):
+            operator = ">" if groups["more"] == "more" else "<"
+            attribute = _VERB_ATTRIBUTE.get(groups["verb"].rstrip("s"))
+        else:
+            operator, attribute = _DEGREE_OPERATOR[groups["degree"]], groups["noun"]
+        if operator is None or not attribute:
+            return None
+        return PhraseGraphPattern(
+            triples=(PhraseTriple(ANSWER, TYPE_RELATION, found.group("kind")),
+                     PhraseTriple(ANSWER, attribute, "?unknown2"), PhraseTriple(found.group("name"), attribute, "?unknown3")),
+            comparisons=(Comparison("?unknown2", operator, "?unknown3"),))
+    return None
 
 
 def _compared(kind: str, conditions: list[tuple[str, str, str]]) -> PhraseGraphPattern:
