@@ -788,6 +788,14 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
      "list :: ?u1 | is a | department ; ?u2 | department | ?u1 ; ?u2 | salary | ?u3 :: order sum ?u3 asc 1"),
     ("with_grouped_aggregate", "Which department has the highest salary?",
      "list :: ?u1 | is a | department ; ?u1 | salary | ?u2 :: order ?u2 desc 1", None),
+    ("with_grouped_aggregate", "Among all sensors, which product family has the lowest average weight?",
+     "list :: ?u1 | is a | product family ; ?u1 | average weight | ?u2 :: order ?u2 asc 1",
+     "list :: ?u1 | is a | product family ; ?u2 | family | ?u1 ; ?u2 | is a | sensors ; ?u2 | weight | ?u3 "
+     ":: order avg ?u3 asc 1"),
+    ("with_grouped_aggregate", "Which bill of lading has the largest total weight of items?",
+     "list :: ?u1 | is a | bill of lading ; ?u1 | total weight | ?u2 :: order ?u2 desc 1",
+     "list :: ?u1 | is a | bill of lading ; ?u2 | lading | ?u1 ; ?u2 | is a | items ; ?u2 | weight | ?u3 "
+     ":: order sum ?u3 desc 1"),
     # a quoted text the answers' value contains or starts with (with_text_match)
     ("with_text_match", "Which employees have an email address containing 'Fried'?",
      "list :: ?u1 | is a | employees ; ?u1 | email address | Fried",

@@ -1180,7 +1180,8 @@ def kind_relation_reading(pattern: PhraseGraphPattern, noun: str | None) -> Phra
 
 
 _GROUP_AGGREGATE = re.compile(
-    r"^\s*(?:which|what)\s+(?P<group>[a-z][a-z-]*(?:\s+[a-z][a-z-]*)?)\s+(?:has|have|had|shows?|gets?|is\s+the\s+one\s+with)"
+    r"^\s*(?:among\s+(?:all\s+)?(?:the\s+|our\s+)?(?P<among>[a-z][a-z ]*?),\s*)?"
+    r"(?:which|what)\s+(?P<group>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2}?)\s+(?:has|have|had|shows?|gets?|requires?|needs?|contains?|is\s+the\s+one\s+with)"
     r"\s+the\s+(?P<end>highest|largest|greatest|biggest|lowest|smallest|least)\s+(?P<measure>average|mean|total|combined)"
     r"\s+(?P<attribute>[a-z][a-z ]*?)(?:\s+(?:of|for|among|across)\s+(?:its|their|the|all)?\s*(?P<members>[a-z][a-z ]*?))?\s*\?*\s*$",
     re.I)
@@ -1188,7 +1189,8 @@ _MEASURE = {"average": "avg", "mean": "avg", "total": "sum", "combined": "sum"}
 
 
 def with_grouped_aggregate(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
-    """"Which supplier has the highest average price of its products?": groups ranked by an average or
+    """"Which supplier has the highest average price of its products?" (or "Among hardware products,
+    which category has the highest average price?"): groups ranked by an average or
     a total of their members' values, which the model cannot write (its training data ranks groups by
     counts only): `?u1 | is a | supplier ; ?u2 | supplier | ?u1 ; ?u2 | is a | products ; ?u2 | price
     | ?u3 :: order avg ?u3 desc 1`. Only for that shape of question."""
@@ -1197,8 +1199,9 @@ def with_grouped_aggregate(question: str, pattern: PhraseGraphPattern) -> Phrase
         return pattern
     group = found.group("group")
     triples = [PhraseTriple(ANSWER, TYPE_RELATION, group), PhraseTriple("?unknown2", group.split()[-1], ANSWER)]
-    if found.group("members"):
-        triples.append(PhraseTriple("?unknown2", TYPE_RELATION, found.group("members")))
+    members = found.group("members") or found.group("among")  # "Among hardware products, which category ..."
+    if members:
+        triples.append(PhraseTriple("?unknown2", TYPE_RELATION, members))
     triples.append(PhraseTriple("?unknown2", found.group("attribute"), "?unknown3"))
     descending = found.group("end").lower() not in ("lowest", "smallest", "least")
     return PhraseGraphPattern(form=QuestionForm.LIST, triples=tuple(triples),
