@@ -292,6 +292,11 @@ class QueryBuilder:
         if form is QuestionForm.COUNT:
             sparql = count_query(ANSWER, where)
             return CandidateQuery(sparql, where, ANSWER, score, form, sparql, "count")
+        if form.is_aggregate and pattern.per:  # "the average number of products per supplier"
+            groups = " ".join(pattern.per)
+            inner = f"SELECT {groups} (COUNT(DISTINCT {ANSWER}) AS ?kgqaN) WHERE {{ {where} }} GROUP BY {groups}"
+            sparql = f"SELECT ({form.value.upper()}(?kgqaN) AS {VALUE_VAR}) WHERE {{ {{ {inner} }} }}"
+            return CandidateQuery(sparql, where, ANSWER, score, form, sparql, VALUE_VAR[1:])
         if form.is_aggregate:
             target = aggregate_target(pattern)
             sparql = f"SELECT ({form.value.upper()}({numeric(target)}) AS {VALUE_VAR}) WHERE {{ {where} }}"
@@ -524,7 +529,7 @@ def _answer_is_typed(pattern: PhraseGraphPattern) -> bool:
 def valued_nodes(pattern: PhraseGraphPattern) -> set[str]:
     """Unknowns whose values are ordered, compared or aggregated: they must be literal values."""
     nodes = pattern.valued_nodes()
-    if pattern.form.is_aggregate and pattern.form is not QuestionForm.COUNT:
+    if pattern.form.is_aggregate and pattern.form is not QuestionForm.COUNT and not pattern.per:
         nodes.add(aggregate_target(pattern))
     return {n for n in nodes if is_unknown(n)}
 
@@ -562,7 +567,7 @@ def dangling_unknowns(pattern: PhraseGraphPattern) -> set[str]:
     """Unknowns that only hang off one edge and are used nowhere else ("?u1 | use | ?u3"): such an
     edge constrains little, so a query may drop it when no predicate fits it (score `DROP_SCORE`)."""
     degree = node_degrees(pattern.triples)
-    used = {ANSWER, *pattern.projection, *pattern.group, *pattern.modified_nodes()}
+    used = {ANSWER, *pattern.projection, *pattern.group, *pattern.per, *pattern.modified_nodes()}
     if pattern.form.is_aggregate and pattern.form is not QuestionForm.COUNT:
         used.add(aggregate_target(pattern))
     return {n for n, d in degree.items() if d == 1 and is_unknown(n) and n not in used}

@@ -254,6 +254,21 @@ async def test_a_count_or_an_aggregate_per_group_answers_each_group_with_its_num
     assert chosen is not None and {c.value for _, (c,) in chosen.rows} == {r["c"].value for r in truth.rows}
 
 
+async def test_an_aggregate_of_the_counts_per_group_is_one_number(concert: Endpoint) -> None:
+    """`per ?u2`: "the average number of singers per country" averages each country's count."""
+    builder, executor = QueryBuilder(), QueryExecutor()
+    country = {"country": ("?unknown1", {"": [pred("singer#country", 1.0)]})}
+    truth = await concert.sparql.select(
+        f"SELECT (AVG(?n) AS ?a) (MAX(?n) AS ?m) WHERE {{ {{ SELECT ?c (COUNT(?s) AS ?n) WHERE {{ ?s a <{V}singer> ; "
+        f"<{V}singer#country> ?c }} GROUP BY ?c }} }}")
+    for form, column in (("avg", "a"), ("max", "m")):
+        query = builder.build(linked(f"{form} :: ?u1 | is a | singers ; ?u1 | country | ?u2 :: per ?u2",
+                                     classes={"singers": [SINGER]}, edges=country))[0]
+        assert f"SELECT ({form.upper()}(?kgqaN) AS ?value)" in query.sparql and "GROUP BY ?unknown2" in query.sparql
+        chosen = select_answer(await executor.run([query], concert, accept_all))
+        assert chosen is not None and float(chosen.answers[0].value) == float(truth.rows[0][column].value)
+
+
 async def test_a_compared_or_ordered_unknown_reached_by_a_link_to_things_is_counted(concert: Endpoint) -> None:
     """"Which stadiums have more than one concert?" decoded as a value comparison (`filter ?u2 > 1`):
     where the predicate leads to things, not numbers, the query counts them per answer instead; a

@@ -1782,3 +1782,26 @@ def test_a_kind_compared_with_a_named_things_value_is_read(question: str, expect
 def test_a_comparison_with_an_unknown_that_is_in_no_triple_is_refused() -> None:
     with pytest.raises(PGPParseError, match="u4"):
         PhraseGraphPattern.from_text("list :: ?u1 | price | ?u2 :: filter ?u2 < ?u4")
+
+
+def test_per_is_an_aggregate_of_counts_and_round_trips() -> None:
+    text = "avg :: ?u1 | is a | products ; ?u1 | supplier | ?u2 :: per ?u2"
+    assert PhraseGraphPattern.from_text(text).to_text() == text
+    for wrong in ("list :: ?u1 | supplier | ?u2 :: per ?u2", "avg :: ?u1 | supplier | ?u2 :: per ?u1",
+                  "avg :: ?u1 | supplier | ?u2 :: per ?u3"):
+        with pytest.raises(PGPParseError):
+            PhraseGraphPattern.from_text(wrong)
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("What is the average number of singers per country?",
+     "avg :: ?u1 | is a | singers ; ?u1 | country | ?u2 :: per ?u2"),
+    ("What is the maximum number of employees per department?",
+     "max :: ?u1 | is a | employees ; ?u1 | department | ?u2 :: per ?u2"),
+    ("On average, how many parts does each bill of material have?",
+     "avg :: ?u1 | is a | parts ; ?u1 | bill of material | ?u2 :: per ?u2"),
+])
+def test_an_average_of_counts_per_group_is_read_as_one_number(question: str, expected: str) -> None:
+    understood = get_parser().parse_sync([question])[0]
+    assert understood.pattern.to_text() == expected and understood.answer_type.kind is AnswerKind.NUMBER
+    assert not understood.unsupported

@@ -36,6 +36,7 @@ from understanding.pgp import (
     AnswerKind,
     PGPParseError,
     PhraseGraphPattern,
+    PhraseTriple,
     QuestionForm,
     UnderstoodQuestion,
     is_unknown,
@@ -478,11 +479,34 @@ class QuestionParser:
 _PER = re.compile(r"per\b", re.IGNORECASE)
 
 
+# "the average number of products per supplier", "On average, how many parts does each bill of material have?"
+_MEASURED_COUNT = re.compile(r"\b(?:(?P<measure>average|mean|maximum|minimum|highest|lowest|largest|smallest)"
+                             r"\s+(?:number|count|amount)\s+of|on\s+average\b.*\bhow\s+many)\b", re.IGNORECASE)
+_COUNT_WORDS = re.compile(r"^(?:the\s+)?(?:number|count|amount)\s+of\s+", re.IGNORECASE)  # "number of products"
+_MEASURE_OF_COUNTS = {"average": QuestionForm.AVG, "mean": QuestionForm.AVG,
+                      **dict.fromkeys(("maximum", "highest", "largest"), QuestionForm.MAX),
+                      **dict.fromkeys(("minimum", "lowest", "smallest"), QuestionForm.MIN)}
+
+
 def _grouped(understood: UnderstoodQuestion, group: GroupNoun) -> tuple[UnderstoodQuestion, bool]:
-    """The question answered per group, its readings grouped; where it asks for a count or an
+    """The question answered per group, its readings grouped; an average (or extreme) of the counts per
+    group is one number (`per`); where it asks for a count or an
     aggregate per group and no reading can be grouped, unsupported rather than answered as a total.
     The best of each group is unsupported here too, and flagged (True): the parser then reads it
     without its group (`QuestionParser._with_best_of_groups`)."""
+    measured = _MEASURED_COUNT.search(understood.question)
+    if measured is not None and group.counted is not None:  # "the average number of products per supplier"
+        form = _MEASURE_OF_COUNTS[(measured.group("measure") or "average").lower()]
+        counted = grouped_readings([replace(r, form=QuestionForm.COUNT) for r in
+                                    (understood.pattern, *understood.alternatives)], group)
+        plain = PhraseGraphPattern(form=form, per=("?unknown2",), triples=(  # the counted kind, by the group's noun
+            PhraseTriple(ANSWER, TYPE_RELATION, group.counted), PhraseTriple(ANSWER, group.phrase, "?unknown2")))
+        readings = list(dict.fromkeys([plain, *(replace(r, form=form, group=(), per=r.group, triples=tuple(
+            replace(t, relation=_COUNT_WORDS.sub("", t.relation) or t.relation) for t in r.triples)) for r in counted)]))
+        if readings:
+            return replace(understood, pattern=readings[0], alternatives=tuple(readings[1:MAX_ALTERNATIVES + 1]),
+                           answer_type=build_answer_type(AnswerKind.NUMBER, readings[0],
+                                                         understood.answer_type.confidence)), False
     readings = grouped_readings([understood.pattern, *understood.alternatives], group)
     if readings:
         return replace(understood, pattern=readings[0], alternatives=tuple(readings[1:MAX_ALTERNATIVES + 1]),

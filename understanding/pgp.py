@@ -17,13 +17,16 @@ The model emits a compact text form, parsed strictly by `PhraseGraphPattern.from
     list :: ?u1 | is a | countries ; ?u1 | country | ?u2 :: filter count ?u2 >= 2
     count :: ?u1 | is a | employees ; ?u1 | department | ?u2 :: group ?u2
     list :: ?u1 | is a | product ; ?u1 | weight | ?u2 ; ?u1 | category | ?u3 :: order ?u2 desc 1 :: group ?u3
+    avg :: ?u1 | is a | products ; ?u1 | supplier | ?u2 ; ?u2 | is a | supplier :: per ?u2
 
 `order count ?u2` and `filter count ?u2` group by the projected unknowns and order or compare by how
 many distinct ?u2 each has ("the department with the most employees", "countries with at least two
 singers"). `group ?u2` on a count or aggregate form answers once per ?u2 ("How many employees does
 each department have?"): each answer is a number beside the group it is for; on a list form ordered
 with limit 1 it answers the best of each group ("the heaviest product in each category", "the shop with
-the most products in each district"), beside its group.
+the most products in each district"), beside its group. `per ?u2` on an avg, sum, min or max form
+aggregates how many ?u1 each ?u2 has ("the average number of products per supplier"), one number;
+only the syntax readers write it (the model's vocabulary lacks it).
 """
 
 from __future__ import annotations
@@ -176,6 +179,7 @@ class PhraseGraphPattern:
     comparisons: tuple[Comparison, ...] = ()
     projection: tuple[str, ...] = (ANSWER,)
     group: tuple[str, ...] = ()  # an aggregate form answers once per value of these unknowns
+    per: tuple[str, ...] = ()  # an avg/sum/min/max of how many answers each value of these unknowns has
     notes: tuple[str, ...] = field(default=(), compare=False)
 
     def nodes(self) -> list[str]:
@@ -243,6 +247,8 @@ class PhraseGraphPattern:
             parts.append("select " + " ".join(_short(n) for n in self.projection))
         if self.group:
             parts.append("group " + " ".join(_short(n) for n in self.group))
+        if self.per:
+            parts.append("per " + " ".join(_short(n) for n in self.per))
         return " :: ".join(parts)
 
     def __str__(self) -> str:
@@ -279,6 +285,7 @@ class PhraseGraphPattern:
         comparisons: list[Comparison] = []
         projection: tuple[str, ...] = (ANSWER,)
         group: tuple[str, ...] = ()
+        per: tuple[str, ...] = ()
         for section in sections[2:]:
             words = section.split()
             if not words:
@@ -314,16 +321,24 @@ class PhraseGraphPattern:
                 group = tuple(_unknown_arg(w, section) for w in words[1:])
                 if not group:
                     raise PGPParseError("group needs at least one unknown")
+            elif keyword == "per":
+                per = tuple(_unknown_arg(w, section) for w in words[1:])
+                if not per:
+                    raise PGPParseError("per needs at least one unknown")
             else:
-                raise PGPParseError(f"unknown section {keyword!r}; expected order, filter, select or group")
-        pattern = cls(tuple(triples), form, ordering, tuple(comparisons), projection, group)
+                raise PGPParseError(f"unknown section {keyword!r}; expected order, filter, select, group or per")
+        pattern = cls(tuple(triples), form, ordering, tuple(comparisons), projection, group, per)
         known = set(pattern.unknowns())
         compared = [n for c in comparisons for n in (c.node, c.other_node) if n is not None]
-        for node in ([ordering.node] if ordering else []) + compared + list(projection) + list(group):
+        for node in ([ordering.node] if ordering else []) + compared + list(projection) + list(group) + list(per):
             if triples and node not in known and not (form is QuestionForm.BOOLEAN and not known):
                 raise PGPParseError(f"{_short(node)} is used in a modifier but appears in no triple")
         if group:
             _check_group(pattern)
+        if per and (form not in (QuestionForm.AVG, QuestionForm.SUM, QuestionForm.MIN, QuestionForm.MAX)
+                    or ANSWER in per or group or ordering is not None):
+            raise PGPParseError("per needs an avg, sum, min or max form over ?u1 counted per other unknowns, "
+                                "without group or order")
         return pattern
 
 
