@@ -41,6 +41,24 @@ NEIGHBOUR_SAMPLE = 400
 UNANCHORED_SAMPLE = 2000
 HOP_TIMEOUT_S = 5.0  # two-hop lookups are optional: a slow one is given up, not waited for
 K = TypeVar("K")  # what a two-hop lookup groups its rows by
+PARAPHRASE_FACTOR = 0.9  # a predicate fitting a paraphrase of the phrase, not the phrase itself
+# Relation phrases whose usual predicate shares no word with them ("Who reports to X?" is `hasManager`):
+# general English, the same for every graph; each phrase (matched as a whole, by its words) with the
+# words a predicate for it is often named by.
+PARAPHRASES: dict[tuple[str, ...], str] = {
+    ("reports", "to"): "manager supervisor", ("report", "to"): "manager supervisor",
+    ("reporting", "to"): "manager supervisor", ("works", "for"): "employer member of",
+    ("work", "for"): "employer member of", ("works", "in"): "member of department",
+    ("work", "in"): "member of department", ("belongs", "to"): "member of part of",
+    ("belong", "to"): "member of part of", ("married", "to"): "spouse", ("born", "in"): "birth place",
+    ("wrote",): "author", ("written", "by"): "author", ("leads",): "head manager", ("heads",): "head manager",
+    ("led", "by"): "head manager", ("headed", "by"): "head manager",
+}
+
+
+def paraphrase(phrase: str) -> str | None:
+    """The words a predicate for `phrase` is often named by, if the phrase is a known paraphrase."""
+    return PARAPHRASES.get(tuple(phrase.lower().split()))
 
 
 @dataclass(frozen=True)
@@ -293,6 +311,10 @@ class RelationLinker:
         classes = sorted({c for pair in pairs for c in predicates.ends.get(pair, ()) if class_words and c in class_words})
         scores = await self.scorer.ascore_many(phrase, texts + [class_words[c] for c in classes] if class_words else texts)
         by_iri = {iri: (text, float(score)) for iri, text, score in zip(iris, texts, scores, strict=False)}
+        other_words = paraphrase(phrase)
+        if other_words is not None:  # "reports to": the predicate may be named `hasManager`
+            for iri, text, score in zip(iris, texts, await self.scorer.ascore_many(other_words, texts), strict=True):
+                by_iri[iri] = (text, max(by_iri[iri][1], PARAPHRASE_FACTOR * float(score)))
         by_class = dict(zip(classes, (float(s) for s in scores[len(texts):]), strict=True))
         linked = []
         for iri, direction in pairs:

@@ -125,3 +125,16 @@ async def test_relation_linking_around_literals_and_unknowns(concert_oxigraph: E
     assert (V + "stadium#capacity", OUT) in everything.pairs and (V + "stadium#capacity", IN) in everything.pairs
     unseen = await relations.rank("capacity", everything, concert_oxigraph, top_k=2)
     assert not any(p.to_things for p in unseen)  # the endpoint's predicate list says nothing about values
+
+
+async def test_a_relation_phrase_known_as_a_paraphrase_fits_its_usual_predicate(ck25: Endpoint) -> None:
+    """"Who reports to X?" shares no word with `hasManager`: the paraphrase's words ("manager") do."""
+    from linking.relations import paraphrase
+
+    assert paraphrase("reports to") == "manager supervisor" and paraphrase("supplies") is None
+    scorer = default_scorer()
+    franz = (await EntityLinker(scorer).link_entities("Franz Kornhaeusel", ck25))[0]
+    linker = RelationLinker(scorer)
+    around = await linker.predicates_around([franz], ck25)
+    ranked = await linker.rank("reports to", around[FRANZ], ck25)
+    assert ranked[0].iri == PV + "hasManager"
