@@ -700,8 +700,7 @@ def compared_with_named(question: str) -> PhraseGraphPattern | None:
         groups = found.groupdict()
         if groups.get("adjective"):
             adjective = groups["adjective"]
-            operator = ">" if adjective.startswith("more ") else "<" if adjective.startswith("less ") else \
-                _OPERATOR_OF.get(f"{adjective} than")
+            operator = _comparative_operator(adjective)
             attribute = comparative_attribute(adjective) or (
                 adjective.split(" ", 1)[1] if adjective.startswith(("more ", "less ")) else None)
         elif groups.get("verb"):
@@ -728,6 +727,13 @@ def _compared(kind: str, conditions: list[tuple[str, str, str]]) -> PhraseGraphP
     return PhraseGraphPattern(triples=triples, comparisons=comparisons)
 
 
+def _comparative_operator(adjective: str) -> str | None:
+    """The operator a comparative states: "more reliable" >, "less heavy" <, "cheaper" <."""
+    if adjective.startswith(("more ", "less ")):
+        return ">" if adjective.startswith("more ") else "<"
+    return _OPERATOR_OF.get(f"{adjective} than")
+
+
 def _comparison(conjunct: str) -> tuple[str, str, str] | None:
     """(attribute, operator, value) of one conjunct ("wider than 75 mm": width, >, 75), or None."""
     for pattern in _CONJUNCTS:
@@ -739,8 +745,7 @@ def _comparison(conjunct: str) -> tuple[str, str, str] | None:
         groups = found.groupdict()
         if groups.get("adjective"):
             adjective = groups["adjective"]
-            operator = ">" if adjective.startswith("more ") else "<" if adjective.startswith("less ") else \
-                _OPERATOR_OF.get(f"{adjective} than")
+            operator = _comparative_operator(adjective)
             attribute = comparative_attribute(adjective) or (
                 "height" if adjective in ("higher", "lower") and unit in _LENGTH_UNITS else _UNIT_ATTRIBUTE.get(unit))
         else:
