@@ -131,10 +131,10 @@ _REFERS_BACK = re.compile(r"\b(?:their|its|his|her|them|they|it|he|she|this|that
 
 def read_text(question: str) -> str:
     """The question as the model and the readers read it: the context told before the question left
-    out, "Which of our <things>" read as "Which <things>", a superlative asked alone ("Cheapest sensor?")
-    as "What is the cheapest sensor?", "but" between comparisons as "and", and a kind joined by "of" before a name left out ("the parts of the bill of material
-    PulseCraft Vertex" -> "the parts of PulseCraft Vertex"); the understood question keeps the words
-    as asked."""
+    out, "Which of our <things>" read as "Which <things>", a superlative asked alone ("Cheapest
+    sensor?") as "What is the cheapest sensor?", "but" between comparisons as "and", and a kind joined
+    by "of" before a name left out ("the parts of the bill of material PulseCraft Vertex" -> "the parts
+    of PulseCraft Vertex"); the understood question keeps the words as asked."""
     told = _TOLD_FIRST.match(question)
     asked = told.group("asked") if told is not None else question
     if asked != question and _REFERS_BACK.search(asked) is None:  # "... - what's their email?" needs the context
@@ -490,8 +490,8 @@ _MEASURE_OF_COUNTS = {"average": QuestionForm.AVG, "mean": QuestionForm.AVG,
 
 def _grouped(understood: UnderstoodQuestion, group: GroupNoun) -> tuple[UnderstoodQuestion, bool]:
     """The question answered per group, its readings grouped; an average (or extreme) of the counts per
-    group is one number (`per`); where it asks for a count or an
-    aggregate per group and no reading can be grouped, unsupported rather than answered as a total.
+    group is one number (`per`); where it asks for a count or an aggregate per group and no reading
+    can be grouped, unsupported rather than answered as a total.
     The best of each group is unsupported here too, and flagged (True): the parser then reads it
     without its group (`QuestionParser._with_best_of_groups`)."""
     measured = _MEASURED_COUNT.search(understood.question)

@@ -1019,9 +1019,9 @@ _ANY_ASKED = re.compile(r"^\s*(?:do|does|did|is|are|was|were|has|have|had)\b(?:\
 
 
 def with_existence_asked(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
-    """"Is there a document named Summer Show?" and "Do we have any hardware that weighs more than 20 g?"
-    ask yes or no, whatever form the model chose (no training question starts with "Is there"): the pattern becomes a boolean one, true when its
-    triples hold for something."""
+    """"Is there a document named Summer Show?" and "Do we have any hardware that weighs more than 20
+    g?" ask yes or no, whatever form the model chose (no training question starts with "Is there"):
+    the pattern becomes a boolean one, true when its triples hold for something."""
     asked = _IS_THERE.match(question) or (_ANY_ASKED.match(question) and " or " not in question.lower())
     if not asked or pattern.form in (QuestionForm.BOOLEAN,) or pattern.grouped:
         return pattern
