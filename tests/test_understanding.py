@@ -1692,6 +1692,8 @@ def test_counts_of_things_doing_something_to_a_kind_are_read_from_the_syntax(que
     ("Which sensors in the Gauge category are priced above 3 EUR?",  # the name before its kind
      "list :: ?u1 | is a | sensors ; ?u1 | category | Gauge ; ?u1 | price | ?u2 :: filter ?u2 > 3"),
     ("Which products from our suppliers are cheaper than 2 EUR?", None),  # not a name
+    ("Which resistors from Acme Corp cost between 2 and 3.5 euros?",  # both bounds on one value
+     "list :: ?u1 | is a | resistors ; ?u1 | from | Acme Corp ; ?u1 | price | ?u2 :: filter ?u2 >= 2 :: filter ?u2 <= 3.5"),
 ])
 def test_a_kind_with_a_named_restriction_and_a_comparison_is_read(question: str, expected: str | None) -> None:
     from understanding.syntax import restricted_comparison

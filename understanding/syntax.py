@@ -657,8 +657,8 @@ def restricted_comparison(question: str) -> PhraseGraphPattern | None:
     found = _RESTRICTED_KIND.match(text) or _NAMED_KIND_OF_KIND.match(text) or _OWNED_KIND.match(text)
     if found is None or found.group("kind").split()[0] in _NOT_KINDS:
         return None
-    condition = _comparison(found.group("condition").lower())
-    if condition is None:
+    conditions = _range(found.group("condition").lower()) or [_comparison(found.group("condition").lower())]
+    if None in conditions:
         return None
     relation = found.group("relation").removeprefix("in the ").removeprefix("of the ") \
         if "relation" in found.groupdict() else found.group("kind")
@@ -666,8 +666,29 @@ def restricted_comparison(question: str) -> PhraseGraphPattern | None:
     adjective, _, agents = name.rpartition(" ")
     if agents in _AGENTS and adjective and " " not in adjective:  # "from German suppliers": `suppliers | German`
         relation, name = agents, adjective
-    pattern = _compared(found.group("kind"), [condition])
+    pattern = _compared(found.group("kind"), [c for c in conditions if c is not None])
+    if len(conditions) == 2:  # one value between two bounds: one attribute edge
+        pattern = replace(pattern, triples=pattern.triples[:2], comparisons=tuple(
+            replace(c, node=pattern.comparisons[0].node) for c in pattern.comparisons))
     return replace(pattern, triples=(*pattern.triples[:1], PhraseTriple(ANSWER, relation, name), *pattern.triples[1:]))
+
+
+# "cost between 5 and 5.5 euros", "weigh between 10 and 20 g", "with a height between 50 and 60 mm"
+_RANGE = re.compile(r"^(?:(?:is|are)\s+)?(?:(?P<verb>weighs?|costs?|priced)|(?:(?:with|have|has)\s+)?(?:an?\s+)?"
+                    r"(?P<noun>[a-z]+(?: [a-z]+)?))\s+between\s+(?P<low>\d[\d,]*(?:\.\d+)?)\s+and\s+"
+                    r"(?P<high>\d[\d,]*(?:\.\d+)?)\s*(?P<unit>[a-z€$%]+)?$")
+
+
+def _range(condition: str) -> list[tuple[str, str, str]] | None:
+    """Both bounds of a value between two numbers (attribute, >=, low) and (attribute, <=, high), or None."""
+    found = _RANGE.match(condition)
+    if found is None:
+        return None
+    attribute = (_VERB_ATTRIBUTE.get(found.group("verb").rstrip("s")) if found.group("verb") else found.group("noun"))
+    if not attribute or attribute.split()[-1] in _NOT_ATTRIBUTES:
+        return None
+    low, high = (found.group(g).replace(",", "") for g in ("low", "high"))
+    return [(attribute, ">=", low), (attribute, "<=", high)]
 
 
 _NOT_KINDS = frozenset({"is", "are", "was", "were", "do", "does", "did", "how", "many", "much"})
