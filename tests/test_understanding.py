@@ -1736,6 +1736,11 @@ def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> Non
     ("The heaviest product from Japan?", "What is the heaviest product from Japan?"),
     ("Most products are sensors?", "Most products are sensors?"),
     ("Which sensors are wider than 20 mm but lower than 5 mm?", "Which sensors are wider than 20 mm and lower than 5 mm?"),
+    # a group put first is read after the question
+    ("For each country, what is the average age of the singers?",
+     "What is the average age of the singers for each country?"),
+    ("In each Department of Sales, how many employees are there?",
+     "How many employees are there in each Department of Sales?"),
     # "Which of our <things>" asks what "Which <things>" asks
     ("Which of our sensor products come from Japan?", "Which sensor products come from Japan?"),
     ("Which of the two singers is older?", "Which of the two singers is older?"),

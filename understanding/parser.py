@@ -126,12 +126,16 @@ _ELLIPTIC_SUPERLATIVE = re.compile(r"^\s*(?:the\s+)?(?P<phrase>(?:most|least)\s+
 _STATED_VERB = re.compile(r"\b(?:is|are|was|were|do|does|did|has|have|had)\b", re.IGNORECASE)
 # "wider than 75 mm but less than 15 mm high": "but" joins two comparisons as "and" does
 _BUT_COMPARED = re.compile(r"(?<=\d)(?P<unit>\s*[a-zA-Z\u20ac$%]*)\s+but\s+(?=(?:less|more|[a-z]+er)\s+than\b)")
+# "For each country, what is the average age of the singers?": the group put first, read after the question
+_GROUP_FIRST = re.compile(r"^\s*(?P<group>(?i:for|in)\s+(?i:each|every)\s+[^,?]+?),\s*(?P<asked>" + _ASKING +
+                          r"[^?]*?)\s*(?P<end>[?.!]?)\s*$")
 _REFERS_BACK = re.compile(r"\b(?:their|its|his|her|them|they|it|he|she|this|that|these|those|there)\b", re.IGNORECASE)
 
 
 def read_text(question: str) -> str:
     """The question as the model and the readers read it: the context told before the question left
-    out, "Which of our <things>" read as "Which <things>", a superlative asked alone ("Cheapest
+    out, a group put first ("For each country, what is ...?") put after the question, "Which of our
+    <things>" read as "Which <things>", a superlative asked alone ("Cheapest
     sensor?") as "What is the cheapest sensor?", "but" between comparisons as "and", and a kind joined
     by "of" before a name left out ("the parts of the bill of material PulseCraft Vertex" -> "the parts
     of PulseCraft Vertex"); the understood question keeps the words as asked."""
@@ -139,6 +143,11 @@ def read_text(question: str) -> str:
     asked = told.group("asked") if told is not None else question
     if asked != question and _REFERS_BACK.search(asked) is None:  # "... - what's their email?" needs the context
         question = asked[:1].upper() + asked[1:]
+    grouped = _GROUP_FIRST.match(question)
+    if grouped is not None:
+        asked = grouped.group("asked")
+        group = grouped.group("group")
+        question = f"{asked[:1].upper()}{asked[1:]} {group[:1].lower()}{group[1:]}{grouped.group('end') or '?'}"
     question = _WHICH_OF_OUR.sub(lambda found: found.group("wh") + " ", question)
     elliptic = _ELLIPTIC_SUPERLATIVE.match(question)
     word = (elliptic.group("word") or "most").lower() if elliptic is not None else ""
