@@ -129,16 +129,21 @@ _BUT_COMPARED = re.compile(r"(?<=\d)(?P<unit>\s*[a-zA-Z\u20ac$%]*)\s+but\s+(?=(?
 # "For each country, what is the average age of the singers?": the group put first, read after the question
 _GROUP_FIRST = re.compile(r"^\s*(?P<group>(?i:for|in)\s+(?i:each|every)\s+[^,?]+?),\s*(?P<asked>" + _ASKING +
                           r"[^?]*?)\s*(?P<end>[?.!]?)\s*$")
+_ASKED = re.compile(_ASKING.replace("list|give|show|name", "whose|in|on|at|from|for"))  # not an imperative
 _REFERS_BACK = re.compile(r"\b(?:their|its|his|her|them|they|it|he|she|this|that|these|those|there)\b", re.IGNORECASE)
 
 
 def read_text(question: str) -> str:
-    """The question as the model and the readers read it: the context told before the question left
+    """The question as the model and the readers read it: capitalised and ended by "?" (or "." after
+    an imperative) where it was not, the context told before the question left
     out, a group put first ("For each country, what is ...?") put after the question, "Which of our
     <things>" read as "Which <things>", a superlative asked alone ("Cheapest
     sensor?") as "What is the cheapest sensor?", "but" between comparisons as "and", and a kind joined
     by "of" before a name left out ("the parts of the bill of material PulseCraft Vertex" -> "the parts
     of PulseCraft Vertex"); the understood question keeps the words as asked."""
+    question = question[:1].upper() + question[1:]  # "how many people work in Data Services" as asked formally
+    if question[-1:].isalnum():
+        question += "?" if _ASKED.match(question) else "."
     told = _TOLD_FIRST.match(question)
     asked = told.group("asked") if told is not None else question
     if asked != question and _REFERS_BACK.search(asked) is None:  # "... - what's their email?" needs the context
