@@ -1815,3 +1815,18 @@ def test_an_average_of_counts_per_group_is_read_as_one_number(question: str, exp
     understood = get_parser().parse_sync([question])[0]
     assert understood.pattern.to_text() == expected and understood.answer_type.kind is AnswerKind.NUMBER
     assert not understood.unsupported
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("Which products are compatible with Y863-3538159?",
+     "list :: ?u1 | is a | products ; ?u1 | compatible with | Y863-3538159"),
+    ("Which services are eligible for the Film LCD Strain?",
+     "list :: ?u1 | is a | services ; ?u1 | eligible for | Film LCD Strain"),
+    ("Which products are cheaper than Coil Driver?", None),  # a comparison: compared_with_named's
+    ("How many products are compatible with X?", None),
+])
+def test_a_kind_related_to_a_name_by_an_adjective_is_read(question: str, expected: str | None) -> None:
+    from understanding.syntax import kind_related_to_name
+
+    reading = kind_related_to_name(question)
+    assert (reading.to_text() if reading else None) == expected

@@ -49,6 +49,7 @@ from understanding.syntax import (
     coordinated_predicates,
     counted_chain_reading,
     counted_superlative_reading,
+    kind_related_to_name,
     restricted_comparison,
     superlative_reading,
 )
@@ -382,7 +383,7 @@ class QuestionParser:
             or _COORDINATED.search(r.question)
             or GROUPING_WORDS.search(r.question) or _TWO_NUMBERS.search(r.question)
             or r.question.lower().startswith("how many ") or restricted_comparison(r.question) is not None
-            or compared_with_named(r.question) is not None)]
+            or compared_with_named(r.question) is not None or kind_related_to_name(r.question) is not None)]
         best_of_groups: dict[int, GroupNoun] = {}
         if not wanted:
             return best_of_groups
@@ -442,6 +443,10 @@ class QuestionParser:
         named = compared_with_named(understood.question)  # "Which services are cheaper than Predictive Maintenance?"
         if named is not None:  # the model has no comparison of two values: its reading is never this one
             return named, AnswerKind.RESOURCE
+        related = kind_related_to_name(understood.question)  # "Which products are compatible with X?"
+        if related is not None and not _same_reading(related, understood.pattern) and \
+                not _says_all(understood.pattern, related):
+            return related, None
         restricted = restricted_comparison(understood.question)  # "products from X that cost under 2 EUR?"
         if restricted is not None and not _same_reading(restricted, understood.pattern):
             if not _says_all(understood.pattern, restricted) or not understood.pattern.comparisons:

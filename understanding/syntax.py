@@ -692,6 +692,26 @@ def _range(condition: str) -> list[tuple[str, str, str]] | None:
 
 
 _NOT_KINDS = frozenset({"is", "are", "was", "were", "do", "does", "did", "how", "many", "much"})
+# "Which products are compatible with Y863-3538159?", "Which services are eligible for the Film LCD Strain?"
+_KIND_RELATED_TO_NAME = re.compile(
+    r"^(?:which|what)\s+(?P<kind>[a-z]+(?: [a-z]+)?)\s+(?:are|is|were|was)\s+(?P<relation>[a-z]+(?:\s+[a-z]+)?\s+"
+    r"(?:with|for|to|in|by|from|on|at))\s+(?:the\s+)?(?P<name>[A-Z0-9][\w&.'-]*(?:,? (?:and |& )?[A-Z0-9][\w&.'-]*)*)"
+    r"\s*[?.!]?$")
+
+
+def kind_related_to_name(question: str) -> PhraseGraphPattern | None:
+    """"Which products are compatible with Y863-3538159?" as `?u1 | is a | products ; ?u1 | compatible
+    with | Y863-3538159`, which the model often reads without the adjective (`?u1 | products |
+    Y863-3538159`); None for anything else."""
+    text = question.strip()
+    found = _KIND_RELATED_TO_NAME.match(text[:1].lower() + text[1:])
+    if found is None or found.group("kind").split()[0] in _NOT_KINDS or \
+            found.group("relation").split()[0] in ("more", "less", "not", "no"):
+        return None
+    return PhraseGraphPattern(triples=(PhraseTriple(ANSWER, TYPE_RELATION, found.group("kind")),
+                                       PhraseTriple(ANSWER, found.group("relation"), found.group("name"))))
+
+
 _NAMED = r"(?:the\s+(?:[a-z]+\s+){0,2})?(?P<name>[A-Z][\w&.'-]*(?:,? (?:and |& )?[A-Z0-9][\w&.'-]*)*)\s*[?.!]?$"
 # "Which services are cheaper than Predictive Maintenance?", "Which products weigh more than the Coil Driver?",
 # "Which suppliers have a higher reliability than Garcia Ltd?": a kind compared with a named thing's value
