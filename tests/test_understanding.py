@@ -1736,6 +1736,10 @@ def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> Non
     ("The heaviest product from Japan?", "What is the heaviest product from Japan?"),
     ("Most products are sensors?", "Most products are sensors?"),
     ("Which sensors are wider than 20 mm but lower than 5 mm?", "Which sensors are wider than 20 mm and lower than 5 mm?"),
+    # a kind joined by "of", or an acronym, after the name
+    ("Which parts of the PulseCraft Vertex bill of material are needed?", "Which parts of PulseCraft Vertex are needed?"),
+    ("Which suppliers deliver to the Mechtron SynthWave BOM?", "Which suppliers deliver to Mechtron SynthWave?"),
+    ("Which services can be booked for the Film LCD Strain?", "Which services can be booked for the Film LCD Strain?"),
     # capitalised and ended as a question (or an imperative) where it was not
     ("how many people work in Data Services", "How many people work in Data Services?"),
     ("list all products supplied by Acme", "List all products supplied by Acme."),

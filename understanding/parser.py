@@ -111,6 +111,10 @@ _KIND_OF_KIND_BEFORE_NAME = re.compile(
     r"(?!(?:the|a|an|our|their|its|product|all|which|whom|whose|that)\b)[a-z]+ (?=[A-Z0-9])")
 
 
+# "the PulseCraft Vertex bill of material", "the Mechtron SynthWave BOM": the same kind after the name
+_KIND_OF_KIND_AFTER_NAME = re.compile(
+    r"\b(?P<preposition>in|of|from|for|to|on|at|with|by) the (?P<name>[A-Z0-9][\w-]*(?: [A-Z0-9][\w-]*)*?)"
+    r" (?:[a-z]+ of [a-z]+|[A-Z]{2,5})(?=\s+[a-z]|\s*[?.,!]|$)")
 _ASKING = r"(?i:which|what|who|whom|whose|where|when|how|is|are|was|were|do|does|did|can|has|have|list|give|show|name)\b"
 # "I have a customer in Zurich asking about local sourcing - which of our products ...?": the context
 # before the question, told first and not itself a question; a new sentence starts with a capital
@@ -140,8 +144,9 @@ def read_text(question: str) -> str:
     out, a group put first ("For each country, what is ...?") put after the question, "Which of our
     <things>" read as "Which <things>", a superlative asked alone ("Cheapest
     sensor?") as "What is the cheapest sensor?", "but" between comparisons as "and", and a kind joined
-    by "of" before a name left out ("the parts of the bill of material PulseCraft Vertex" -> "the parts
-    of PulseCraft Vertex"); the understood question keeps the words as asked."""
+    by "of" (or an acronym) before or after a name left out ("the parts of the bill of material
+    PulseCraft Vertex" or "of the PulseCraft Vertex BOM" -> "the parts of PulseCraft Vertex"); the
+    understood question keeps the words as asked."""
     question = question[:1].upper() + question[1:]  # "how many people work in Data Services" as asked formally
     if question[-1:].isalnum():
         question += "?" if _ASKED.match(question) else "."
@@ -162,6 +167,7 @@ def read_text(question: str) -> str:
         phrase = question[elliptic.start("phrase"):]
         question = "What is the " + phrase[:1].lower() + phrase[1:]
     question = _BUT_COMPARED.sub(lambda found: found.group("unit") + " and ", question)
+    question = _KIND_OF_KIND_AFTER_NAME.sub(r"\g<preposition> \g<name>", question)
     return _KIND_OF_KIND_BEFORE_NAME.sub(r"\g<preposition> ", question)
 
 
