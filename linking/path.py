@@ -58,6 +58,7 @@ from understanding.answer_types import asks_for_several, build_answer_type, grad
 from understanding.grading import singular
 from understanding.pgp import (
     ANSWER,
+    NEGATION,
     TYPE_RELATION,
     AnswerKind,
     AnswerType,
@@ -336,7 +337,22 @@ class KgqanPath:
         if not result.answers and understood.source == "model" and not understood.unsupported and \
                 left >= MIN_READING_REQUESTS:
             result = await self._rule_reading(understood, result, endpoint, replace(options, max_requests=left))
+        left = options.max_requests - result.sparql_requests
+        linked_through = linked_through_one(understood.pattern)
+        if linked_through is not None and not _said_yes(result) and left >= MIN_READING_REQUESTS:
+            result = await self._yes_through_one(replace(understood, pattern=linked_through, alternatives=()), result,
+                                                 endpoint, replace(options, max_requests=left))
         return _counted_nothing(result) if not result.answers else result
+
+    async def _yes_through_one(self, understood: UnderstoodQuestion, first: PathResult, endpoint: Endpoint,
+                               options: AskOptions) -> PathResult:
+        """"Is the supplier of X located in the United States?" read as `X | supplier | United States`:
+        no direct link says no, but the two may be linked through one thing between them (`X | supplier
+        | ?u1 ; ?u1 | supplier | United States`); yes where that reading finds such a thing."""
+        second = await self.answer_understood(understood, endpoint, options)
+        if not _said_yes(second) or _joined_by_one_predicate(second):
+            return _kept(first, second, None)
+        return _taken(first, second, f"no direct link; linked through one thing ({understood.pattern.to_text()})")
 
     async def _rule_reading(self, understood: UnderstoodQuestion, first: PathResult, endpoint: Endpoint,
                             options: AskOptions) -> PathResult:
@@ -1050,6 +1066,33 @@ def with_demonym_kinds(pattern: PhraseGraphPattern) -> PhraseGraphPattern:
         else:
             triples.append(triple)
     return pattern if len(triples) == len(pattern.triples) else replace(pattern, triples=tuple(triples))
+
+
+def linked_through_one(pattern: PhraseGraphPattern) -> PhraseGraphPattern | None:
+    """A yes/no pattern of one relation between two named things (`X | supplier | United States`), read
+    through one thing between them (`X | supplier | ?u1 ; ?u1 | supplier | United States`); else None."""
+    if pattern.form is not QuestionForm.BOOLEAN or pattern.comparisons or len(pattern.triples) != 1:
+        return None
+    triple = pattern.triples[0]
+    if triple.is_type or is_unknown(triple.subject) or is_unknown(triple.object) or triple.relation.startswith(NEGATION):
+        return None
+    return replace(pattern, triples=(PhraseTriple(triple.subject, triple.relation, ANSWER),
+                                     PhraseTriple(ANSWER, triple.relation, triple.object)))
+
+
+def _joined_by_one_predicate(result: PathResult) -> bool:
+    """Whether the thing between the two is reached by the same predicate from both ("both compatible
+    with one product", "both eligible for it"): siblings, not a link between the two."""
+    sparql = result.evidence.sparql if isinstance(result.evidence, KgqanEvidence) else None
+    if not sparql:
+        return True
+    body = sparql[sparql.find("{") + 1: sparql.rfind("}")]
+    predicates = [parts[1] for triple in body.split(" . ") if ANSWER in triple and len(parts := triple.split()) >= 3]
+    return len(predicates) != len(set(predicates))
+
+
+def _said_yes(result: PathResult) -> bool:
+    return any(a.kind == "boolean" and a.value == "true" for a in result.answers)
 
 
 def _each_reading(understood: UnderstoodQuestion,

@@ -18,7 +18,7 @@ from linking import KgqanPath
 from linking.affinity import default_scorer
 from linking.demonyms import country_of
 from linking.filtering import AnswerTypeFilter
-from linking.path import _named_tail, with_counted_kind_reading, with_demonym_kinds
+from linking.path import _named_tail, linked_through_one, with_counted_kind_reading, with_demonym_kinds
 from understanding.pgp import AnswerKind, AnswerType, PhraseGraphPattern, UnderstoodQuestion
 
 PV = "http://ld.company.org/prod-vocab/"
@@ -830,3 +830,23 @@ async def test_things_compared_with_a_named_things_value(path: KgqanPath, ck25: 
         f'SELECT DISTINCT ?s WHERE {{ ?r <{PV}name> "Manual Inspection" ; <{PV}price>/<{PV}amount> ?limit . '
         f'?s a <{PV}Service> ; <{PV}price>/<{PV}amount> ?a FILTER(?a < ?limit) }}')
     assert truth.rows and {a.value for a in result.answers} == {r["s"].value for r in truth.rows}
+
+
+async def test_a_yes_no_question_is_answered_through_one_thing_between_two_names(path: KgqanPath,
+                                                                                 ck25: Endpoint) -> None:
+    """"Is the supplier of <product> located in <country>?" read as `<product> | supplier | <country>`:
+    no direct link, but one through the supplier; a country the supplier is not in stays no."""
+    assert linked_through_one(PhraseGraphPattern.from_text("boolean :: A | supplier | B")).to_text() == \
+        "boolean :: A | supplier | ?u1 ; ?u1 | supplier | B"
+    assert linked_through_one(PhraseGraphPattern.from_text("boolean :: A | is a | supplier")) is None
+    truth = await ck25.sparql.select(
+        f"SELECT ?name ?country WHERE {{ ?p <{PV}name> ?name ; <{PV}hasSupplier> ?s . ?s <{PV}addressCountry> ?country "
+        f"FILTER(?country IN ('Finland', 'Pakistan')) }} ORDER BY ?name LIMIT 1")
+    name, country = truth.rows[0]["name"].value, truth.rows[0]["country"].value
+    other = "Pakistan" if country == "Finland" else "Finland"
+    for place, expected in ((country, "true"), (other, "false")):
+        asked = UnderstoodQuestion(f"Is the supplier of {name} located in {place}?",
+                                   PhraseGraphPattern.from_text(f"boolean :: {name} | supplier | {place}"),
+                                   AnswerType(AnswerKind.BOOLEAN), "model")
+        result = await path.answer_readings(asked, ck25, KGQAN_ONLY)
+        assert [a.value for a in result.answers] == [expected], (place, result.notes)
