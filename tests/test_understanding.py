@@ -1834,3 +1834,18 @@ def test_a_kind_related_to_a_name_by_an_adjective_is_read(question: str, expecte
 
     reading = kind_related_to_name(question)
     assert (reading.to_text() if reading else None) == expected
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("How many products have a product manager who belongs to the Engineering department?",
+     "count :: ?u1 | is a | products ; ?u1 | product manager | ?u2 ; ?u2 | belongs to | Engineering"),
+    ("List the products whose product manager sits in the Data Services department.",
+     "list :: ?u1 | is a | products ; ?u1 | product manager | ?u2 ; ?u2 | sits in | Data Services"),
+    ("Name the television show whose company is HBO.", None),  # the owned thing itself: no chain
+    ("Which singers have a song that is older than 10?", None),  # a comparison
+])
+def test_a_relative_clause_is_the_owned_things_condition(question: str, expected: str | None) -> None:
+    from understanding.syntax import through_a_clause
+
+    reading = through_a_clause(question)
+    assert (reading.to_text() if reading else None) == expected

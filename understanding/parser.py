@@ -52,6 +52,7 @@ from understanding.syntax import (
     kind_related_to_name,
     restricted_comparison,
     superlative_reading,
+    through_a_clause,
 )
 
 log = logging.getLogger(__name__)
@@ -389,7 +390,8 @@ class QuestionParser:
             or _COORDINATED.search(r.question)
             or GROUPING_WORDS.search(r.question) or _TWO_NUMBERS.search(r.question)
             or r.question.lower().startswith("how many ") or restricted_comparison(r.question) is not None
-            or compared_with_named(r.question) is not None or kind_related_to_name(r.question) is not None)]
+            or compared_with_named(r.question) is not None or kind_related_to_name(r.question) is not None
+            or through_a_clause(r.question) is not None)]
         best_of_groups: dict[int, GroupNoun] = {}
         if not wanted:
             return best_of_groups
@@ -449,6 +451,11 @@ class QuestionParser:
         named = compared_with_named(understood.question)  # "Which services are cheaper than Predictive Maintenance?"
         if named is not None:  # the model has no comparison of two values: its reading is never this one
             return named, AnswerKind.RESOURCE
+        clause = through_a_clause(understood.question)  # "products whose product manager sits in X"
+        if clause is not None and not _same_reading(clause, understood.pattern) and (
+                not _says_all(understood.pattern, clause)
+                or len(understood.pattern.unknowns()) < len(clause.unknowns())):  # the chain folded into one edge
+            return clause, AnswerKind.NUMBER if clause.form is QuestionForm.COUNT else None
         related = kind_related_to_name(understood.question)  # "Which products are compatible with X?"
         if related is not None and not _same_reading(related, understood.pattern) and \
                 not _says_all(understood.pattern, related):

@@ -712,6 +712,38 @@ def kind_related_to_name(question: str) -> PhraseGraphPattern | None:
                                        PhraseTriple(ANSWER, found.group("relation"), found.group("name"))))
 
 
+# "How many products have a product manager who belongs to the Engineering department?", "Which products
+# have a supplier that is located in Japan?", "List the products whose product manager sits in Data Services."
+_ASKED_FOR = r"^(?P<ask>how many|which|what|list|show me|give me|name)\s+(?:all\s+)?(?:the\s+|our\s+)?(?P<kind>[a-z]+(?: [a-z]+)?)\s+"
+_THROUGH_A_CLAUSE = (
+    re.compile(_ASKED_FOR + r"(?:have|has|with)\s+an?\s+(?P<noun>[a-z]+(?: [a-z]+)?)\s+(?:who|that|which)\s+"
+               r"(?P<verb>(?!(?:is|are)\s+(?:more|less|older|younger|[a-z]+er)\b)[a-z]+(?: [a-z]+){0,2}?)\s+"
+               r"(?:the\s+)?(?P<name>[A-Z0-9][\w&.'-]*(?:,? (?:and |& )?[A-Z0-9][\w&.'-]*)*)(?: [a-z]+)?\s*[?.!]?$"),
+    re.compile(_ASKED_FOR + r"whose\s+(?P<noun>[a-z]+(?: [a-z]+)?)\s+"
+               r"(?P<verb>(?:works?|sits?|belongs?|lives?|comes?|is based|are based|is located|are located)"
+               r"(?: [a-z]+){0,2}?)\s+"  # "whose company is HBO" names the owned thing itself: not a chain
+               r"(?:the\s+)?(?P<name>[A-Z0-9][\w&.'-]*(?:,? (?:and |& )?[A-Z0-9][\w&.'-]*)*)(?: [a-z]+)?\s*[?.!]?$"),
+)
+
+
+def through_a_clause(question: str) -> PhraseGraphPattern | None:
+    """"How many products have a product manager who belongs to the Engineering department?" as
+    `count :: ?u1 | is a | products ; ?u1 | product manager | ?u2 ; ?u2 | belongs to | Engineering`
+    (also "whose <noun> <verb> <Name>"): the relative clause is the owned thing's condition, which the
+    model drops or folds into one edge; None for anything else."""
+    text = question.strip()
+    text = text[:1].lower() + text[1:]
+    for shape in _THROUGH_A_CLAUSE:
+        found = shape.match(text)
+        if found is None or found.group("kind").split()[0] in _NOT_KINDS:
+            continue
+        form = QuestionForm.COUNT if found.group("ask") == "how many" else QuestionForm.LIST
+        return PhraseGraphPattern(form=form, triples=(
+            PhraseTriple(ANSWER, TYPE_RELATION, found.group("kind")), PhraseTriple(ANSWER, found.group("noun"), "?unknown2"),
+            PhraseTriple("?unknown2", found.group("verb"), found.group("name"))))
+    return None
+
+
 _NAMED = r"(?:the\s+(?:[a-z]+\s+){0,2})?(?P<name>[A-Z][\w&.'-]*(?:,? (?:and |& )?[A-Z0-9][\w&.'-]*)*)\s*[?.!]?$"
 # "Which services are cheaper than Predictive Maintenance?", "Which products weigh more than the Coil Driver?",
 # "Which suppliers have a higher reliability than Garcia Ltd?": a kind compared with a named thing's value
