@@ -50,6 +50,7 @@ gives None, and the model's reading stands.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -731,16 +732,23 @@ def through_a_clause(question: str) -> PhraseGraphPattern | None:
     `count :: ?u1 | is a | products ; ?u1 | product manager | ?u2 ; ?u2 | belongs to | Engineering`
     (also "whose <noun> <verb> <Name>"): the relative clause is the owned thing's condition, which the
     model drops or folds into one edge; None for anything else."""
+    found = _asked_kind_shape(question, _THROUGH_A_CLAUSE)
+    if found is None:
+        return None
+    form = QuestionForm.COUNT if found.group("ask") == "how many" else QuestionForm.LIST
+    return PhraseGraphPattern(form=form, triples=(
+        PhraseTriple(ANSWER, TYPE_RELATION, found.group("kind")), PhraseTriple(ANSWER, found.group("noun"), "?unknown2"),
+        PhraseTriple("?unknown2", found.group("verb"), found.group("name"))))
+
+
+def _asked_kind_shape(question: str, shapes: Sequence[re.Pattern[str]]) -> re.Match[str] | None:
+    """The first of `shapes` the question (its first letter lower-cased) matches with a real kind."""
     text = question.strip()
     text = text[:1].lower() + text[1:]
-    for shape in _THROUGH_A_CLAUSE:
+    for shape in shapes:
         found = shape.match(text)
-        if found is None or found.group("kind").split()[0] in _NOT_KINDS:
-            continue
-        form = QuestionForm.COUNT if found.group("ask") == "how many" else QuestionForm.LIST
-        return PhraseGraphPattern(form=form, triples=(
-            PhraseTriple(ANSWER, TYPE_RELATION, found.group("kind")), PhraseTriple(ANSWER, found.group("noun"), "?unknown2"),
-            PhraseTriple("?unknown2", found.group("verb"), found.group("name"))))
+        if found is not None and found.group("kind").split()[0] not in _NOT_KINDS:
+            return found
     return None
 
 
@@ -764,30 +772,26 @@ def compared_with_named(question: str) -> PhraseGraphPattern | None:
     """"Which services are cheaper than Predictive Maintenance?" as `?u1 | is a | services ; ?u1 | price
     | ?u2 ; Predictive Maintenance | price | ?u3 :: filter ?u2 < ?u3`; None for anything else (a
     comparison with a number is `restricted_comparison`'s or the model's)."""
-    text = question.strip()
-    text = text[:1].lower() + text[1:]
-    for shape in _COMPARED_WITH_NAMED:
-        found = shape.match(text)
-        if found is None or found.group("kind").split()[0] in _NOT_KINDS:
-            continue
-        groups = found.groupdict()
-        if groups.get("adjective"):
-            adjective = groups["adjective"]
-            operator = _comparative_operator(adjective)
-            attribute = comparative_attribute(adjective) or (
-                adjective.split(" ", 1)[1] if adjective.startswith(("more ", "less ")) else None)
-        elif groups.get("verb"):
-            operator = ">" if groups["more"] == "more" else "<"
-            attribute = _VERB_ATTRIBUTE.get(groups["verb"].rstrip("s"))
-        else:
-            operator, attribute = _DEGREE_OPERATOR[groups["degree"]], groups["noun"]
-        if operator is None or not attribute:
-            return None
-        return PhraseGraphPattern(
-            triples=(PhraseTriple(ANSWER, TYPE_RELATION, found.group("kind")),
-                     PhraseTriple(ANSWER, attribute, "?unknown2"), PhraseTriple(found.group("name"), attribute, "?unknown3")),
-            comparisons=(Comparison("?unknown2", operator, "?unknown3"),))
-    return None
+    found = _asked_kind_shape(question, _COMPARED_WITH_NAMED)
+    if found is None:
+        return None
+    groups = found.groupdict()
+    if groups.get("adjective"):
+        adjective = groups["adjective"]
+        operator = _comparative_operator(adjective)
+        attribute = comparative_attribute(adjective) or (
+            adjective.split(" ", 1)[1] if adjective.startswith(("more ", "less ")) else None)
+    elif groups.get("verb"):
+        operator = ">" if groups["more"] == "more" else "<"
+        attribute = _VERB_ATTRIBUTE.get(groups["verb"].rstrip("s"))
+    else:
+        operator, attribute = _DEGREE_OPERATOR[groups["degree"]], groups["noun"]
+    if operator is None or not attribute:
+        return None
+    return PhraseGraphPattern(
+        triples=(PhraseTriple(ANSWER, TYPE_RELATION, found.group("kind")),
+                 PhraseTriple(ANSWER, attribute, "?unknown2"), PhraseTriple(found.group("name"), attribute, "?unknown3")),
+        comparisons=(Comparison("?unknown2", operator, "?unknown3"),))
 
 
 def _compared(kind: str, conditions: list[tuple[str, str, str]]) -> PhraseGraphPattern:
