@@ -116,7 +116,8 @@ _KIND_OF_KIND_BEFORE_NAME = re.compile(
 _KIND_OF_KIND_AFTER_NAME = re.compile(
     r"\b(?P<preposition>in|of|from|for|to|on|at|with|by) the (?P<name>[A-Z0-9][\w-]*(?: [A-Z0-9][\w-]*)*?)"
     r" (?:[a-z]+ of [a-z]+|[A-Z]{2,5})(?=\s+[a-z]|\s*[?.,!]|$)")
-_ASKING = r"(?i:which|what|who|whom|whose|where|when|how|is|are|was|were|do|does|did|can|has|have|list|give|show|name)\b"
+_QUESTION_WORDS = "which|what|who|whom|whose|where|when|how|is|are|was|were|do|does|did|can|has|have"
+_ASKING = r"(?i:" + _QUESTION_WORDS + r"|list|give|show|name)\b"  # a question or an imperative starts so
 # "I have a customer in Zurich asking about local sourcing - which of our products ...?": the context
 # before the question, told first and not itself a question; a new sentence starts with a capital
 _TOLD_FIRST = re.compile(r"^(?!\s*" + _ASKING + r")[^?]*?(?:\s[-\u2013\u2014]\s|:\s+|(?<=[a-z]{2})[.;!]\s+(?=[A-Z]))"
@@ -135,7 +136,7 @@ _BUT_COMPARED = re.compile(r"(?<=\d)(?P<unit>\s*[a-zA-Z\u20ac$%]*)\s+but\s+(?=(?
 # "For each country, what is the average age of the singers?": the group put first, read after the question
 _GROUP_FIRST = re.compile(r"^\s*(?P<group>(?i:for|in)\s+(?i:each|every)\s+[^,?]+?),\s*(?P<asked>" + _ASKING +
                           r"[^?]*?)\s*(?P<end>[?.!]?)\s*$")
-_ASKED = re.compile(_ASKING.replace("list|give|show|name", "whose|in|on|at|from|for"))  # not an imperative
+_ASKED = re.compile(r"(?i:" + _QUESTION_WORDS + r"|in|on|at|from|for)\b")  # a question ("In which city ..."), not an imperative
 _REFERS_BACK = re.compile(r"\b(?:their|its|his|her|them|they|it|he|she|this|that|these|those|there)\b", re.IGNORECASE)
 
 

@@ -704,10 +704,8 @@ def kind_related_to_name(question: str) -> PhraseGraphPattern | None:
     """"Which products are compatible with Y863-3538159?" as `?u1 | is a | products ; ?u1 | compatible
     with | Y863-3538159`, which the model often reads without the adjective (`?u1 | products |
     Y863-3538159`); None for anything else."""
-    text = question.strip()
-    found = _KIND_RELATED_TO_NAME.match(text[:1].lower() + text[1:])
-    if found is None or found.group("kind").split()[0] in _NOT_KINDS or \
-            found.group("relation").split()[0] in ("more", "less", "not", "no"):
+    found = _asked_kind_shape(question, (_KIND_RELATED_TO_NAME,))
+    if found is None or found.group("relation").split()[0] in ("more", "less", "not", "no"):
         return None
     return PhraseGraphPattern(triples=(PhraseTriple(ANSWER, TYPE_RELATION, found.group("kind")),
                                        PhraseTriple(ANSWER, found.group("relation"), found.group("name"))))
