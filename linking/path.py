@@ -97,12 +97,14 @@ VALUE_PATHS = 2  # two-hop readings to things that are taken on to the things' v
 REFERENCE_BELOW = 0.7  # an attribute no predicate of the things fits this well may be a referred thing's
 # "Which parts of X ...", "Which hardware part of X ..."
 _ASKED_WORD = re.compile(r"(?:which|what)\s+((?:[a-z]+\s+)?[a-z]+(?=\s+(?:of|from|in|for)\b)|[a-z]+\b)", re.IGNORECASE)
-_WHICH = re.compile(r"^\s*(?:which|what)\s+(?P<rest>.*)$", re.IGNORECASE | re.DOTALL)
+_WHICH = re.compile(r"^\s*(?:(?:which|what)\s+|(?:give\s+me|list|show(?:\s+me)?|name|find)\s+(?:all\s+)?(?:of\s+)?"
+                    r"(?:the\s+|our\s+)?)(?P<rest>.*)$", re.IGNORECASE | re.DOTALL)
 
 
 def _asks_for_kind(question: str, semantic_type: str | None) -> bool:
-    """Whether "Which <semantic type> ..." asks for things of that kind ("Which services is the
-    Marketing department responsible for?"), rather than the type being the owner's class."""
+    """Whether "Which <semantic type> ..." or "Show me the <semantic type> ..." asks for things of
+    that kind ("Which services is the Marketing department responsible for?"), rather than the type
+    being the owner's class."""
     found = _WHICH.match(question)
     if found is None or not semantic_type:
         return False

@@ -18,7 +18,13 @@ from linking import KgqanPath
 from linking.affinity import default_scorer
 from linking.demonyms import country_of
 from linking.filtering import AnswerTypeFilter
-from linking.path import _named_tail, linked_through_one, with_counted_kind_reading, with_demonym_kinds
+from linking.path import (
+    _asks_for_kind,
+    _named_tail,
+    linked_through_one,
+    with_counted_kind_reading,
+    with_demonym_kinds,
+)
 from understanding.pgp import AnswerKind, AnswerType, PhraseGraphPattern, UnderstoodQuestion
 
 PV = "http://ld.company.org/prod-vocab/"
@@ -66,6 +72,17 @@ def test_datatype_and_semantic_filters() -> None:
         assert not flagged.matched and flagged.penalty > 0.08 and "yes/no" in flagged.reason
     assert filtering.filter(flags, AnswerType(AnswerKind.BOOLEAN)).matched
     assert filtering.filter([*flags, ox.Literal("a link")], AnswerType(AnswerKind.STRING)).matched
+
+
+@pytest.mark.parametrize(("question", "asked"), [
+    ("Which services is the Marketing department responsible for?", True),
+    ("Show me the services the Marketing department is responsible for.", True),
+    ("List all services that Marketing is responsible for", True),
+    ("Which email does the head of services have?", False),
+    ("Show me the email of the services manager", False),
+])
+def test_questions_that_ask_for_a_kind(question: str, asked: bool) -> None:
+    assert _asks_for_kind(question, "services") is asked
 
 
 async def test_answers_with_evidence_on_virtuoso(path: KgqanPath, ck25: Endpoint) -> None:

@@ -853,6 +853,26 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
      "count :: ?u1 | is a | products ; ?u1 | category | Meter", None),
     ("with_apposed_kind", "Which product of the category Meter is the cheapest?",
      "list :: ?u1 | is a | product ; ?u1 | category | Meter", None),
+    # a category the pattern left out restricts the kind named before it (with_dropped_group)
+    ("with_dropped_group", "What is the cheapest price of a hardware product in the Crystal category?",
+     "list :: ?u1 | cheapest price | ?u2 ; ?u2 | is a | hardware product :: order ?u1 asc 1",
+     "list :: ?u1 | cheapest price | ?u2 ; ?u2 | is a | hardware product ; ?u2 | category | Crystal :: order ?u1 asc 1"),
+    ("with_dropped_group", "How many employees are in the department Marketing?", "count :: ?u1 | employees | Sales",
+     "count :: ?u1 | employees | Sales ; ?u1 | department | Marketing"),
+    ("with_dropped_group", "Find the instructors who advise the students from the Math department.",
+     "list :: ?u1 | is a | instructors ; ?u1 | advise | ?u2", None),  # the students are not in the pattern
+    ("with_dropped_group", "Which products in the category Sensor are cheap?",
+     "list :: ?u1 | is a | products ; ?u1 | category | Sensor", None),
+    # a name the question does not compare is no bound (with_name_not_compared)
+    ("with_name_not_compared", "How many products are supplied by suppliers from Japan?",
+     "count :: ?u1 | is a | products ; ?u1 | suppliers | ?u2 :: filter ?u2 > Japan",
+     "count :: ?u1 | is a | products ; ?u1 | suppliers | Japan"),
+    ("with_name_not_compared", "Which cities are larger than Rome?",  # compared by the question's words
+     "list :: ?u1 | is a | cities ; ?u1 | larger | ?u2 :: filter ?u2 > Rome", None),
+    ("with_name_not_compared", "Which services cost between 1000 and 1200 EUR?",  # a unit: read by with_stated_range
+     "list :: ?u1 | services | ?u2 ; ?u2 | cost | ?u3 :: filter ?u3 >= EUR", None),
+    ("with_name_not_compared", "Which films were released after 1990?",
+     "list :: ?u1 | is a | films ; ?u1 | released | ?u2 :: filter ?u2 > 1990", None),
 ]
 
 
@@ -1603,6 +1623,13 @@ def test_only_lower_case_x_of_y_without_an_article_may_be_a_kind() -> None:
      "list :: ?u1 | is a | products ; ?u1 | weight | ?u2 ; ?u1 | height | ?u3 :: filter ?u2 > 20 :: filter ?u3 < 30"),
     ("Show me all hardware products that weigh at least 10 grams and are cheaper than 5 EUR.",
      "list :: ?u1 | is a | hardware products ; ?u1 | weight | ?u2 ; ?u1 | price | ?u3 :: filter ?u2 >= 10 :: filter ?u3 < 5"),
+    ("How many hardware products weigh more than 18 grams and cost less than 1 EUR?",  # counted
+     "count :: ?u1 | is a | hardware products ; ?u1 | weight | ?u2 ; ?u1 | price | ?u3 :: filter ?u2 > 18 :: filter ?u3 < 1"),
+    ("sensors weighing at least 19 g that cost under 2 EUR",  # asked by its kind alone, joined by "that"
+     "list :: ?u1 | is a | sensors ; ?u1 | weight | ?u2 ; ?u1 | price | ?u3 :: filter ?u2 >= 19 :: filter ?u3 < 2"),
+    ("Which hardware weighs more than 18 g and costs less than 1 EUR?",
+     "list :: ?u1 | is a | hardware ; ?u1 | weight | ?u2 ; ?u1 | price | ?u3 :: filter ?u2 > 18 :: filter ?u3 < 1"),
+    ("sensors supplied by Brown PLC", None),
     ("Which singers are older than 30 and younger than 40?", None),  # one attribute: a range, read elsewhere
     ("Which products weigh less than 3 grams and are supplied from Japan?", None),  # not two comparisons
     ("Which employees are older than 30 and work in Sales?", None),
@@ -1841,6 +1868,10 @@ def test_a_kind_related_to_a_name_by_an_adjective_is_read(question: str, expecte
      "count :: ?u1 | is a | products ; ?u1 | product manager | ?u2 ; ?u2 | belongs to | Engineering"),
     ("List the products whose product manager sits in the Data Services department.",
      "list :: ?u1 | is a | products ; ?u1 | product manager | ?u2 ; ?u2 | sits in | Data Services"),
+    ("count the products whose product manager works in the Engineering department",
+     "count :: ?u1 | is a | products ; ?u1 | product manager | ?u2 ; ?u2 | works in | Engineering"),
+    ("List all products that have a supplier which is located in Japan.",
+     "list :: ?u1 | is a | products ; ?u1 | supplier | ?u2 ; ?u2 | is located in | Japan"),
     ("Name the television show whose company is HBO.", None),  # the owned thing itself: no chain
     ("Which singers have a song that is older than 10?", None),  # a comparison
 ])

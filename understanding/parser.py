@@ -391,7 +391,7 @@ class QuestionParser:
             or _COORDINATED.search(r.question)
             or GROUPING_WORDS.search(r.question) or _TWO_NUMBERS.search(r.question)
             or r.question.lower().startswith("how many ") or restricted_comparison(r.question) is not None
-            or compared_with_named(r.question) is not None or kind_related_to_name(r.question) is not None
+            or coordinated_comparisons(r.question) is not None or compared_with_named(r.question) is not None or kind_related_to_name(r.question) is not None
             or through_a_clause(r.question) is not None)]
         best_of_groups: dict[int, GroupNoun] = {}
         if not wanted:
@@ -448,7 +448,7 @@ class QuestionParser:
             return _NextReading(counted_chain), None
         compared = coordinated_comparisons(understood.question)
         if compared is not None:  # "Which products are wider than 75 mm and lower than 20 mm?"
-            return compared, AnswerKind.RESOURCE
+            return compared, AnswerKind.NUMBER if compared.form is QuestionForm.COUNT else AnswerKind.RESOURCE
         named = compared_with_named(understood.question)  # "Which services are cheaper than Predictive Maintenance?"
         if named is not None:  # the model has no comparison of two values: its reading is never this one
             return named, AnswerKind.RESOURCE

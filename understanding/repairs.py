@@ -48,7 +48,7 @@ from understanding.pgp import (
 
 def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """The pattern with every repair applied."""
-    pattern = with_graded_kind(question, with_asked_verb(question, pattern))
+    pattern = with_graded_kind(question, with_asked_verb(question, with_name_not_compared(question, pattern)))
     pattern = with_compared_yes_no(question, with_stated_membership(question, with_existence_asked(question, pattern)))
     pattern = with_kind_of_relation(question, with_superlative_kind(question, with_year_apart(question, pattern)))
     pattern = with_stated_total(question, with_stated_aggregate(question, with_stated_ordering(question, pattern)))
@@ -58,12 +58,32 @@ def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     pattern = with_stated_range(question, with_counted_nouns(question, with_stated_comparison(question, pattern)))
     pattern = with_capitalised_kinds(question, with_implied_attribute(question, pattern))
     pattern = with_superlative_value(question, with_dropped_entity(question, pattern))
-    pattern = with_dropped_name(question, with_named_relation(question, pattern))
+    pattern = with_dropped_group(question, with_dropped_name(question, with_named_relation(question, pattern)))
     pattern = with_superlative_shape(question, with_named_kinds(question, with_named_thing(question, pattern)))
     pattern = with_kind_total(question, with_text_match(question, with_grouped_aggregate(question, pattern)))
     pattern = with_value_of_the_best(question, with_sorted_kind(question, pattern))
     pattern = with_counted_kind(question, with_cents(question, pattern))
     return with_apposed_kind(question, with_counted_name(question, pattern))
+
+
+def with_name_not_compared(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"How many products are supplied by suppliers from Japan?" decoded as `?u1 | suppliers | ?u2 ::
+    filter ?u2 > Japan`: a name is not compared unless the question says so ("earlier than Rome"); the
+    unknown it bounds, in one triple only, becomes the name."""
+    for comparison in pattern.comparisons:
+        value, node = comparison.value, comparison.node
+        if is_unknown(value) or comparison.by_count or any(ch.isdigit() for ch in value) or not value[:1].isupper() \
+                or value.lower() in MEASURE_UNITS or re.search(r"\d\s*" + re.escape(value) + r"\b", question) \
+                or number_value(value, unit=True) is not None or stated_operator(question, value) is not None:
+            continue
+        rest = tuple(c for c in pattern.comparisons if c is not comparison)
+        if node == ANSWER or not is_unknown(node) or node_degrees(pattern.triples).get(node) != 1 or \
+                any(c.node == node for c in rest) or (pattern.ordering is not None and pattern.ordering.node == node):
+            continue
+        triples = tuple(PhraseTriple(value if t.subject == node else t.subject, t.relation,
+                                     value if t.object == node else t.object) for t in pattern.triples)
+        return replace(pattern, triples=triples, comparisons=rest)
+    return pattern
 
 
 _CENTS = re.compile(r"\b(\d+(?:\.\d+)?)\s*(?:cents?|ct)\b", re.IGNORECASE)
@@ -877,6 +897,36 @@ def with_dropped_name(question: str, pattern: PhraseGraphPattern) -> PhraseGraph
                 triples[index] = PhraseTriple(triple.subject, kind, name)
                 return replace(pattern, triples=tuple(triples))
     return pattern
+
+
+# "in the Crystal category", "of the category Meter", "from the Marketing department"
+_NAMED_GROUP = re.compile(r"\b(?:in|of|from|within) the (?:(?P<name_first>[A-Z][\w-]*(?: [A-Z][\w-]*){0,3}) "
+                          r"(?P<group_after>category|department|group|family|series)\b|"
+                          r"(?P<group_before>category|department|group|family|series) (?P<name_after>[A-Z][\w-]*(?: [A-Z][\w-]*){0,3}))")
+
+
+def with_dropped_group(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"What is the cheapest price of a hardware product in the Crystal category?" decoded without
+    "Crystal": a category (department, group) the question names and the pattern leaves out restricts
+    the thing of the kind named right before it (`?u2 | category | Crystal` with `?u2 | is a | hardware
+    product`), or the answer where it is the pattern's only unknown."""
+    found = _NAMED_GROUP.search(question)
+    if found is None:
+        return pattern
+    name = found.group("name_first") or found.group("name_after")
+    group = found.group("group_after") or found.group("group_before")
+    if any(word.lower() in _phrase_words(pattern) for word in name.split()):
+        return pattern
+    before = question[:found.start()].lower()
+    kinds = [(before.rfind(t.object.lower()) + len(t.object), t.subject) for t in pattern.triples
+             if t.is_type and is_unknown(t.subject) and before.rfind(t.object.lower()) >= 0]
+    if kinds and len(before[max(kinds)[0]:].split()) <= 3:  # "a hardware product in the ...", "products that are in the ..."
+        node = max(kinds)[1]
+    elif [n for n in pattern.nodes() if is_unknown(n)] == [ANSWER]:
+        node = ANSWER
+    else:  # "instructors who are advisors of the students from the Math department": students are not in the pattern
+        return pattern
+    return replace(pattern, triples=(*pattern.triples, PhraseTriple(node, group, name)))
 
 
 def with_named_thing(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:

@@ -589,11 +589,15 @@ def coordinated_predicates(doc: Any) -> bool:
 _ASKED_KIND = re.compile(r"^(?:which|what|list|show(?: me)?|give me|find|name)\s+(?:the\s+|all\s+(?:the\s+)?)?"
                          r"(?P<kind>[a-z]+(?: [a-z]+)?)\s+(?:that\s+|which\s+)?(?P<rest>.+?)\s*[?.!]?$")
 _ASKED_KIND_ONE_WORD = re.compile(_ASKED_KIND.pattern.replace("(?: [a-z]+)?)", ")", 1))
+_HOW_MANY_KIND = re.compile(r"^how many (?P<rest>.+)$")
+_ELLIPTIC_KIND = re.compile(r"^[a-z]+s (?!(?:and|or|of|are|is|have|has|do)\b)[a-z]+ing\b")  # a plural noun, a participle
+# between two comparisons: "and", "and that", "that" ("weighing at least 19 g that cost under 2 EUR")
+_CONJUNCTION = re.compile(r"\s+(?:and(?:\s+(?:that|which))?|that|which)\s+")
 _VALUE = r"(?P<value>\d[\d,]*(?:\.\d+)?)\s*(?P<unit>[a-z€$%]+)?"
 _OPERATOR = "|".join(re.escape(phrase) for phrase, _ in sorted(COMPARATIVE_PHRASES, key=lambda p: -len(p[0])))
 _CONJUNCTS = (
     re.compile(rf"^(?:(?:are|is)\s+)?(?P<adjective>[a-z]+er|more [a-z]+|less [a-z]+) than {_VALUE}$"),
-    re.compile(rf"^(?:(?:is|are)\s+)?(?P<verb>weighs?|costs?|measures?|priced)\s+(?P<operator>{_OPERATOR}) {_VALUE}$"),
+    re.compile(rf"^(?:(?:is|are)\s+)?(?P<verb>weighs?|weighing|costs?|costing|measures?|measuring|priced)\s+(?P<operator>{_OPERATOR}) {_VALUE}$"),
     re.compile(rf"^(?:(?:with|have|has)\s+)?(?:an?\s+)?(?P<noun>[a-z]+(?: (?!of\b)[a-z]+)?)\s+(?:of\s+)?"
                rf"(?P<operator>{_OPERATOR}) {_VALUE}$"),
     # "less than 15 mm high": the dimension after its bound
@@ -604,7 +608,8 @@ _DIMENSION_ATTRIBUTE = {"high": "height", "tall": "height", "wide": "width", "lo
 # "have both a height and a width of less than 15 mm": one bound for two attributes
 _SHARED_BOUND = re.compile(rf"^(?:(?:have|has|with)\s+)?(?:both\s+)?(?:an?\s+)?(?P<first>[a-z]+) and (?:an?\s+)?"
                            rf"(?P<second>[a-z]+)\s+(?:of\s+)?(?P<bound>(?:{_OPERATOR}) {_VALUE})$")
-_VERB_ATTRIBUTE = {"weigh": "weight", "cost": "price", "measure": "size", "priced": "price"}
+_VERB_ATTRIBUTE = {"weigh": "weight", "cost": "price", "measure": "size", "priced": "price", "weighing": "weight",
+                   "costing": "price", "measuring": "size"}
 _UNIT_ATTRIBUTE = {**dict.fromkeys(["g", "gram", "grams", "kg", "kilograms"], "weight"),
                    **dict.fromkeys(["eur", "euro", "euros", "€", "$", "usd", "dollars"], "price")}
 _LENGTH_UNITS = frozenset({"mm", "cm", "m", "millimeters", "centimeters", "meters", "inches"})
@@ -614,16 +619,27 @@ def coordinated_comparisons(question: str) -> PhraseGraphPattern | None:
     """"Which products are wider than 75 mm and lower than 20 mm?" as one attribute edge per conjunct,
     each with its bound; None unless every conjunct after the asked kind is such a comparison and
     they name different attributes."""
-    for shape in (_ASKED_KIND_ONE_WORD, _ASKED_KIND):  # "products", then "hardware products"
-        asked = shape.match(question.strip().lower())
-        if asked is None or " and " not in asked.group("rest"):
+    text = question.strip().lower()
+    counted = _HOW_MANY_KIND.match(text)
+    if counted is not None:  # "How many hardware products weigh more than 18 grams and cost ...?"
+        text = "which " + counted.group("rest")
+    elif _ELLIPTIC_KIND.match(text):  # "sensors weighing at least 19 g that cost under 2 EUR"
+        text = "which " + text
+    one_word = _ASKED_KIND_ONE_WORD.match(text)
+    shapes = (_ASKED_KIND_ONE_WORD, _ASKED_KIND)  # "products", then "hardware products"
+    if one_word is not None and not one_word.group("kind").endswith("s"):
+        shapes = shapes[::-1]  # "hardware products weigh ...": the plural noun ends the kind
+    for shape in shapes:
+        asked = shape.match(text)
+        if asked is None or not _CONJUNCTION.search(asked.group("rest")):
             continue
         shared = _SHARED_BOUND.match(asked.group("rest"))
         conjuncts = ([f"{shared.group('first')} {shared.group('bound')}", f"{shared.group('second')} {shared.group('bound')}"]
-                     if shared else asked.group("rest").split(" and "))
+                     if shared else _CONJUNCTION.split(asked.group("rest")))
         conditions = [_comparison(conjunct.strip()) for conjunct in conjuncts]
         if all(c is not None for c in conditions) and len({c[0] for c in conditions if c}) == len(conditions):
-            return _compared(asked.group("kind"), [c for c in conditions if c is not None])
+            pattern = _compared(asked.group("kind"), [c for c in conditions if c is not None])
+            return replace(pattern, form=QuestionForm.COUNT) if counted is not None else pattern
     return None
 
 
@@ -713,9 +729,9 @@ def kind_related_to_name(question: str) -> PhraseGraphPattern | None:
 
 # "How many products have a product manager who belongs to the Engineering department?", "Which products
 # have a supplier that is located in Japan?", "List the products whose product manager sits in Data Services."
-_ASKED_FOR = r"^(?P<ask>how many|which|what|list|show me|give me|name)\s+(?:all\s+)?(?:the\s+|our\s+)?(?P<kind>[a-z]+(?: [a-z]+)?)\s+"
+_ASKED_FOR = r"^(?P<ask>how many|count|which|what|list|show me|give me|name)\s+(?:all\s+)?(?:the\s+|our\s+)?(?P<kind>[a-z]+(?: (?!(?:that|which|who)\b)[a-z]+)?)\s+"
 _THROUGH_A_CLAUSE = (
-    re.compile(_ASKED_FOR + r"(?:have|has|with)\s+an?\s+(?P<noun>[a-z]+(?: [a-z]+)?)\s+(?:who|that|which)\s+"
+    re.compile(_ASKED_FOR + r"(?:(?:that|which|who)\s+)?(?:have|has|with)\s+an?\s+(?P<noun>[a-z]+(?: [a-z]+)?)\s+(?:who|that|which)\s+"
                r"(?P<verb>(?!(?:is|are)\s+(?:more|less|older|younger|[a-z]+er)\b)[a-z]+(?: [a-z]+){0,2}?)\s+"
                r"(?:the\s+)?(?P<name>[A-Z0-9][\w&.'-]*(?:,? (?:and |& )?[A-Z0-9][\w&.'-]*)*)(?: [a-z]+)?\s*[?.!]?$"),
     re.compile(_ASKED_FOR + r"whose\s+(?P<noun>[a-z]+(?: [a-z]+)?)\s+"
@@ -733,10 +749,10 @@ def through_a_clause(question: str) -> PhraseGraphPattern | None:
     found = _asked_kind_shape(question, _THROUGH_A_CLAUSE)
     if found is None:
         return None
-    form = QuestionForm.COUNT if found.group("ask") == "how many" else QuestionForm.LIST
+    form = QuestionForm.COUNT if found.group("ask") in ("how many", "count") else QuestionForm.LIST
     return PhraseGraphPattern(form=form, triples=(
         PhraseTriple(ANSWER, TYPE_RELATION, found.group("kind")), PhraseTriple(ANSWER, found.group("noun"), "?unknown2"),
-        PhraseTriple("?unknown2", found.group("verb"), found.group("name"))))
+        PhraseTriple("?unknown2", found.group("verb"), found.group("name").removesuffix("."))))  # an imperative's "."
 
 
 def _asked_kind_shape(question: str, shapes: Sequence[re.Pattern[str]]) -> re.Match[str] | None:
