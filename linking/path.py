@@ -115,6 +115,7 @@ MAX_RECORDS = 200  # answers probed for the link to the thing they record
 DEMONYM_FACTOR = 0.95  # "Irish" linked as Ireland: a little below the name itself
 REFERENCE_FACTOR = 0.95  # ... behind an unnamed first hop (a foreign key), which costs a little
 REFERRER_FACTOR = 0.85  # the many things referring to one ("a document's paragraphs") less than the one it refers to
+NEIGHBOUR_FIT = 0.8  # a relation phrase fitting a predicate of a value's holder this well names a thing next to it
 CLASS_FIT = 0.9  # a class phrase that no class fits this well is also looked for as a thing ("sensors")
 KIND_LINK_FACTOR = 0.9  # a relation phrase naming the answer's class, read as any link to things of that class
 NAMED_LINK_FACTOR = 0.95  # a capitalised class phrase read as what its members link to, not as the thing
@@ -819,6 +820,7 @@ class KgqanPath:
             self.relation_linker.predicates_beyond(pointing, endpoint) if pointing else _nothing())
         plans: list[tuple[PhraseTriple, str, dict[str, PredicateSet]]] = []
         unanchored: list[tuple[PhraseTriple, str, str | None]] = []
+        related = await self._related_to_holders(triples, nodes, holders, endpoint)
         for triple in triples:
             anchor = _entity_anchor(triple)
             if anchor is not None:
@@ -828,7 +830,7 @@ class KgqanPath:
                                                   else union(around.get(iri) for iri in candidate.iris))
                 plans.append((triple, anchor, sets))
             else:
-                anchor_node, anchor_pattern = _unknown_anchor(triple, pattern, nodes, classes, kinds or {})
+                anchor_node, anchor_pattern = _unknown_anchor(triple, pattern, nodes, classes, kinds or {}, related)
                 unanchored.append((triple, anchor_node, anchor_pattern))
         valued = valued_nodes(pattern) | ({ANSWER} if value_answer else set())
         to_values = {triple: (anchor_node, anchor_pattern) for triple, anchor_node, anchor_pattern in unanchored
@@ -901,6 +903,34 @@ class KgqanPath:
                                          anchor, best))
         return edges, evidence, around
 
+
+    async def _related_to_holders(self, triples: list[PhraseTriple], nodes: dict[str, list[LinkedEntity]],
+                                  holders: dict[tuple[str, str], PredicateSet], endpoint: Endpoint,
+                                  ) -> dict[tuple[str, str], tuple[str, str]]:
+        """Unknowns next to the thing holding a question value rather than that thing itself: "the
+        department of the product manager of M770-3602005" (`?u2 | product manager | M770-3602005`,
+        the code an `id` literal) names the holder's `hasProductManager`, so ?u2 is what that predicate
+        leads to; "?u2 | product | Z763-7274829" (the holder's class) or "?u2 | state | CA" (the
+        carrier) is the holder. Per (unknown, value): the predicate and its direction from the holder."""
+        related: dict[tuple[str, str], tuple[str, str]] = {}
+        for triple in triples:
+            for node, named in ((triple.subject, triple.object), (triple.object, triple.subject)):
+                found = nodes.get(named) if is_unknown(node) and not is_unknown(named) else None
+                if not found or not found[0].is_literal or not found[0].predicates:
+                    continue
+                value, carrier = found[0], found[0].predicates[0]
+                holder_set = holders.get((value.term.value, carrier))
+                kinds = await self.entity_linker.link_classes(triple.relation, endpoint, top_k=1, min_score=CLASS_FIT)
+                holder_classes = {c for _, c in value.subject_classes}
+                if not holder_set or (kinds and holder_classes & {kinds[0].term.value, *kinds[0].subclasses}):
+                    continue
+                carrier_fit = await self.relation_linker.rank(triple.relation, PredicateSet(frozenset({(carrier, OUT)})),
+                                                              endpoint, top_k=1)
+                ranked = await self.relation_linker.rank(triple.relation, holder_set, endpoint, top_k=1)
+                if ranked and ranked[0].score >= NEIGHBOUR_FIT and \
+                        ranked[0].score > (carrier_fit[0].score if carrier_fit else 0.0):
+                    related[(node, named)] = (ranked[0].iri, ranked[0].direction)
+        return related
 
     async def _named_kinds(self, triples: list[PhraseTriple], endpoint: Endpoint
                            ) -> dict[str, tuple[LinkedEntity, set[str]]]:
@@ -1242,10 +1272,11 @@ def _entity_anchor(triple: PhraseTriple) -> str | None:
 
 def _unknown_anchor(triple: PhraseTriple, pattern: PhraseGraphPattern, nodes: dict[str, list[LinkedEntity]],
                     classes: dict[str, list[LinkedEntity]],
-                    kinds: dict[str, list[LinkedEntity]]) -> tuple[str, str | None]:
+                    kinds: dict[str, list[LinkedEntity]],
+                    related: dict[tuple[str, str], tuple[str, str]] | None = None) -> tuple[str, str | None]:
     """For an edge between two unknowns: which unknown to look around, and a WHERE body binding it
-    (its class, a link to the thing that names its kind, or its link to a named thing); None if
-    nothing anchors either side."""
+    (its class, a link to the thing that names its kind, its link to a named thing, or its link to the
+    thing holding a named value, `related`); None if nothing anchors either side."""
     for node in (triple.subject, triple.object):
         for other in pattern.triples:
             if not (other.is_type and other.subject == node):
@@ -1271,6 +1302,11 @@ def _unknown_anchor(triple: PhraseTriple, pattern: PhraseGraphPattern, nodes: di
                 continue
             term = nodes[named][0]
             value = str(term.term)
+            hop = (related or {}).get((node, named))
+            if term.is_literal and hop is not None:  # next to the value's holder ("the product manager of <code>")
+                predicate, direction = hop
+                step = f"?kgqaHolder <{predicate}> {node}" if direction == OUT else f"{node} <{predicate}> ?kgqaHolder"
+                return node, f"?kgqaHolder <{term.predicates[0]}> {value} . {step}"
             if term.is_literal:
                 return node, f"{node} ?anchorPredicate {value}"
             return node, f"{{ {value} ?anchorPredicate {node} }} UNION {{ {node} ?anchorPredicate {value} }}"

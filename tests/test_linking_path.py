@@ -144,6 +144,20 @@ async def test_a_value_leads_to_the_answer_through_the_thing_that_holds_it(path:
     assert relation["through"].endswith("singer#country")
 
 
+@pytest.mark.parametrize(("pattern", "semantic", "expected"), [
+    # "the department of the product manager of M770-3602005": ?u2 is the code holder's product manager
+    ("list :: ?u1 | department | ?u2 ; ?u2 | product manager | M770-3602005", None,
+     "http://ld.company.org/prod-instances/dept-73191"),
+    # "the city of the product Z763-7274829's supplier": "product" is the holder's class, ?u2 the holder itself
+    ("list :: ?u1 | city | ?u2 ; ?u2 | product | Z763-7274829", "city", "Neuwied"),
+])
+async def test_an_unknown_next_to_a_values_holder_is_sampled_there(path: KgqanPath, ck25: Endpoint, pattern: str,
+                                                                   semantic: str | None, expected: str) -> None:
+    result = await path.answer_understood(
+        understood(pattern, AnswerType(AnswerKind.RESOURCE, semantic)), ck25, KGQAN_ONLY)
+    assert [a.value for a in result.answers] == [expected]
+
+
 async def test_a_vertex_leads_to_the_answer_through_an_intermediate_node(path: KgqanPath, virtuoso) -> None:  # noqa: ANN001
     # ORKG hangs a paper's facts off its contribution node: paper -contribution-> ?c -researchObject-> answer
     async with open_endpoint(virtuoso, "orkg-path", "orkg") as orkg:
