@@ -863,6 +863,11 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
      "list :: ?u1 | is a | instructors ; ?u1 | advise | ?u2", None),  # the students are not in the pattern
     ("with_dropped_group", "Which products in the category Sensor are cheap?",
      "list :: ?u1 | is a | products ; ?u1 | category | Sensor", None),
+    # an unknown joined to nothing but its class goes (without_loose_kinds)
+    ("without_loose_kinds", "Can you give me the email addresses of everyone in the Engineering department?",
+     "list :: ?u1 | email addresses | Engineering ; ?u2 | is a | department :: select ?u1 ?u2",
+     "list :: ?u1 | email addresses | Engineering"),
+    ("without_loose_kinds", "How many departments are there?", "count :: ?u1 | is a | departments", None),
     # a name the question does not compare is no bound (with_name_not_compared)
     ("with_name_not_compared", "How many products are supplied by suppliers from Japan?",
      "count :: ?u1 | is a | products ; ?u1 | suppliers | ?u2 :: filter ?u2 > Japan",

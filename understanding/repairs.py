@@ -48,7 +48,7 @@ from understanding.pgp import (
 
 def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """The pattern with every repair applied."""
-    pattern = with_graded_kind(question, with_asked_verb(question, with_name_not_compared(question, pattern)))
+    pattern = with_graded_kind(question, with_asked_verb(question, with_name_not_compared(question, without_loose_kinds(question, pattern))))
     pattern = with_compared_yes_no(question, with_stated_membership(question, with_existence_asked(question, pattern)))
     pattern = with_kind_of_relation(question, with_superlative_kind(question, with_year_apart(question, pattern)))
     pattern = with_stated_total(question, with_stated_aggregate(question, with_stated_ordering(question, pattern)))
@@ -64,6 +64,19 @@ def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     pattern = with_value_of_the_best(question, with_sorted_kind(question, pattern))
     pattern = with_counted_kind(question, with_cents(question, pattern))
     return with_apposed_kind(question, with_counted_name(question, pattern))
+
+
+def without_loose_kinds(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"the email addresses of everyone in the Engineering department" decoded as `?u1 | email
+    addresses | Engineering ; ?u2 | is a | department :: select ?u1 ?u2`: an unknown joined to nothing
+    but its class asks for every thing of that class beside each answer; it goes, with its column."""
+    joined = {n for t in pattern.triples if not t.is_type for n in t.nodes()}
+    loose = {t.subject for t in pattern.triples if t.is_type and is_unknown(t.subject)} - joined - {ANSWER}
+    loose -= pattern.modified_nodes() | set(pattern.group) | ({pattern.ordering.node} if pattern.ordering else set())
+    if not loose or not joined:
+        return pattern
+    projection = tuple(n for n in pattern.projection if n not in loose) or (ANSWER,)
+    return replace(pattern, triples=tuple(t for t in pattern.triples if t.subject not in loose), projection=projection)
 
 
 def with_name_not_compared(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
