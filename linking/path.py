@@ -23,7 +23,7 @@ from typing import Any
 import pyoxigraph as ox
 
 from gateway.endpoint import Endpoint
-from gateway.errors import GatewayError
+from gateway.errors import GatewayError, SparqlError
 from gateway.models import XSD, Answer, AnswerStatus, PathResult
 from gateway.qa import AskOptions
 from gateway.sparql import Term, counting_requests, sharing_results, term_to_sparql
@@ -115,6 +115,8 @@ MAX_RECORDS = 200  # answers probed for the link to the thing they record
 DEMONYM_FACTOR = 0.95  # "Irish" linked as Ireland: a little below the name itself
 REFERENCE_FACTOR = 0.95  # ... behind an unnamed first hop (a foreign key), which costs a little
 REFERRER_FACTOR = 0.85  # the many things referring to one ("a document's paragraphs") less than the one it refers to
+MAX_NAMED_HOLDERS = 1  # a value between two names stands for its holder only when one thing holds it
+HOLDER_FACTOR = 0.95  # ... a little below the value itself
 NEIGHBOUR_FIT = 0.8  # a relation phrase fitting a predicate of a value's holder this well names a thing next to it
 CLASS_FIT = 0.9  # a class phrase that no class fits this well is also looked for as a thing ("sensors")
 KIND_LINK_FACTOR = 0.9  # a relation phrase naming the answer's class, read as any link to things of that class
@@ -734,6 +736,7 @@ class KgqanPath:
         nodes: dict[str, list[LinkedEntity]] = {}
         for phrase in entity_phrases:
             nodes[phrase] = sorted(vertices.get(phrase, []) + literal_map.get(phrase, []), key=lambda c: -c.score)
+        await self._holders_of_named_values(pattern, nodes, endpoint)
         if retry:
             unmatched = [p for p in entity_phrases if not nodes[p] and not is_value_phrase(p)]
             named = await asyncio.gather(*(self.entity_linker.link_classes(p, endpoint, top_k=1,
@@ -764,6 +767,32 @@ class KgqanPath:
         entities = [NodeLinks(p, nodes[p]) for p in entity_phrases] + \
                    [NodeLinks(p, classes[p], kind="class") for p in class_phrases]
         return Linking(LinkedPattern(pattern, nodes, classes, edges, relation_classes), entities, relations)
+
+    async def _holders_of_named_values(self, pattern: PhraseGraphPattern, nodes: dict[str, list[LinkedEntity]],
+                                       endpoint: Endpoint) -> None:
+        """"Is C247-3833661 compatible with Y728-2083256?": between two names, a name found as a value
+        (an `id` literal) stands for the one thing holding it, which is offered as a vertex right after
+        the value (the value cannot be related to the other name; its holder can). One request."""
+        between = {n for t in pattern.triples if not t.is_type and not is_unknown(t.subject)
+                   and not is_unknown(t.object) for n in t.nodes()}
+        wanted = [(p, nodes[p][0]) for p in sorted(between) if nodes.get(p) and nodes[p][0].is_literal
+                  and nodes[p][0].predicates]
+        if not wanted:
+            return
+        values = " ".join(f"({term_to_sparql(c.term)} <{c.predicates[0]}>)" for _, c in wanted)
+        query = (f"SELECT DISTINCT ?kgqaValue ?kgqaHolder WHERE {{ VALUES (?kgqaValue ?kgqaCarrier) {{ {values} }} "
+                 f"?kgqaHolder ?kgqaCarrier ?kgqaValue FILTER(isIRI(?kgqaHolder)) }} LIMIT {MAX_NAMED_HOLDERS * len(wanted) + 1}")
+        try:
+            rows = list(await endpoint.sparql.select(query))
+        except SparqlError:
+            return
+        for phrase, value in wanted:
+            held_by = [row["kgqaHolder"] for row in rows if row.get("kgqaValue") is not None
+                       and row["kgqaValue"].value == value.term.value and row.get("kgqaHolder") is not None]
+            if len(held_by) != 1:  # a value many things hold names none of them
+                continue
+            holder = LinkedEntity(held_by[0], value.label, value.score * HOLDER_FACTOR)
+            nodes[phrase] = [value, holder, *(c for c in nodes[phrase][1:] if c.term != held_by[0])]
 
     async def _link_demonyms(self, searched: list[str], vertices: dict[str, list[LinkedEntity]],
                              literal_map: dict[str, list[LinkedEntity]], endpoint: Endpoint,

@@ -158,6 +158,17 @@ async def test_an_unknown_next_to_a_values_holder_is_sampled_there(path: KgqanPa
     assert [a.value for a in result.answers] == [expected]
 
 
+@pytest.mark.parametrize(("other", "expected"), [("Y728-2083256", "true"), ("Z763-7274829", "false")])
+async def test_two_codes_found_as_values_are_compared_through_their_holders(path: KgqanPath, ck25: Endpoint,
+                                                                            other: str, expected: str) -> None:
+    # "Is C247-3833661 compatible with ...?": the codes are `id` values; BOM parts have look-alike labels
+    result = await path.answer_understood(
+        understood(f"boolean :: C247-3833661 | compatible with | {other}", AnswerType(AnswerKind.BOOLEAN)),
+        ck25, KGQAN_ONLY)
+    assert [a.value for a in result.answers] == [expected]
+    assert "hw-C247-3833661> <http://ld.company.org/prod-vocab/compatibleProduct>" in result.evidence.sparql
+
+
 async def test_a_vertex_leads_to_the_answer_through_an_intermediate_node(path: KgqanPath, virtuoso) -> None:  # noqa: ANN001
     # ORKG hangs a paper's facts off its contribution node: paper -contribution-> ?c -researchObject-> answer
     async with open_endpoint(virtuoso, "orkg-path", "orkg") as orkg:
