@@ -1885,3 +1885,19 @@ def test_a_relative_clause_is_the_owned_things_condition(question: str, expected
 
     reading = through_a_clause(question)
     assert (reading.to_text() if reading else None) == expected
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("Which department is the product manager of M770-3602005 a member of?",
+     "list :: ?u1 | is a | department ; ?u2 | product manager | M770-3602005 ; ?u2 | member of | ?u1"),
+    ("What team does the manager of Franz Kornhaeusel belong to?",
+     "list :: ?u1 | is a | team ; ?u2 | manager | Franz Kornhaeusel ; ?u2 | belong to | ?u1"),
+    ("Which department is the manager of Data Services?", None),  # nothing left at the end
+    ("Which city is the capital of France in?", None),
+])
+def test_a_preposition_left_at_the_end_relates_the_owned_thing_to_the_asked_one(question: str,
+                                                                                 expected: str | None) -> None:
+    from understanding.syntax import kind_of_an_owned_things_relation
+
+    reading = kind_of_an_owned_things_relation(question)
+    assert (reading.to_text() if reading else None) == expected

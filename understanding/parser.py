@@ -49,6 +49,7 @@ from understanding.syntax import (
     coordinated_predicates,
     counted_chain_reading,
     counted_superlative_reading,
+    kind_of_an_owned_things_relation,
     kind_related_to_name,
     restricted_comparison,
     superlative_reading,
@@ -392,7 +393,7 @@ class QuestionParser:
             or GROUPING_WORDS.search(r.question) or _TWO_NUMBERS.search(r.question)
             or r.question.lower().startswith("how many ") or restricted_comparison(r.question) is not None
             or coordinated_comparisons(r.question) is not None or compared_with_named(r.question) is not None or kind_related_to_name(r.question) is not None
-            or through_a_clause(r.question) is not None)]
+            or through_a_clause(r.question) is not None or kind_of_an_owned_things_relation(r.question) is not None)]
         best_of_groups: dict[int, GroupNoun] = {}
         if not wanted:
             return best_of_groups
@@ -452,6 +453,9 @@ class QuestionParser:
         named = compared_with_named(understood.question)  # "Which services are cheaper than Predictive Maintenance?"
         if named is not None:  # the model has no comparison of two values: its reading is never this one
             return named, AnswerKind.RESOURCE
+        stranded = kind_of_an_owned_things_relation(understood.question)  # "Which department is the manager of X a member of?"
+        if stranded is not None and not _same_reading(stranded, understood.pattern):
+            return stranded, None
         clause = through_a_clause(understood.question)  # "products whose product manager sits in X"
         if clause is not None and not _same_reading(clause, understood.pattern) and (
                 not _says_all(understood.pattern, clause)

@@ -755,6 +755,30 @@ def through_a_clause(question: str) -> PhraseGraphPattern | None:
         PhraseTriple("?unknown2", found.group("verb"), found.group("name").removesuffix("."))))  # an imperative's "."
 
 
+# "Which department is the product manager of M770-3602005 a member of?", "Which country is the supplier of
+# X located in?", "What team does the manager of Y belong to?": the asked thing at the end of a clause about
+# another thing's owned thing, the preposition left at the end
+_STRANDED = re.compile(
+    r"^(?:in\s+)?(?:which|what)\s+(?P<kind>[a-z]+(?: [a-z]+)?)\s+(?:is|are|was|were|does|do|did)\s+the\s+"
+    r"(?P<noun>[a-z]+(?: [a-z]+)?)\s+(?:of|for)\s+(?:the\s+)?(?:[a-z]+\s+)?"
+    r"(?P<name>[A-Z0-9][\w&.'-]*(?:,? (?:and |& )?[A-Z0-9][\w&.'-]*)*)\s+"
+    r"(?:an?\s+|the\s+)?(?P<verb>[a-z]+(?: [a-z]+){0,2}?\s+(?:of|in|to|for|at|on|with|from|by))\s*[?.!]?$")
+
+
+def kind_of_an_owned_things_relation(question: str) -> PhraseGraphPattern | None:
+    """"Which department is the product manager of M770-3602005 a member of?" as `?u1 | is a |
+    department ; ?u2 | product manager | M770-3602005 ; ?u2 | member of | ?u1`: the preposition left
+    at the end relates the owned thing to the asked one; the model reads the owner as the asked
+    thing's neighbour. None for anything else."""
+    found = _asked_kind_shape(question, (_STRANDED,))
+    if found is None or found.group("verb").split()[0] in _NOT_ATTRIBUTES:
+        return None
+    return PhraseGraphPattern(triples=(
+        PhraseTriple(ANSWER, TYPE_RELATION, found.group("kind")),
+        PhraseTriple("?unknown2", found.group("noun"), found.group("name")),
+        PhraseTriple("?unknown2", found.group("verb"), ANSWER)))
+
+
 def _asked_kind_shape(question: str, shapes: Sequence[re.Pattern[str]]) -> re.Match[str] | None:
     """The first of `shapes` the question (its first letter lower-cased) matches with a real kind."""
     text = question.strip()
