@@ -1901,3 +1901,21 @@ def test_a_preposition_left_at_the_end_relates_the_owned_thing_to_the_asked_one(
 
     reading = kind_of_an_owned_things_relation(question)
     assert (reading.to_text() if reading else None) == expected
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("Which papers use a benchmark as their evaluation method?",
+     "list :: ?u1 | is a | papers ; ?u1 | evaluation method | benchmark"),
+    ("How many papers have technical debt as a research object?",
+     "count :: ?u1 | is a | papers ; ?u1 | research object | technical debt"),
+    ("List the employees who have Sensor as their area of expertise.",
+     "list :: ?u1 | is a | employees ; ?u1 | area of expertise | Sensor"),
+    ("Which papers were published as journal articles?", None),  # no verb that says the value is the attribute
+    ("How many singers have the same age as Joe Sharp?", None),
+    ("Which singers have the same age as the oldest singer?", None),
+])
+def test_a_value_said_to_be_an_attribute_of_the_asked_things(question: str, expected: str | None) -> None:
+    from understanding.syntax import value_as_attribute
+
+    reading = value_as_attribute(question)
+    assert (reading.to_text() if reading else None) == expected

@@ -54,6 +54,7 @@ from understanding.syntax import (
     restricted_comparison,
     superlative_reading,
     through_a_clause,
+    value_as_attribute,
 )
 
 log = logging.getLogger(__name__)
@@ -393,7 +394,8 @@ class QuestionParser:
             or GROUPING_WORDS.search(r.question) or _TWO_NUMBERS.search(r.question)
             or r.question.lower().startswith("how many ") or restricted_comparison(r.question) is not None
             or coordinated_comparisons(r.question) is not None or compared_with_named(r.question) is not None or kind_related_to_name(r.question) is not None
-            or through_a_clause(r.question) is not None or kind_of_an_owned_things_relation(r.question) is not None)]
+            or through_a_clause(r.question) is not None or kind_of_an_owned_things_relation(r.question) is not None
+            or value_as_attribute(r.question) is not None)]
         best_of_groups: dict[int, GroupNoun] = {}
         if not wanted:
             return best_of_groups
@@ -453,6 +455,10 @@ class QuestionParser:
         named = compared_with_named(understood.question)  # "Which services are cheaper than Predictive Maintenance?"
         if named is not None:  # the model has no comparison of two values: its reading is never this one
             return named, AnswerKind.RESOURCE
+        valued = value_as_attribute(understood.question)  # "Which papers use a benchmark as their evaluation method?"
+        if valued is not None and not _same_reading(valued, understood.pattern) and \
+                not _says_all(understood.pattern, valued):
+            return valued, AnswerKind.NUMBER if valued.form is QuestionForm.COUNT else AnswerKind.RESOURCE
         stranded = kind_of_an_owned_things_relation(understood.question)  # "Which department is the manager of X a member of?"
         if stranded is not None and not _same_reading(stranded, understood.pattern):
             return stranded, None

@@ -755,6 +755,33 @@ def through_a_clause(question: str) -> PhraseGraphPattern | None:
         PhraseTriple("?unknown2", found.group("verb"), found.group("name").removesuffix("."))))  # an imperative's "."
 
 
+# "Which papers use a benchmark as their evaluation method?", "How many papers have technical debt as a
+# research object?": a value named as what an attribute of the asked things is
+_VALUE_AS_ATTRIBUTE = re.compile(
+    r"^(?P<ask>how many|which|what|list|show me|give me|find|name)\s+(?:all\s+)?(?:the\s+|our\s+|some\s+|any\s+)?"
+    r"(?P<kind>[a-z]+(?: (?!(?:that|which|who)\b)[a-z]+)?)\s+(?:(?:that|which|who)\s+)?(?:do\s+|does\s+|did\s+)?"
+    r"(?:uses?|used|using|have|has|had|having|applies|apply|applied|employs?|employed|with|report|reports|name|names|"
+    r"list|lists|mention|mentions|evaluates?|evaluated|investigates?|investigated|stud(?:y|ies|ied)|address(?:es|ed)?|"
+    r"considers?|considered|targets?|targeted|adopts?|adopted|follows?|followed)\s+(?:an?\s+|the\s+)?(?P<value>[\w][\w -]*?)\s+as\s+(?:their|its|the|an?)?\s*"
+    r"(?P<attribute>[a-z][a-z-]*(?: [a-z][a-z-]*){0,2})\s*[?.!]?$")
+
+
+def value_as_attribute(question: str) -> PhraseGraphPattern | None:
+    """"Which papers use a benchmark as their evaluation method?" as `?u1 | is a | papers ; ?u1 |
+    evaluation method | benchmark`: the value and the attribute it is said to be, which the model
+    reads as classes or drops ("?u2 | is a | debt"); None for anything else."""
+    found = _asked_kind_shape(question, (_VALUE_AS_ATTRIBUTE,))
+    if found is None or found.group("value").split()[0] in _NOT_ATTRIBUTES | _COMPARING_WORDS:
+        return None
+    form = QuestionForm.COUNT if found.group("ask") == "how many" else QuestionForm.LIST
+    return PhraseGraphPattern(form=form, triples=(
+        PhraseTriple(ANSWER, TYPE_RELATION, found.group("kind")),
+        PhraseTriple(ANSWER, found.group("attribute"), found.group("value"))))
+
+
+_COMPARING_WORDS = frozenset({"same", "such", "much", "many", "well", "long", "far", "soon"})  # "the same age as ..."
+
+
 # "Which department is the product manager of M770-3602005 a member of?", "Which country is the supplier of
 # X located in?", "What team does the manager of Y belong to?": the asked thing at the end of a clause about
 # another thing's owned thing, the preposition left at the end
