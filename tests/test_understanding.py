@@ -618,6 +618,8 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
      "sum :: ?u1 | weight | ?u2 ; ?u2 | products | Bert Blumstein"),
     ("with_stated_aggregate", "What is the average age of the singers?", "list :: ?u1 | average age | ?u2 ; ?u2 | is a | singers",
      "avg :: ?u1 | age | ?u2 ; ?u2 | is a | singers"),
+    ("with_stated_aggregate", "What's the avg weight of our capacitors in grams?",  # "avg" abbreviates "average"
+     "list :: ?u1 | avg weight | ?u2 ; ?u2 | is a | capacitors", "avg :: ?u1 | weight | ?u2 ; ?u2 | is a | capacitors"),
     ("with_stated_aggregate", "Which team has total points above 10?", "list :: ?u1 | total points | ?u2 :: filter ?u2 > 10", None),
     ("with_stated_aggregate", "Who scored the total?", "list :: ?u1 | total | ?u2", None),
     ("with_stated_aggregate", "What's the lowest price among the hardware supplied by Williamson-Young?",
@@ -1918,4 +1920,17 @@ def test_a_value_said_to_be_an_attribute_of_the_asked_things(question: str, expe
     from understanding.syntax import value_as_attribute
 
     reading = value_as_attribute(question)
+    assert (reading.to_text() if reading else None) == expected
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("In which city is Drake Ltd located?", "list :: ?u1 | city | Drake Ltd"),
+    ("In which country is the supplier Allen-Short based?", "list :: ?u1 | country | Allen-Short"),
+    ("Which city is Drake Ltd located in?", "list :: ?u1 | city | Drake Ltd"),
+    ("In which city is the supplier of J370-9195708 located?", None),  # a chain: read elsewhere
+])
+def test_the_kind_of_place_asked_for_names_the_attribute(question: str, expected: str | None) -> None:
+    from understanding.syntax import place_of_a_name
+
+    reading = place_of_a_name(question)
     assert (reading.to_text() if reading else None) == expected

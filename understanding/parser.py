@@ -51,6 +51,7 @@ from understanding.syntax import (
     counted_superlative_reading,
     kind_of_an_owned_things_relation,
     kind_related_to_name,
+    place_of_a_name,
     restricted_comparison,
     superlative_reading,
     through_a_clause,
@@ -395,7 +396,7 @@ class QuestionParser:
             or r.question.lower().startswith("how many ") or restricted_comparison(r.question) is not None
             or coordinated_comparisons(r.question) is not None or compared_with_named(r.question) is not None or kind_related_to_name(r.question) is not None
             or through_a_clause(r.question) is not None or kind_of_an_owned_things_relation(r.question) is not None
-            or value_as_attribute(r.question) is not None)]
+            or value_as_attribute(r.question) is not None or place_of_a_name(r.question) is not None)]
         best_of_groups: dict[int, GroupNoun] = {}
         if not wanted:
             return best_of_groups
@@ -459,6 +460,9 @@ class QuestionParser:
         if valued is not None and not _same_reading(valued, understood.pattern) and \
                 not _says_all(understood.pattern, valued):
             return valued, AnswerKind.NUMBER if valued.form is QuestionForm.COUNT else AnswerKind.RESOURCE
+        place = place_of_a_name(understood.question)  # "In which city is Drake Ltd located?"
+        if place is not None and not _same_reading(place, understood.pattern):
+            return place, None
         stranded = kind_of_an_owned_things_relation(understood.question)  # "Which department is the manager of X a member of?"
         if stranded is not None and not _same_reading(stranded, understood.pattern):
             return stranded, None

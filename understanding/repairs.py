@@ -266,7 +266,7 @@ def with_stated_membership(question: str, pattern: PhraseGraphPattern) -> Phrase
     return replace(pattern, triples=(membership,), comparisons=(), ordering=None)
 
 
-_AGGREGATE_WORDS = {"total": QuestionForm.SUM, "average": QuestionForm.AVG, "mean": QuestionForm.AVG}
+_AGGREGATE_WORDS = {"total": QuestionForm.SUM, "average": QuestionForm.AVG, "avg": QuestionForm.AVG, "mean": QuestionForm.AVG}
 # Extremes are aggregates only over other unknowns: "the highest point of Italy" names a property.
 _EXTREME_WORDS = {**dict.fromkeys(("lowest", "minimum", "smallest"), QuestionForm.MIN),
                   **dict.fromkeys(("highest", "maximum", "largest", "biggest"), QuestionForm.MAX)}

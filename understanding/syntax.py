@@ -782,6 +782,29 @@ def value_as_attribute(question: str) -> PhraseGraphPattern | None:
 _COMPARING_WORDS = frozenset({"same", "such", "much", "many", "well", "long", "far", "soon"})  # "the same age as ..."
 
 
+# "In which city is Drake Ltd located?", "Which country is the supplier Allen-Short based in?": the place a
+# named thing is at, asked by its kind
+_NAME = r"(?:the\s+)?(?:[a-z]+\s+)?(?P<name>[A-Z0-9][\w&.'-]*(?:,? (?:and |& )?[A-Z0-9][\w&.'-]*)*)"
+_PLACE_VERB = r"(?P<verb>located|based|situated|headquartered|registered)"
+_PLACE_OF_NAME = (
+    re.compile(r"^(?:in|at)\s+(?:which|what)\s+(?P<kind>[a-z]+(?: [a-z]+)?)\s+(?:is|are|was|were)\s+" + _NAME +
+               r"\s+" + _PLACE_VERB + r"\s*[?.!]?$"),
+    re.compile(r"^(?:which|what)\s+(?P<kind>[a-z]+(?: [a-z]+)?)\s+(?:is|are|was|were)\s+" + _NAME +
+               r"\s+" + _PLACE_VERB + r"\s+(?:in|at)\s*[?.!]?$"),
+)
+
+
+def place_of_a_name(question: str) -> PhraseGraphPattern | None:
+    """"In which city is Drake Ltd located?" as `?u1 | city | Drake Ltd`: the kind of place asked for
+    names the attribute (a graph keeps a supplier's city and country, not its "location"), which the
+    model sometimes reads as a chain through an unknown (`?u1 | city | ?u2 ; ?u2 | located | Drake
+    Ltd`); None for anything else."""
+    found = _asked_kind_shape(question, _PLACE_OF_NAME)
+    if found is None:
+        return None
+    return PhraseGraphPattern(triples=(PhraseTriple(ANSWER, found.group("kind"), found.group("name")),))
+
+
 # "Which department is the product manager of M770-3602005 a member of?", "Which country is the supplier of
 # X located in?", "What team does the manager of Y belong to?": the asked thing at the end of a clause about
 # another thing's owned thing, the preposition left at the end
