@@ -1934,3 +1934,27 @@ def test_the_kind_of_place_asked_for_names_the_attribute(question: str, expected
 
     reading = place_of_a_name(question)
     assert (reading.to_text() if reading else None) == expected
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("Which papers provide a replication package?",
+     "list :: ?u1 | is a | papers ; ?u1 | provide replication package | ?u2 :: filter ?u2 != false"),
+    ("How many papers reference a threats-to-validity guideline?",
+     "count :: ?u1 | is a | papers ; ?u1 | reference threats-to-validity guideline | ?u2 :: filter ?u2 != false"),
+    ("Which papers provide more details?", None),
+    ("Which papers provide Dublin Core metadata?", None),  # a name: not a kind of thing
+])
+def test_things_having_a_thing_of_a_kind(question: str, expected: str | None) -> None:
+    from understanding.syntax import kind_having_a_thing
+
+    reading = kind_having_a_thing(question)
+    assert (reading.to_text() if reading else None) == expected
+
+
+def test_a_plural_noun_ends_the_kind_a_reader_asks_for() -> None:
+    from understanding.syntax import kind_having_a_thing, value_as_attribute
+
+    assert kind_having_a_thing("Which papers investigate reference architectures?") is None  # "investigate" is the verb
+    assert value_as_attribute("Which papers investigate security as a quality attribute?").to_text() == \
+        "list :: ?u1 | is a | papers ; ?u1 | quality attribute | security"
+    assert kind_having_a_thing("Which research papers provide a replication package?") is not None

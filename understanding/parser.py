@@ -49,6 +49,7 @@ from understanding.syntax import (
     coordinated_predicates,
     counted_chain_reading,
     counted_superlative_reading,
+    kind_having_a_thing,
     kind_of_an_owned_things_relation,
     kind_related_to_name,
     place_of_a_name,
@@ -396,7 +397,8 @@ class QuestionParser:
             or r.question.lower().startswith("how many ") or restricted_comparison(r.question) is not None
             or coordinated_comparisons(r.question) is not None or compared_with_named(r.question) is not None or kind_related_to_name(r.question) is not None
             or through_a_clause(r.question) is not None or kind_of_an_owned_things_relation(r.question) is not None
-            or value_as_attribute(r.question) is not None or place_of_a_name(r.question) is not None)]
+            or value_as_attribute(r.question) is not None or place_of_a_name(r.question) is not None
+            or kind_having_a_thing(r.question) is not None)]
         best_of_groups: dict[int, GroupNoun] = {}
         if not wanted:
             return best_of_groups
@@ -460,6 +462,12 @@ class QuestionParser:
         if valued is not None and not _same_reading(valued, understood.pattern) and \
                 not _says_all(understood.pattern, valued):
             return valued, AnswerKind.NUMBER if valued.form is QuestionForm.COUNT else AnswerKind.RESOURCE
+        having = kind_having_a_thing(understood.question)  # "Which papers provide a replication package?"
+        if having is not None and not _says_all(understood.pattern, having):
+            if _says_all(understood.pattern, replace(having, triples=(PhraseTriple(
+                    "?unknown2", having.triples[1].relation.split()[-1], "?unknown3"),))):
+                return _NextReading(having), None  # the model kept the thing ("contain a sensor" as `| sensor`)
+            return having, AnswerKind.NUMBER if having.form is QuestionForm.COUNT else AnswerKind.RESOURCE
         place = place_of_a_name(understood.question)  # "In which city is Drake Ltd located?"
         if place is not None and not _same_reading(place, understood.pattern):
             return place, None

@@ -771,7 +771,8 @@ def value_as_attribute(question: str) -> PhraseGraphPattern | None:
     evaluation method | benchmark`: the value and the attribute it is said to be, which the model
     reads as classes or drops ("?u2 | is a | debt"); None for anything else."""
     found = _asked_kind_shape(question, (_VALUE_AS_ATTRIBUTE,))
-    if found is None or found.group("value").split()[0] in _NOT_ATTRIBUTES | _COMPARING_WORDS:
+    if found is None or found.group("value").split()[0] in _NOT_ATTRIBUTES | _COMPARING_WORDS or \
+            _plural_then_word(found.group("kind")):
         return None
     form = QuestionForm.COUNT if found.group("ask") == "how many" else QuestionForm.LIST
     return PhraseGraphPattern(form=form, triples=(
@@ -779,7 +780,41 @@ def value_as_attribute(question: str) -> PhraseGraphPattern | None:
         PhraseTriple(ANSWER, found.group("attribute"), found.group("value"))))
 
 
-_COMPARING_WORDS = frozenset({"same", "such", "much", "many", "well", "long", "far", "soon"})  # "the same age as ..."
+# "Which papers provide a replication package?", "How many papers reference a threats-to-validity guideline?":
+# the asked things have a thing of a kind, which the model drops
+_HAVING_A_THING = re.compile(
+    r"^(?P<ask>how many|which|what|list|show me|give me|find|name)\s+(?:all\s+)?(?:the\s+|our\s+)?"
+    r"(?P<kind>[a-z]+(?: (?!(?:that|which|who)\b)[a-z]+)?)\s+(?:(?:that|which|who)\s+)?"
+    r"(?P<verb>provides?|offers?|includes?|references?|reports?|mentions?|supports?|contains?)\s+"
+    r"(?:an?\s+|any\s+|some\s+)?(?P<thing>[a-z][a-z-]*(?: [a-z][a-z-]*){0,3})\s*[?.!]?$")
+
+
+def kind_having_a_thing(question: str) -> PhraseGraphPattern | None:
+    """"Which papers provide a replication package?" as `?u1 | is a | papers ; ?u1 | provide
+    replication package | ?u2 :: filter ?u2 != false`: things that have a thing of that kind (the
+    model keeps only the kind), which is not having it stated false (graphs keep yes/no attributes
+    as "True"/"False" values); None for anything else."""
+    found = _asked_kind_shape(question, (_HAVING_A_THING,))
+    if found is None or found.group("thing").split()[0] in _NOT_ATTRIBUTES | _COMPARING_WORDS or \
+            _plural_then_word(found.group("kind")):
+        return None
+    form = QuestionForm.COUNT if found.group("ask") == "how many" else QuestionForm.LIST
+    verb = found.group("verb")
+    verb = verb[:-1] if verb.endswith("s") and not verb.endswith("ss") else verb
+    return PhraseGraphPattern(form=form, triples=(
+        PhraseTriple(ANSWER, TYPE_RELATION, found.group("kind")),
+        PhraseTriple(ANSWER, f"{verb} {found.group('thing')}", "?unknown2")),
+        comparisons=(Comparison("?unknown2", "!=", "false"),))
+
+
+def _plural_then_word(kind: str) -> bool:
+    """"papers investigate": a plural noun ends the kind, the next word is the verb (a compound kind's
+    first noun is singular: "hardware products", "research papers")."""
+    words = kind.split()
+    return len(words) == 2 and words[0].endswith("s") and not words[0].endswith("ss")
+
+
+_COMPARING_WORDS = frozenset({"same", "such", "much", "many", "well", "long", "far", "soon", "more", "less", "fewer", "other"})  # "the same age as ..."
 
 
 # "In which city is Drake Ltd located?", "Which country is the supplier Allen-Short based in?": the place a
