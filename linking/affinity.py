@@ -39,9 +39,14 @@ METHODS = ("pairwise", "best_match", "mean_vector")
 STEM_SIMILARITY = 0.85  # two forms of one word ("evaluated", "evaluation"), unless the vectors say more
 
 
+_LETTER_PREFIX = re.compile(r"\b([A-Za-z])-(?=[A-Za-z]{2,})")  # "e-mail" is "email", as predicates write it
+
+
 def split_words(text: str) -> list[str]:
-    """Lower-case words of a label, phrase or IRI local name (camelCase, snake_case, hyphens split)."""
-    return [w.lower() for w in _NON_WORD.split(_CAMEL.sub(" ", _ACRONYM_PLURAL.sub(r"\1", text))) if w]
+    """Lower-case words of a label, phrase or IRI local name (camelCase, snake_case, hyphens split;
+    a one-letter prefix stays joined: "e-mail" is "email")."""
+    spaced = _LETTER_PREFIX.sub(r"\1", _CAMEL.sub(" ", _ACRONYM_PLURAL.sub(r"\1", text)))
+    return [w.lower() for w in _NON_WORD.split(spaced) if w]
 
 
 def content_words(text: str) -> list[str]:

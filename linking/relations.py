@@ -55,6 +55,8 @@ PARAPHRASES: dict[tuple[str, ...], str] = {
     ("led", "by"): "head manager", ("headed", "by"): "head manager",
     **dict.fromkeys([("located",), ("located", "in"), ("located", "at"), ("based",), ("based", "in"), ("situated", "in"),
                      ("where",)], "location address locality place"),
+    **dict.fromkeys([("email", "address"), ("email", "addresses"), ("e-mail", "address"), ("e-mail", "addresses"),
+                     ("mail", "address")], "email"),
 }
 
 

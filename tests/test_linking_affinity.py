@@ -26,6 +26,8 @@ def test_words_of_labels_and_local_names() -> None:
     assert split_words("song_release_year") == ["song", "release", "year"]
     assert split_words("ref-stadium_id") == ["ref", "stadium", "id"]
     assert split_words("IDs") == ["id"] and split_words("hasURLs") == ["has", "url"]  # acronyms in the plural
+    assert split_words("e-mail address") == split_words("E-Mail address") == ["email", "address"]  # one word
+    assert split_words("J370-9195708") == ["j370", "9195708"]
     assert content_words("the name of the singer") == ["name", "singer"]
     assert content_words("of the") == ["of", "the"]  # nothing but stop words: keep them
     assert singular("singers") == "singer" and singular("cities") == "city" and singular("address") == "address"

@@ -138,3 +138,4 @@ async def test_a_relation_phrase_known_as_a_paraphrase_fits_its_usual_predicate(
     around = await linker.predicates_around([franz], ck25)
     ranked = await linker.rank("reports to", around[FRANZ], ck25)
     assert ranked[0].iri == PV + "hasManager"
+    assert (await linker.rank("e-mail address", around[FRANZ], ck25))[0].iri == PV + "email"  # not his street address
