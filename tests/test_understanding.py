@@ -865,6 +865,12 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
      "list :: ?u1 | is a | instructors ; ?u1 | advise | ?u2", None),  # the students are not in the pattern
     ("with_dropped_group", "Which products in the category Sensor are cheap?",
      "list :: ?u1 | is a | products ; ?u1 | category | Sensor", None),
+    # a role noun said with the noun before it is that whole role (with_whole_role)
+    ("with_whole_role", "Who is the product manager of the largest number of products?",
+     "list :: ?u1 | manager | ?u2 :: order count ?u2 desc 1", "list :: ?u1 | product manager | ?u2 :: order count ?u2 desc 1"),
+    ("with_whole_role", "Who is the manager of the Marketing department?", "list :: ?u1 | manager | Marketing", None),
+    ("with_whole_role", "Which products does the product manager manage?",  # "product" is used already
+     "list :: ?u1 | is a | products ; ?u1 | manager | ?u2", None),
     # an unknown joined to nothing but its class goes (without_loose_kinds)
     ("without_loose_kinds", "Can you give me the email addresses of everyone in the Engineering department?",
      "list :: ?u1 | email addresses | Engineering ; ?u2 | is a | department :: select ?u1 ?u2",

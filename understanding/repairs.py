@@ -48,7 +48,8 @@ from understanding.pgp import (
 
 def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """The pattern with every repair applied."""
-    pattern = with_graded_kind(question, with_asked_verb(question, with_name_not_compared(question, without_loose_kinds(question, pattern))))
+    pattern = with_whole_role(question, without_loose_kinds(question, pattern))
+    pattern = with_graded_kind(question, with_asked_verb(question, with_name_not_compared(question, pattern)))
     pattern = with_compared_yes_no(question, with_stated_membership(question, with_existence_asked(question, pattern)))
     pattern = with_kind_of_relation(question, with_superlative_kind(question, with_year_apart(question, pattern)))
     pattern = with_stated_total(question, with_stated_aggregate(question, with_stated_ordering(question, pattern)))
@@ -77,6 +78,28 @@ def without_loose_kinds(question: str, pattern: PhraseGraphPattern) -> PhraseGra
         return pattern
     projection = tuple(n for n in pattern.projection if n not in loose) or (ANSWER,)
     return replace(pattern, triples=tuple(t for t in pattern.triples if t.subject not in loose), projection=projection)
+
+
+_ROLE_NOUNS = frozenset({"manager", "managers", "owner", "owners", "director", "directors", "head", "leader", "contact",
+                         "engineer", "officer", "representative", "lead", "coordinator", "supervisor"})
+
+
+def with_whole_role(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"the product manager of the largest number of products" decoded with `?u2 | manager | ?u3`:
+    a role noun the question says with the noun before it ("product manager", "project lead") is
+    that whole role, when the pattern uses that noun nowhere."""
+    used = {singular(w) for w in _phrase_words(pattern)}
+    for index, triple in enumerate(pattern.triples):
+        if triple.is_type or triple.relation.lower() not in _ROLE_NOUNS:
+            continue
+        found = re.search(r"\b([a-z]+) " + re.escape(triple.relation) + r"\b", question)
+        if found is None or singular(found.group(1)) in used or found.group(1) in _LINKING_WORDS | _ARTICLES or \
+                found.group(1) in ("a", "an", "the", "our", "their", "its", "his", "her", "my", "your", "whose"):
+            continue
+        triples = list(pattern.triples)
+        triples[index] = replace(triple, relation=f"{found.group(1)} {triple.relation}")
+        return replace(pattern, triples=tuple(triples))
+    return pattern
 
 
 def with_name_not_compared(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
