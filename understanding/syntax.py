@@ -757,9 +757,12 @@ def through_a_clause(question: str) -> PhraseGraphPattern | None:
 
 # "Which papers use a benchmark as their evaluation method?", "How many papers have technical debt as a
 # research object?": a value named as what an attribute of the asked things is
+# how many / which <kind> [that]: the start the readers of a counted or listed kind share
+_COUNTED_OR_LISTED_KIND = (r"^(?P<ask>how many|which|what|list|show me|give me|find|name)\s+(?:all\s+)?"
+                           r"(?:the\s+|our\s+|some\s+|any\s+)?(?P<kind>[a-z]+(?: (?!(?:that|which|who)\b)[a-z]+)?)\s+"
+                           r"(?:(?:that|which|who)\s+)?")
 _VALUE_AS_ATTRIBUTE = re.compile(
-    r"^(?P<ask>how many|which|what|list|show me|give me|find|name)\s+(?:all\s+)?(?:the\s+|our\s+|some\s+|any\s+)?"
-    r"(?P<kind>[a-z]+(?: (?!(?:that|which|who)\b)[a-z]+)?)\s+(?:(?:that|which|who)\s+)?(?:do\s+|does\s+|did\s+)?"
+    _COUNTED_OR_LISTED_KIND + r"(?:do\s+|does\s+|did\s+)?"
     r"(?:uses?|used|using|have|has|had|having|applies|apply|applied|employs?|employed|with|report|reports|name|names|"
     r"list|lists|mention|mentions|evaluates?|evaluated|investigates?|investigated|stud(?:y|ies|ied)|address(?:es|ed)?|"
     r"considers?|considered|targets?|targeted|adopts?|adopted|follows?|followed)\s+(?:an?\s+|the\s+)?(?P<value>[\w][\w -]*?)\s+as\s+(?:their|its|the|an?)?\s*"
@@ -770,11 +773,10 @@ def value_as_attribute(question: str) -> PhraseGraphPattern | None:
     """"Which papers use a benchmark as their evaluation method?" as `?u1 | is a | papers ; ?u1 |
     evaluation method | benchmark`: the value and the attribute it is said to be, which the model
     reads as classes or drops ("?u2 | is a | debt"); None for anything else."""
-    found = _asked_kind_shape(question, (_VALUE_AS_ATTRIBUTE,))
-    if found is None or found.group("value").split()[0] in _NOT_ATTRIBUTES | _COMPARING_WORDS or \
-            _plural_then_word(found.group("kind")):
+    read = _counted_or_listed(question, _VALUE_AS_ATTRIBUTE, "value")
+    if read is None:
         return None
-    form = QuestionForm.COUNT if found.group("ask") == "how many" else QuestionForm.LIST
+    found, form = read
     return PhraseGraphPattern(form=form, triples=(
         PhraseTriple(ANSWER, TYPE_RELATION, found.group("kind")),
         PhraseTriple(ANSWER, found.group("attribute"), found.group("value"))))
@@ -783,9 +785,7 @@ def value_as_attribute(question: str) -> PhraseGraphPattern | None:
 # "Which papers provide a replication package?", "How many papers reference a threats-to-validity guideline?":
 # the asked things have a thing of a kind, which the model drops
 _HAVING_A_THING = re.compile(
-    r"^(?P<ask>how many|which|what|list|show me|give me|find|name)\s+(?:all\s+)?(?:the\s+|our\s+)?"
-    r"(?P<kind>[a-z]+(?: (?!(?:that|which|who)\b)[a-z]+)?)\s+(?:(?:that|which|who)\s+)?"
-    r"(?P<verb>provides?|offers?|includes?|references?|reports?|mentions?|supports?|contains?)\s+"
+    _COUNTED_OR_LISTED_KIND + r"(?P<verb>provides?|offers?|includes?|references?|reports?|mentions?|supports?|contains?)\s+"
     r"(?:an?\s+|any\s+|some\s+)?(?P<thing>[a-z][a-z-]*(?: [a-z][a-z-]*){0,3})\s*[?.!]?$")
 
 
@@ -794,17 +794,26 @@ def kind_having_a_thing(question: str) -> PhraseGraphPattern | None:
     replication package | ?u2 :: filter ?u2 != false`: things that have a thing of that kind (the
     model keeps only the kind), which is not having it stated false (graphs keep yes/no attributes
     as "True"/"False" values); None for anything else."""
-    found = _asked_kind_shape(question, (_HAVING_A_THING,))
-    if found is None or found.group("thing").split()[0] in _NOT_ATTRIBUTES | _COMPARING_WORDS or \
-            _plural_then_word(found.group("kind")):
+    read = _counted_or_listed(question, _HAVING_A_THING, "thing")
+    if read is None:
         return None
-    form = QuestionForm.COUNT if found.group("ask") == "how many" else QuestionForm.LIST
+    found, form = read
     verb = found.group("verb")
     verb = verb[:-1] if verb.endswith("s") and not verb.endswith("ss") else verb
     return PhraseGraphPattern(form=form, triples=(
         PhraseTriple(ANSWER, TYPE_RELATION, found.group("kind")),
         PhraseTriple(ANSWER, f"{verb} {found.group('thing')}", "?unknown2")),
         comparisons=(Comparison("?unknown2", "!=", "false"),))
+
+
+def _counted_or_listed(question: str, shape: re.Pattern[str], said: str) -> tuple[re.Match[str], QuestionForm] | None:
+    """`shape`'s match with a real kind and a `said` group that is no comparison ("the same age"), and
+    the form its ask gives ("How many ..." counts)."""
+    found = _asked_kind_shape(question, (shape,))
+    if found is None or found.group(said).split()[0] in _NOT_ATTRIBUTES | _COMPARING_WORDS or \
+            _plural_then_word(found.group("kind")):
+        return None
+    return found, QuestionForm.COUNT if found.group("ask") == "how many" else QuestionForm.LIST
 
 
 def _plural_then_word(kind: str) -> bool:
