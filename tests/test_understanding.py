@@ -871,6 +871,12 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
     ("with_whole_role", "Who is the manager of the Marketing department?", "list :: ?u1 | manager | Marketing", None),
     ("with_whole_role", "Which products does the product manager manage?",  # "product" is used already
      "list :: ?u1 | is a | products ; ?u1 | manager | ?u2", None),
+    # a relation that is only an auxiliary gives way to the asked kind (with_kind_for_auxiliary)
+    ("with_kind_for_auxiliary", 'What research objects does the paper "Technical Architectures" investigate?',
+     "list :: ?u1 | is a | research objects ; ?u1 | does | Technical Architectures",
+     "list :: ?u1 | research objects | Technical Architectures"),
+    ("with_kind_for_auxiliary", "Which products does Bennett supply?",
+     "list :: ?u1 | is a | products ; ?u1 | supply | Bennett", None),
     # an unknown joined to nothing but its class goes (without_loose_kinds)
     ("without_loose_kinds", "Can you give me the email addresses of everyone in the Engineering department?",
      "list :: ?u1 | email addresses | Engineering ; ?u2 | is a | department :: select ?u1 ?u2",

@@ -48,7 +48,7 @@ from understanding.pgp import (
 
 def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """The pattern with every repair applied."""
-    pattern = with_whole_role(question, without_loose_kinds(question, pattern))
+    pattern = with_kind_for_auxiliary(question, with_whole_role(question, without_loose_kinds(question, pattern)))
     pattern = with_graded_kind(question, with_asked_verb(question, with_name_not_compared(question, pattern)))
     pattern = with_compared_yes_no(question, with_stated_membership(question, with_existence_asked(question, pattern)))
     pattern = with_kind_of_relation(question, with_superlative_kind(question, with_year_apart(question, pattern)))
@@ -100,6 +100,23 @@ def with_whole_role(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPa
         triples[index] = replace(triple, relation=f"{found.group(1)} {triple.relation}")
         return replace(pattern, triples=tuple(triples))
     return pattern
+
+
+_AUXILIARIES = frozenset({"do", "does", "did", "is", "are", "was", "were", "has", "have", "had"})
+
+
+def with_kind_for_auxiliary(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"What research objects does the paper "X" investigate?" decoded as `?u1 | is a | research
+    objects ; ?u1 | does | X`: a relation that is only an auxiliary says nothing, so the asked kind
+    relates the answer to the name (`?u1 | research objects | X`), as the graph keeps such values."""
+    types = [t for t in pattern.triples if t.is_type and t.subject == ANSWER]
+    said = [t for t in pattern.triples if not t.is_type and t.relation.lower() in _AUXILIARIES and ANSWER in t.nodes()]
+    if len(types) != 1 or len(said) != 1 or len(pattern.triples) != 2:
+        return pattern
+    named = said[0].object if said[0].subject == ANSWER else said[0].subject
+    if is_unknown(named):
+        return pattern
+    return replace(pattern, triples=(PhraseTriple(ANSWER, types[0].object, named),))
 
 
 def with_name_not_compared(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
