@@ -1970,3 +1970,18 @@ def test_a_plural_noun_ends_the_kind_a_reader_asks_for() -> None:
     assert value_as_attribute("Which papers investigate security as a quality attribute?").to_text() == \
         "list :: ?u1 | is a | papers ; ?u1 | quality attribute | security"
     assert kind_having_a_thing("Which research papers provide a replication package?") is not None
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("Which papers are classified as personal experience papers?",
+     "list :: ?u1 | is a | papers ; ?u1 | classified as | personal experience papers"),
+    ("How many papers are at the secondary research level?",
+     "count :: ?u1 | is a | papers ; ?u1 | level | secondary research"),
+    ("Which singers are at the top of the charts?", None),
+    ("Which papers are classified as Solution Proposal?", None),  # a name: the model's
+])
+def test_a_value_the_asked_things_are_said_to_be(question: str, expected: str | None) -> None:
+    from understanding.syntax import stated_value_of_kind
+
+    reading = stated_value_of_kind(question)
+    assert (reading.to_text() if reading else None) == expected

@@ -54,6 +54,7 @@ from understanding.syntax import (
     kind_related_to_name,
     place_of_a_name,
     restricted_comparison,
+    stated_value_of_kind,
     superlative_reading,
     through_a_clause,
     value_as_attribute,
@@ -398,7 +399,7 @@ class QuestionParser:
             or coordinated_comparisons(r.question) is not None or compared_with_named(r.question) is not None or kind_related_to_name(r.question) is not None
             or through_a_clause(r.question) is not None or kind_of_an_owned_things_relation(r.question) is not None
             or value_as_attribute(r.question) is not None or place_of_a_name(r.question) is not None
-            or kind_having_a_thing(r.question) is not None)]
+            or kind_having_a_thing(r.question) is not None or stated_value_of_kind(r.question) is not None)]
         best_of_groups: dict[int, GroupNoun] = {}
         if not wanted:
             return best_of_groups
@@ -458,9 +459,9 @@ class QuestionParser:
         named = compared_with_named(understood.question)  # "Which services are cheaper than Predictive Maintenance?"
         if named is not None:  # the model has no comparison of two values: its reading is never this one
             return named, AnswerKind.RESOURCE
-        valued = value_as_attribute(understood.question)  # "Which papers use a benchmark as their evaluation method?"
+        valued = value_as_attribute(understood.question) or stated_value_of_kind(understood.question)
         if valued is not None and not _same_reading(valued, understood.pattern) and \
-                not _says_all(understood.pattern, valued):
+                not _names_the_value(understood.pattern, valued):
             return valued, AnswerKind.NUMBER if valued.form is QuestionForm.COUNT else AnswerKind.RESOURCE
         having = kind_having_a_thing(understood.question)  # "Which papers provide a replication package?"
         if having is not None and not _says_all(understood.pattern, having):
@@ -626,6 +627,12 @@ def _keeps(model: PhraseGraphPattern, reading: PhraseGraphPattern) -> bool:
         return False  # "Who manages the most products?" as `?u1 | is a | products`: the count is of something else
     names = {n for t in reading.triples if not t.is_type for n in t.nodes() if not is_unknown(n)}
     return all(any(n in t.nodes() for t in model.triples if not t.is_type) for n in names)
+
+
+def _names_the_value(model: PhraseGraphPattern, reading: PhraseGraphPattern) -> bool:
+    """Whether the model's reading has the reading's value (its last triple's object) as a node."""
+    value = reading.triples[-1].object.lower()
+    return any(node.lower() == value for node in model.nodes())
 
 
 def _says_all(model: PhraseGraphPattern, reading: PhraseGraphPattern) -> bool:

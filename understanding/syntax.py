@@ -769,6 +769,32 @@ _VALUE_AS_ATTRIBUTE = re.compile(
     r"(?P<attribute>[a-z][a-z-]*(?: [a-z][a-z-]*){0,2})\s*[?.!]?$")
 
 
+# "Which papers are classified as personal experience papers?", "How many papers are at the secondary research
+# level?": a value the asked things are said to be, by a participle with "as" or a grade noun
+_CLASSIFIED_AS = re.compile(
+    _COUNTED_OR_LISTED_KIND + r"(?:are|is|were|was)\s+(?P<attribute>classified|categori[sz]ed|labell?ed|tagged|marked|typed|"
+    r"rated|ranked|listed)\s+as\s+(?:an?\s+)?(?P<value>[a-z][a-z -]*?)\s*[?.!]?$")
+_AT_A_GRADE = re.compile(
+    _COUNTED_OR_LISTED_KIND + r"(?:are|is|were|was)\s+(?:at|in|on|of)\s+(?:the|an?)\s+(?P<value>[a-z][a-z -]*?)\s+"
+    r"(?P<attribute>level|stage|phase|type|category|class|kind|grade|tier|status)\s*[?.!]?$")
+
+
+def stated_value_of_kind(question: str) -> PhraseGraphPattern | None:
+    """"Which papers are classified as personal experience papers?" as `?u1 | is a | papers ; ?u1 |
+    classified as | personal experience papers`, "... at the secondary research level" as `?u1 | level
+    | secondary research`: the value is an attribute's (the model reads it as a class or drops it);
+    None for anything else."""
+    for shape in (_CLASSIFIED_AS, _AT_A_GRADE):
+        read = _counted_or_listed(question, shape, "value")
+        if read is None:
+            continue
+        found, form = read
+        attribute = found.group("attribute") + (" as" if shape is _CLASSIFIED_AS else "")
+        return PhraseGraphPattern(form=form, triples=(PhraseTriple(ANSWER, TYPE_RELATION, found.group("kind")),
+                                                      PhraseTriple(ANSWER, attribute, found.group("value"))))
+    return None
+
+
 def value_as_attribute(question: str) -> PhraseGraphPattern | None:
     """"Which papers use a benchmark as their evaluation method?" as `?u1 | is a | papers ; ?u1 |
     evaluation method | benchmark`: the value and the attribute it is said to be, which the model
