@@ -1985,3 +1985,13 @@ def test_a_value_the_asked_things_are_said_to_be(question: str, expected: str | 
 
     reading = stated_value_of_kind(question)
     assert (reading.to_text() if reading else None) == expected
+
+
+def test_a_kind_qualified_by_a_name_keeps_the_name() -> None:
+    from understanding.syntax import kind_having_a_thing, value_as_attribute
+
+    assert kind_having_a_thing("Which ICSA papers provide a replication package?").to_text() == (
+        "list :: ?u1 | is a | papers ; ?u1 | papers | ICSA ; ?u1 | provide replication package | ?u2 "
+        ":: filter ?u2 != false")
+    assert value_as_attribute("How many ECSA papers use a case study as evaluation method?").to_text() == (
+        "count :: ?u1 | is a | papers ; ?u1 | papers | ECSA ; ?u1 | evaluation method | case study")

@@ -466,7 +466,7 @@ class QuestionParser:
         having = kind_having_a_thing(understood.question)  # "Which papers provide a replication package?"
         if having is not None and not _says_all(understood.pattern, having):
             if _says_all(understood.pattern, replace(having, triples=(PhraseTriple(
-                    "?unknown2", having.triples[1].relation.split()[-1], "?unknown3"),))):
+                    "?unknown2", having.triples[-1].relation.split()[-1], "?unknown3"),))):
                 return _NextReading(having), None  # the model kept the thing ("contain a sensor" as `| sensor`)
             return having, AnswerKind.NUMBER if having.form is QuestionForm.COUNT else AnswerKind.RESOURCE
         place = place_of_a_name(understood.question)  # "In which city is Drake Ltd located?"

@@ -757,10 +757,11 @@ def through_a_clause(question: str) -> PhraseGraphPattern | None:
 
 # "Which papers use a benchmark as their evaluation method?", "How many papers have technical debt as a
 # research object?": a value named as what an attribute of the asked things is
-# how many / which <kind> [that]: the start the readers of a counted or listed kind share
+# how many / which [<Name>] <kind> [that]: the start the readers of a counted or listed kind share ("Which
+# ICSA papers ...": the kind qualified by a name)
 _COUNTED_OR_LISTED_KIND = (r"^(?P<ask>how many|which|what|list|show me|give me|find|name)\s+(?:all\s+)?"
-                           r"(?:the\s+|our\s+|some\s+|any\s+)?(?P<kind>[a-z]+(?: (?!(?:that|which|who)\b)[a-z]+)?)\s+"
-                           r"(?:(?:that|which|who)\s+)?")
+                           r"(?:the\s+|our\s+|some\s+|any\s+)?(?:(?P<qualifier>[A-Z][A-Za-z0-9&-]*)\s+)?"
+                           r"(?P<kind>[a-z]+(?: (?!(?:that|which|who)\b)[a-z]+)?)\s+(?:(?:that|which|who)\s+)?")
 _VALUE_AS_ATTRIBUTE = re.compile(
     _COUNTED_OR_LISTED_KIND + r"(?:do\s+|does\s+|did\s+)?"
     r"(?:uses?|used|using|have|has|had|having|applies|apply|applied|employs?|employed|with|report|reports|name|names|"
@@ -788,10 +789,9 @@ def stated_value_of_kind(question: str) -> PhraseGraphPattern | None:
         read = _counted_or_listed(question, shape, "value")
         if read is None:
             continue
-        found, form = read
+        found, asked = read
         attribute = found.group("attribute") + (" as" if shape is _CLASSIFIED_AS else "")
-        return PhraseGraphPattern(form=form, triples=(PhraseTriple(ANSWER, TYPE_RELATION, found.group("kind")),
-                                                      PhraseTriple(ANSWER, attribute, found.group("value"))))
+        return replace(asked, triples=(*asked.triples, PhraseTriple(ANSWER, attribute, found.group("value"))))
     return None
 
 
@@ -802,10 +802,8 @@ def value_as_attribute(question: str) -> PhraseGraphPattern | None:
     read = _counted_or_listed(question, _VALUE_AS_ATTRIBUTE, "value")
     if read is None:
         return None
-    found, form = read
-    return PhraseGraphPattern(form=form, triples=(
-        PhraseTriple(ANSWER, TYPE_RELATION, found.group("kind")),
-        PhraseTriple(ANSWER, found.group("attribute"), found.group("value"))))
+    found, asked = read
+    return replace(asked, triples=(*asked.triples, PhraseTriple(ANSWER, found.group("attribute"), found.group("value"))))
 
 
 # "Which papers provide a replication package?", "How many papers reference a threats-to-validity guideline?":
@@ -823,23 +821,26 @@ def kind_having_a_thing(question: str) -> PhraseGraphPattern | None:
     read = _counted_or_listed(question, _HAVING_A_THING, "thing")
     if read is None:
         return None
-    found, form = read
+    found, asked = read
     verb = found.group("verb")
     verb = verb[:-1] if verb.endswith("s") and not verb.endswith("ss") else verb
-    return PhraseGraphPattern(form=form, triples=(
-        PhraseTriple(ANSWER, TYPE_RELATION, found.group("kind")),
-        PhraseTriple(ANSWER, f"{verb} {found.group('thing')}", "?unknown2")),
-        comparisons=(Comparison("?unknown2", "!=", "false"),))
+    return replace(asked, triples=(*asked.triples, PhraseTriple(ANSWER, f"{verb} {found.group('thing')}", "?unknown2")),
+                   comparisons=(Comparison("?unknown2", "!=", "false"),))
 
 
-def _counted_or_listed(question: str, shape: re.Pattern[str], said: str) -> tuple[re.Match[str], QuestionForm] | None:
+def _counted_or_listed(question: str, shape: re.Pattern[str],
+                       said: str) -> tuple[re.Match[str], PhraseGraphPattern] | None:
     """`shape`'s match with a real kind and a `said` group that is no comparison ("the same age"), and
-    the form its ask gives ("How many ..." counts)."""
+    the asked things: the form the ask gives ("How many ..." counts), the kind and its qualifying name
+    ("ICSA papers": `?u1 | papers | ICSA`)."""
     found = _asked_kind_shape(question, (shape,))
     if found is None or found.group(said).split()[0] in _NOT_ATTRIBUTES | _COMPARING_WORDS or \
             _plural_then_word(found.group("kind")):
         return None
-    return found, QuestionForm.COUNT if found.group("ask") == "how many" else QuestionForm.LIST
+    kind, qualifier = found.group("kind"), found.group("qualifier")
+    triples = (PhraseTriple(ANSWER, TYPE_RELATION, kind), *((PhraseTriple(ANSWER, kind, qualifier),) if qualifier else ()))
+    return found, PhraseGraphPattern(form=QuestionForm.COUNT if found.group("ask") == "how many" else QuestionForm.LIST,
+                                     triples=triples)
 
 
 def _plural_then_word(kind: str) -> bool:
