@@ -877,6 +877,15 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
      "list :: ?u1 | research objects | Technical Architectures"),
     ("with_kind_for_auxiliary", "Which products does Bennett supply?",
      "list :: ?u1 | is a | products ; ?u1 | supply | Bennett", None),
+    # a yes/no question about having a thing: it is there and not stated false (with_had_thing)
+    ("with_had_thing", 'Does the paper "Tunable Anomaly Detection" provide a replication package?',
+     "boolean :: Tunable Anomaly Detection | provide | replication package",
+     "boolean :: Tunable Anomaly Detection | provide replication package | ?u1 :: filter ?u1 != false"),
+    ("with_had_thing", 'Is there a replication package for "Tunable Anomaly Detection"?',
+     "boolean :: ?u1 | replication package | Tunable Anomaly Detection",
+     "boolean :: ?u1 | replication package | Tunable Anomaly Detection :: filter ?u1 != false"),
+    ("with_had_thing", "Is Franz Kornhaeusel the manager of Elena Herzog?",
+     "boolean :: Franz Kornhaeusel | manager | Elena Herzog", None),
     # an unknown joined to nothing but its class goes (without_loose_kinds)
     ("without_loose_kinds", "Can you give me the email addresses of everyone in the Engineering department?",
      "list :: ?u1 | email addresses | Engineering ; ?u2 | is a | department :: select ?u1 ?u2",

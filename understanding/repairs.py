@@ -64,7 +64,7 @@ def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     pattern = with_kind_total(question, with_text_match(question, with_grouped_aggregate(question, pattern)))
     pattern = with_value_of_the_best(question, with_sorted_kind(question, pattern))
     pattern = with_counted_kind(question, with_cents(question, pattern))
-    return with_apposed_kind(question, with_counted_name(question, pattern))
+    return with_had_thing(question, with_apposed_kind(question, with_counted_name(question, pattern)))
 
 
 def without_loose_kinds(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
@@ -100,6 +100,36 @@ def with_whole_role(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPa
         triples[index] = replace(triple, relation=f"{found.group(1)} {triple.relation}")
         return replace(pattern, triples=tuple(triples))
     return pattern
+
+
+_HAD_VERBS = r"(?:have|has|provides?|offers?|includes?|references?|reports?|mentions?|supports?|contains?)"
+_IS_THERE = re.compile(r"^\s*(?:is|are)\s+there\s+(?:an?|any)\b", re.I)
+
+
+def with_had_thing(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"Does the paper X provide a replication package?" decoded as `boolean :: X | provide |
+    replication package`, "Is there a replication package for X?" as `?u1 | replication package | X`:
+    yes when X has such a thing and it is not stated false (graphs keep yes/no attributes as
+    "True"/"False"): `X | provide replication package | ?u1 :: filter ?u1 != false`."""
+    if pattern.form is not QuestionForm.BOOLEAN or len(pattern.triples) != 1 or pattern.comparisons:
+        return pattern
+    triple = pattern.triples[0]
+    unknowns = [n for n in triple.nodes() if is_unknown(n)]
+    if triple.is_type:
+        return pattern
+    if len(unknowns) == 1 and (_IS_THERE.match(question) or re.search(
+            r"\b" + _HAD_VERBS + r"\s+(?:an?|any)\s+" + re.escape(triple.relation) + r"\b", question)):
+        return replace(pattern, comparisons=(Comparison(unknowns[0], "!=", "false"),))
+    thing = triple.object
+    if unknowns or thing != thing.lower() or re.search(r"\d", thing):
+        return pattern
+    said = re.search(r"\b(?P<verb>" + _HAD_VERBS + r")\s+(?:an?|any)\s+" + re.escape(thing) + r"\b", question)
+    if said is None:
+        return pattern
+    verb = said.group("verb")
+    verb = verb[:-1] if verb.endswith("s") and verb not in ("has",) else verb
+    return replace(pattern, triples=(PhraseTriple(triple.subject, f"{verb} {thing}", ANSWER),),
+                   comparisons=(Comparison(ANSWER, "!=", "false"),))
 
 
 _AUXILIARIES = frozenset({"do", "does", "did", "is", "are", "was", "were", "has", "have", "had"})
