@@ -1084,6 +1084,7 @@ def test_a_firms_name_read_as_a_list_becomes_one_name_again() -> None:
     question = "Which products does Harris, Wright and Morales supply?"
     assert coordinated_names(question) == ["Harris, Wright and Morales"]
     assert coordinated_names("Harris, Wright and Morales supply what?") == []  # the first word may be any word
+    assert coordinated_names("list all products supplied by Smith and Sons") == ["Smith and Sons"]  # the graph decides
     split = PhraseGraphPattern.from_text("list :: ?u1 | located | Griffin, Smith ; ?u1 | located | Smith")
     assert with_whole_name(split, "Griffin, Smith and Smith").to_text() == "list :: ?u1 | located | Griffin, Smith and Smith"
     other = PhraseGraphPattern.from_text("list :: ?u1 | flows through | Austria")

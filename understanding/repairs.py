@@ -236,11 +236,11 @@ def adds_a_class(best: PhraseGraphPattern, reading: PhraseGraphPattern) -> bool:
 
 
 # "Bennett, Best and Jacobson": capitalised words joined by commas and a final "and" (a firm's name, or a list)
-_COORDINATED_NAME = re.compile(r"\b[A-Z][\w'’-]*(?:, [A-Z][\w'’-]*)+,? and [A-Z][\w'’-]*\b")
+_COORDINATED_NAME = re.compile(r"\b[A-Z][\w'’-]*(?:(?:, [A-Z][\w'’-]*)+,?)? and [A-Z][\w'’-]*\b")  # also "Smith and Sons"
 
 
 def coordinated_names(question: str) -> list[str]:
-    """Spans like "Bennett, Best and Jacobson" that may be one name. The model reads them as a list
+    """Spans like "Bennett, Best and Jacobson" or "Smith and Sons" that may be one name. The model reads them as a list
     (`?u1 | supply | Bennett, Best ; ?u1 | supply | Jacobson`): whether the graph has a thing of that
     whole name decides (`linking.path.KgqanPath`), not the words."""
     return [m.group() for m in _COORDINATED_NAME.finditer(question) if m.start() > 0]
