@@ -949,9 +949,11 @@ class KgqanPath:
                     continue
                 value, carrier = found[0], found[0].predicates[0]
                 holder_set = holders.get((value.term.value, carrier))
+                if not holder_set:
+                    continue
                 kinds = await self.entity_linker.link_classes(triple.relation, endpoint, top_k=1, min_score=CLASS_FIT)
                 holder_classes = {c for _, c in value.subject_classes}
-                if not holder_set or (kinds and holder_classes & {kinds[0].term.value, *kinds[0].subclasses}):
+                if kinds and holder_classes & {kinds[0].term.value, *kinds[0].subclasses}:
                     continue
                 carrier_fit = await self.relation_linker.rank(triple.relation, PredicateSet(frozenset({(carrier, OUT)})),
                                                               endpoint, top_k=1)

@@ -72,6 +72,17 @@ def singular(word: str) -> str:
     return word
 
 
+# verbs saying a thing has another ("Which papers provide a replication package?"), as regex alternatives;
+# the yes/no repair reads "have" and "has" too ("Does X have a manager?")
+HAVING_VERB_FORMS = r"provides?|offers?|includes?|references?|reports?|mentions?|supports?|contains?"
+HAVE_OR_HAVING_VERB = rf"(?:have|has|{HAVING_VERB_FORMS})"
+
+
+def verb_base(verb: str) -> str:
+    """The plain form of a having verb ("provides" -> "provide"); "has" stays."""
+    return verb if verb == "has" or not verb.endswith("s") or verb.endswith("ss") else verb[:-1]
+
+
 # units a number is measured in: "more than 12 grams" compares a value, "more than 12 parts" counts parts
 MEASURE_UNITS = frozenset({
     "g", "gram", "grams", "kg", "kilogram", "kilograms", "ton", "tons", "tonne", "tonnes", "pound", "pounds", "lbs",

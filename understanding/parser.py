@@ -61,6 +61,10 @@ from understanding.syntax import (
 )
 
 log = logging.getLogger(__name__)
+# readers of the question's words alone (no parse): a question any of them reads gets the spaCy batch
+_TEXT_READERS = (restricted_comparison, coordinated_comparisons, compared_with_named, kind_related_to_name,
+                 through_a_clause, kind_of_an_owned_things_relation, value_as_attribute, place_of_a_name,
+                 kind_having_a_thing, stated_value_of_kind)
 
 MAX_QUESTION_CHARS = 1000
 MAX_ALTERNATIVES = 2  # readings after the best one kept for a second try (`UnderstoodQuestion.alternatives`)
@@ -395,11 +399,8 @@ class QuestionParser:
             or len(_OF.findall(r.question)) + len(_CHAIN_LINK.findall(r.question)) >= 2
             or _COORDINATED.search(r.question)
             or GROUPING_WORDS.search(r.question) or _TWO_NUMBERS.search(r.question)
-            or r.question.lower().startswith("how many ") or restricted_comparison(r.question) is not None
-            or coordinated_comparisons(r.question) is not None or compared_with_named(r.question) is not None or kind_related_to_name(r.question) is not None
-            or through_a_clause(r.question) is not None or kind_of_an_owned_things_relation(r.question) is not None
-            or value_as_attribute(r.question) is not None or place_of_a_name(r.question) is not None
-            or kind_having_a_thing(r.question) is not None or stated_value_of_kind(r.question) is not None)]
+            or r.question.lower().startswith("how many ")
+            or any(read(r.question) is not None for read in _TEXT_READERS))]
         best_of_groups: dict[int, GroupNoun] = {}
         if not wanted:
             return best_of_groups

@@ -19,6 +19,7 @@ from understanding.grading import (
     ATTRIBUTE_ADJECTIVE_ENDS,
     COMPARATIVE_OPERATOR,
     COUNT_ATTRIBUTE_WORDS,
+    HAVE_OR_HAVING_VERB,
     IMPLIED_ORDER,
     MEASURE_UNITS,
     NUMBER_WORDS,
@@ -31,6 +32,7 @@ from understanding.grading import (
     stated_operator,
     stated_ordering,
     value_in_question,
+    verb_base,
 )
 from understanding.pgp import (
     ANSWER,
@@ -80,6 +82,7 @@ def without_loose_kinds(question: str, pattern: PhraseGraphPattern) -> PhraseGra
     return replace(pattern, triples=tuple(t for t in pattern.triples if t.subject not in loose), projection=projection)
 
 
+_DETERMINERS = frozenset({"a", "an", "the", "our", "their", "its", "his", "her", "my", "your", "whose"})
 _ROLE_NOUNS = frozenset({"manager", "managers", "owner", "owners", "director", "directors", "head", "leader", "contact",
                          "engineer", "officer", "representative", "lead", "coordinator", "supervisor"})
 
@@ -93,8 +96,7 @@ def with_whole_role(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPa
         if triple.is_type or triple.relation.lower() not in _ROLE_NOUNS:
             continue
         found = re.search(r"\b([a-z]+) " + re.escape(triple.relation) + r"\b", question)
-        if found is None or singular(found.group(1)) in used or found.group(1) in _LINKING_WORDS | _ARTICLES or \
-                found.group(1) in ("a", "an", "the", "our", "their", "its", "his", "her", "my", "your", "whose"):
+        if found is None or singular(found.group(1)) in used or found.group(1) in _LINKING_WORDS | _DETERMINERS:
             continue
         triples = list(pattern.triples)
         triples[index] = replace(triple, relation=f"{found.group(1)} {triple.relation}")
@@ -102,7 +104,6 @@ def with_whole_role(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPa
     return pattern
 
 
-_HAD_VERBS = r"(?:have|has|provides?|offers?|includes?|references?|reports?|mentions?|supports?|contains?)"
 _IS_THERE = re.compile(r"^\s*(?:is|are)\s+there\s+(?:an?|any)\b", re.I)
 
 
@@ -118,17 +119,15 @@ def with_had_thing(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPat
     if triple.is_type:
         return pattern
     if len(unknowns) == 1 and (_IS_THERE.match(question) or re.search(
-            r"\b" + _HAD_VERBS + r"\s+(?:an?|any)\s+" + re.escape(triple.relation) + r"\b", question)):
+            r"\b" + HAVE_OR_HAVING_VERB + r"\s+(?:an?|any)\s+" + re.escape(triple.relation) + r"\b", question)):
         return replace(pattern, comparisons=(Comparison(unknowns[0], "!=", "false"),))
     thing = triple.object
     if unknowns or thing != thing.lower() or re.search(r"\d", thing):
         return pattern
-    said = re.search(r"\b(?P<verb>" + _HAD_VERBS + r")\s+(?:an?|any)\s+" + re.escape(thing) + r"\b", question)
+    said = re.search(r"\b(?P<verb>" + HAVE_OR_HAVING_VERB + r")\s+(?:an?|any)\s+" + re.escape(thing) + r"\b", question)
     if said is None:
         return pattern
-    verb = said.group("verb")
-    verb = verb[:-1] if verb.endswith("s") and verb not in ("has",) else verb
-    return replace(pattern, triples=(PhraseTriple(triple.subject, f"{verb} {thing}", ANSWER),),
+    return replace(pattern, triples=(PhraseTriple(triple.subject, f"{verb_base(said.group('verb'))} {thing}", ANSWER),),
                    comparisons=(Comparison(ANSWER, "!=", "false"),))
 
 

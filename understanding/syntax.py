@@ -58,11 +58,13 @@ from understanding.grading import (
     ATTRIBUTE_ADJECTIVE_ENDS,
     ATTRIBUTE_OF,
     COMPARATIVE_PHRASES,
+    HAVING_VERB_FORMS,
     IMPLIED_ORDER,
     SUPERLATIVE_DESCENDING,
     comparative_attribute,
     number_value,
     stated_ordering,
+    verb_base,
 )
 from understanding.pgp import (
     ANSWER,
@@ -809,7 +811,7 @@ def value_as_attribute(question: str) -> PhraseGraphPattern | None:
 # "Which papers provide a replication package?", "How many papers reference a threats-to-validity guideline?":
 # the asked things have a thing of a kind, which the model drops
 _HAVING_A_THING = re.compile(
-    _COUNTED_OR_LISTED_KIND + r"(?P<verb>provides?|offers?|includes?|references?|reports?|mentions?|supports?|contains?)\s+"
+    _COUNTED_OR_LISTED_KIND + r"(?P<verb>" + HAVING_VERB_FORMS + r")\s+"
     r"(?:an?\s+|any\s+|some\s+)?(?P<thing>[a-z][a-z-]*(?: [a-z][a-z-]*){0,3})\s*[?.!]?$")
 
 
@@ -822,9 +824,8 @@ def kind_having_a_thing(question: str) -> PhraseGraphPattern | None:
     if read is None:
         return None
     found, asked = read
-    verb = found.group("verb")
-    verb = verb[:-1] if verb.endswith("s") and not verb.endswith("ss") else verb
-    return replace(asked, triples=(*asked.triples, PhraseTriple(ANSWER, f"{verb} {found.group('thing')}", "?unknown2")),
+    relation = f"{verb_base(found.group('verb'))} {found.group('thing')}"
+    return replace(asked, triples=(*asked.triples, PhraseTriple(ANSWER, relation, "?unknown2")),
                    comparisons=(Comparison("?unknown2", "!=", "false"),))
 
 
