@@ -780,16 +780,18 @@ class KgqanPath:
         if not wanted:
             return
         values = " ".join(f"({term_to_sparql(c.term)} <{c.predicates[0]}>)" for _, c in wanted)
-        query = (f"SELECT DISTINCT ?kgqaValue ?kgqaHolder WHERE {{ VALUES (?kgqaValue ?kgqaCarrier) {{ {values} }} "
-                 f"?kgqaHolder ?kgqaCarrier ?kgqaValue FILTER(isIRI(?kgqaHolder)) }} LIMIT {MAX_NAMED_HOLDERS * len(wanted) + 1}")
+        query = (f"SELECT ?kgqaValue (SAMPLE(?kgqaHolder) AS ?kgqaOne) (COUNT(DISTINCT ?kgqaHolder) AS ?kgqaN) WHERE {{ "
+                 f"VALUES (?kgqaValue ?kgqaCarrier) {{ {values} }} ?kgqaHolder ?kgqaCarrier ?kgqaValue "
+                 f"FILTER(isIRI(?kgqaHolder)) }} GROUP BY ?kgqaValue")
         try:
             rows = list(await endpoint.sparql.select(query))
         except SparqlError:
             return
         for phrase, value in wanted:
-            held_by = [row["kgqaHolder"] for row in rows if row.get("kgqaValue") is not None
-                       and row["kgqaValue"].value == value.term.value and row.get("kgqaHolder") is not None]
-            if len(held_by) != 1:  # a value many things hold names none of them
+            # counted per value, so that no LIMIT hides a second holder: a value many things hold names none of them
+            held_by = [row["kgqaOne"] for row in rows if row.get("kgqaValue") is not None and row.get("kgqaOne") is not None
+                       and row["kgqaValue"].value == value.term.value and int(row["kgqaN"].value) <= MAX_NAMED_HOLDERS]
+            if not held_by:
                 continue
             holder = LinkedEntity(held_by[0], value.label, value.score * HOLDER_FACTOR)
             nodes[phrase] = [value, holder, *(c for c in nodes[phrase][1:] if c.term != held_by[0])]
