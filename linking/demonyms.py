@@ -1,5 +1,6 @@
-"""The country a people's adjective names ("Irish suppliers" -> Ireland), for entity phrases that name
-nothing in the graph: questions say "French", graphs store "France" (or an IRI labelled so).
+"""The country a people's adjective or a short name names ("Irish suppliers" -> Ireland, "the UK" ->
+United Kingdom), for entity phrases that name nothing in the graph: questions say "French", graphs
+store "France" (or an IRI labelled so).
 
 General English, the same for every graph; the adjective is matched case-insensitively, singular or
 plural ("Germans"), and the country is then searched like any other name.
@@ -36,7 +37,9 @@ slovenian:Slovenia; somali:Somalia; south african:South Africa; spanish:Spain; s
 surinamese:Suriname; swedish:Sweden; swiss:Switzerland; syrian:Syria; taiwanese:Taiwan; tajik:Tajikistan;
 tanzanian:Tanzania; thai:Thailand; togolese:Togo; tunisian:Tunisia; turkish:Turkey; turkmen:Turkmenistan;
 ugandan:Uganda; ukrainian:Ukraine; uruguayan:Uruguay; uzbek:Uzbekistan; venezuelan:Venezuela; vietnamese:Vietnam;
-welsh:Wales; yemeni:Yemen; zambian:Zambia; zimbabwean:Zimbabwe
+welsh:Wales; yemeni:Yemen; zambian:Zambia; zimbabwean:Zimbabwe;
+uk:United Kingdom; u.k.:United Kingdom; britain:United Kingdom; great britain:United Kingdom; usa:United States;
+u.s.a.:United States; us:United States; u.s.:United States; uae:United Arab Emirates; holland:Netherlands
 """
 
 COUNTRY_OF: dict[str, str] = dict(
@@ -45,6 +48,7 @@ COUNTRY_OF: dict[str, str] = dict(
 
 
 def country_of(phrase: str) -> str | None:
-    """The country of a people's adjective or noun ("Irish", "Swiss", "Germans"), else None."""
+    """The country of a people's adjective or noun ("Irish", "Swiss", "Germans") or of a short name
+    ("UK", "USA"), else None."""
     words = " ".join(phrase.lower().split())
     return COUNTRY_OF.get(words) or (COUNTRY_OF.get(words[:-1]) if words.endswith("s") else None)

@@ -115,6 +115,8 @@ MAX_RECORDS = 200  # answers probed for the link to the thing they record
 DEMONYM_FACTOR = 0.95  # "Irish" linked as Ireland: a little below the name itself
 REFERENCE_FACTOR = 0.95  # ... behind an unnamed first hop (a foreign key), which costs a little
 REFERRER_FACTOR = 0.85  # the many things referring to one ("a document's paragraphs") less than the one it refers to
+_FUNCTION_WORDS = frozenset({"whose", "which", "that", "who", "whom", "of", "with", "in", "on", "for", "by", "from", "to",
+                             "the", "a", "an", "and", "or", "all", "any", "each", "every", "other", "our", "their"})
 MAX_NAMED_HOLDERS = 1  # a value between two names stands for its holder only when one thing holds it
 HOLDER_FACTOR = 0.95  # ... a little below the value itself
 NEIGHBOUR_FIT = 0.8  # a relation phrase fitting a predicate of a value's holder this well names a thing next to it
@@ -752,6 +754,8 @@ class KgqanPath:
             if phrase not in nodes:
                 readings += literal_map.get(phrase, []) + (vertices.get(phrase, []) if phrase in named_classes else [])
             classes[phrase] = sorted(readings, key=lambda c: -c.score * reading_factor(c))
+        for phrase, members in (await self._qualified_kinds(found_classes, endpoint, options)).items():
+            classes[phrase] = sorted(classes[phrase] + members, key=lambda c: -c.score * reading_factor(c))
         extra = [c for found in kind_vertices.values() for c in found]
         (edges, relations, around), relation_classes = await asyncio.gather(
             self._link_edges(pattern, nodes, classes, endpoint, options, value_answer, extra,
@@ -795,6 +799,41 @@ class KgqanPath:
                 continue
             holder = LinkedEntity(held_by[0], value.label, value.score * HOLDER_FACTOR)
             nodes[phrase] = [value, holder, *(c for c in nodes[phrase][1:] if c.term != held_by[0])]
+
+    async def _qualified_kinds(self, found_classes: dict[str, list[LinkedEntity]], endpoint: Endpoint,
+                               options: AskOptions) -> dict[str, list[LinkedEntity]]:
+        """"the manager of the marketing department" (`?u2 | is a | marketing department`): a lower-case
+        word before the name of the class that fits may name one member of it (the department labelled
+        "Marketing"), which then reads the phrase as a thing. One search per such phrase and one request
+        to check membership; nothing where the class covers every word."""
+        wanted: dict[str, tuple[str, LinkedEntity]] = {}
+        for phrase, found in found_classes.items():
+            if not found or phrase != phrase.lower() or found[0].kind != "class":
+                continue
+            named = _word_set(found[0].label)
+            rest = [w for w in phrase.split() if singular(w) not in named]
+            if named and named < _word_set(phrase) and len(rest) <= 2 and not set(rest) & _FUNCTION_WORDS:
+                wanted[phrase] = (" ".join(rest), found[0])
+        if not wanted:
+            return {}
+        hits = await asyncio.gather(*(self.entity_linker.link_entities(words, endpoint, max_vertices=options.max_vertices,
+                                                                      top_k=options.vertices_per_node + 2)
+                                      for words, _ in wanted.values()))
+        named_so = {phrase: [h for h in found if not h.is_literal and h.label.casefold() == words.casefold()]
+                    for (phrase, (words, _)), found in zip(wanted.items(), hits, strict=True)}
+        pairs = [(h.term.value, iri) for phrase, found in named_so.items() for h in found
+                 for iri in (wanted[phrase][1].term.value, *wanted[phrase][1].subclasses)]
+        if not pairs:
+            return {}
+        values = " ".join(f"(<{thing}> <{kind}>)" for thing, kind in pairs)
+        try:
+            rows = await endpoint.sparql.select(f"SELECT DISTINCT ?kgqaThing WHERE {{ VALUES (?kgqaThing ?kgqaClass) "
+                                                f"{{ {values} }} ?kgqaThing a ?kgqaClass }}")
+        except SparqlError:
+            return {}
+        members = {row["kgqaThing"].value for row in rows if row.get("kgqaThing") is not None}
+        return {phrase: [h for h in found if h.term.value in members] for phrase, found in named_so.items()
+                if any(h.term.value in members for h in found)}
 
     async def _link_demonyms(self, searched: list[str], vertices: dict[str, list[LinkedEntity]],
                              literal_map: dict[str, list[LinkedEntity]], endpoint: Endpoint,

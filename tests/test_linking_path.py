@@ -323,6 +323,7 @@ async def test_a_peoples_adjective_is_linked_as_its_country(path: KgqanPath, ck2
     truth = await ck25.sparql.select(f'SELECT DISTINCT ?p WHERE {{ ?p <{PV}hasSupplier>/<{PV}addressCountry> "France" }}')
     assert truth.rows and {a.value for a in result.answers} == {r["p"].value for r in truth.rows}
     assert country_of("Swiss") == "Switzerland" and country_of("Germans") == "Germany" and country_of("Cooper") is None
+    assert country_of("UK") == "United Kingdom" and country_of("U.S.") == "United States"  # short names too
     # so is the name ending a phrase of lower-case words ("the bill of material AeroVibe Matrix")
     assert _named_tail("material AeroVibe Matrix") == "AeroVibe Matrix" and _named_tail("AeroVibe Matrix") is None
 
@@ -390,6 +391,26 @@ async def test_a_ranked_or_counted_capitalised_kind_is_its_members(path: KgqanPa
         expected = (await ck25.sparql.select(f"SELECT ?h WHERE {{ {truth} }} ORDER BY ?v LIMIT 1")).column("h")
         assert expected[0].value in [a.value for a in result.answers]
     assert "VALUES ?unknown1" not in result.evidence.sparql
+
+
+async def test_a_word_before_a_kinds_name_may_name_one_of_that_kind(path: KgqanPath, ck25: Endpoint) -> None:
+    """"Who are the members of the marketing department?": the department labelled Marketing, not every department."""
+    result = await path.answer_understood(
+        understood("list :: ?u1 | members | ?u2 ; ?u2 | is a | marketing department", AnswerType(AnswerKind.RESOURCE)),
+        ck25, KGQAN_ONLY)
+    truth = await ck25.sparql.select(f'SELECT ?p WHERE {{ ?p <{PV}memberOf> ?d . ?d a <{PV}Department> ; <{PV}name> ?n '
+                                     f'FILTER(lcase(str(?n)) = "marketing") }}')
+    assert truth.rows and {a.value for a in result.answers} == {r["p"].value for r in truth.rows}
+
+
+async def test_narrower_compares_widths(path: KgqanPath, ck25: Endpoint) -> None:
+    """"Which Coil products are narrower than 15 mm?": "narrower" grades the width."""
+    result = await path.answer_understood(
+        understood("list :: ?u1 | is a | Coil products ; ?u1 | narrower | ?u2 :: filter ?u2 < 15",
+                   AnswerType(AnswerKind.RESOURCE, "Coil products")), ck25, KGQAN_ONLY)
+    truth = await ck25.sparql.select(f'SELECT ?h WHERE {{ ?h <{PV}hasCategory>/<{PV}name> "Coil" ; <{PV}width_mm> ?w '
+                                     f'FILTER(?w < 15) }}')
+    assert truth.rows and {a.value for a in result.answers} == {r["h"].value for r in truth.rows}
 
 
 async def test_a_count_questions_noun_is_offered_as_the_counted_kind(path: KgqanPath, ck25: Endpoint) -> None:

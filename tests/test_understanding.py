@@ -628,6 +628,11 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
     ("with_stated_aggregate", "What is the highest salary of the staff?", "list :: ?u1 | highest salary | ?u2 ; ?u2 | is a | staff",
      "max :: ?u1 | salary | ?u2 ; ?u2 | is a | staff"),
     ("with_stated_aggregate", "What is the highest point of Italy?", "list :: ?u1 | highest point | Italy", None),
+    ("with_stated_aggregate", "What is the lowest price of any Coil product?", "list :: ?u1 | lowest price | Coil",
+     "min :: ?u1 | price | Coil"),  # "of any": the lowest of a set, even where the set is a name
+    ("with_stated_aggregate", "What is the highest price among the Sensor products?", "list :: ?u1 | price | Sensor",
+     "max :: ?u1 | price | Sensor"),
+    ("with_stated_aggregate", "What is the price of any Coil product?", "list :: ?u1 | price | Coil", None),
     # an ordered thing is ordered by the attribute its superlative names (with_implied_attribute)
     ("with_implied_attribute", "Show me the top 3 most expensive hardware products in the Sensor category.",
      "list :: ?u1 | is a | hardware products ; ?u1 | category | Sensor :: order ?u1 desc 3",
@@ -780,6 +785,14 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
     ("with_superlative_shape", "What is the heaviest product supplied by Adams-White?",
      "list :: ?u1 | heaviest product | Adams-White",
      "list :: ?u1 | is a | product ; ?u1 | supplied by | Adams-White ; ?u1 | heaviest | ?u2 :: order ?u2 desc 1"),
+    ("with_superlative_shape", "Which product from the supplier Acme weighs the most?",  # the answer itself was ranked
+     "list :: ?u1 | is a | product ; ?u1 | supplier | Acme :: order ?u1 desc 1",
+     "list :: ?u1 | is a | product ; ?u1 | supplier | Acme ; ?u1 | weighs | ?u2 :: order ?u2 desc 1"),
+    ("with_superlative_shape", "Among the products managed by John Doe, which one costs the least?",  # a price is counted
+     "list :: ?u2 | is a | products ; ?u1 | managed by | John Doe ; ?u1 | costs | ?u2 :: order count ?u2 desc 1",
+     "list :: ?u1 | is a | products ; ?u1 | managed by | John Doe ; ?u1 | costs | ?u2 :: order ?u2 asc 1"),
+    ("with_superlative_shape", "Which supplier supplies the most?", "list :: ?u1 | supplier | ?u2 :: order count ?u2 desc 1",
+     None),
     # groups ranked by an average or a total of their members' values (with_grouped_aggregate)
     ("with_grouped_aggregate", "Which supplier has the highest average price of its products?",
      "list :: ?u1 | supplier | ?u2 ; ?u2 | is a | products :: order count ?u2 desc 1",
@@ -939,6 +952,9 @@ WRONG_OPERATOR_MODEL = FixedModel("list :: ?u1 | is a | stadiums ; ?u1 | capacit
     ("max weight of the products?", StatedOrdering(True, False)),  # "max" before a noun
     ("It takes 10 min to walk.", None),  # minutes
     ("which department has the most people?", StatedOrdering(True, True)),  # an irregular plural is counted
+    ("Which are the top three suppliers by number of products?", StatedOrdering(True, True, 3)),  # "top": the highest
+    ("List the top 5 products by price.", StatedOrdering(True, False, 5)),
+    ("What is the top speed of the car?", None),  # a top speed is no ranking
 ])
 def test_the_superlative_states_the_ordering(question: str, expected: StatedOrdering | None) -> None:
     assert stated_ordering(question) == expected
@@ -1089,6 +1105,12 @@ def test_a_firms_name_read_as_a_list_becomes_one_name_again() -> None:
     assert with_whole_name(split, "Griffin, Smith and Smith").to_text() == "list :: ?u1 | located | Griffin, Smith and Smith"
     other = PhraseGraphPattern.from_text("list :: ?u1 | flows through | Austria")
     assert with_whole_name(other, "Germany, Italy and France") == other
+    # the last piece read as a relation phrase is no relation: it goes, and so does what only it held
+    stray = PhraseGraphPattern.from_text("list :: ?u1 | country | Bolton, Sanchez ; ?u1 | Rodgers | ?u2 :: select ?u1 ?u2")
+    assert with_whole_name(stray, "Bolton, Sanchez and Rodgers").to_text() == \
+        "list :: ?u1 | country | Bolton, Sanchez and Rodgers"
+    ranked = PhraseGraphPattern.from_text("list :: ?u1 | is a | product ; ?u1 | Rodgers | ?u2 :: order ?u2 desc 1")
+    assert with_whole_name(ranked, "Bolton, Sanchez and Rodgers") == ranked  # an ordering needs it
 
 
 def test_a_compared_number_the_pattern_left_out_filters_its_dangling_unknown() -> None:
@@ -1177,6 +1199,9 @@ def test_where_and_who_never_ask_for_a_number_or_a_date() -> None:
     assert stated_kind("Who founded the company?", AnswerKind.DATE) is AnswerKind.RESOURCE
     assert stated_kind("Who founded the company?", AnswerKind.STRING) is AnswerKind.STRING
     assert stated_kind("When was it founded?", AnswerKind.DATE) is AnswerKind.DATE
+    # "What does X cost?" asks for a number, as "How much does X cost?" does
+    assert stated_kind("What does the Sensor Warp cost?", AnswerKind.RESOURCE) is AnswerKind.NUMBER
+    assert stated_kind("What does the supplier deliver?", AnswerKind.RESOURCE) is AnswerKind.RESOURCE
 
 
 @pytest.mark.parametrize(("decoded", "noun", "expected"), [

@@ -156,12 +156,18 @@ _ASKED_ATTRIBUTE = re.compile(r"^\s*(?:what|which)(?:'s|\s+is|\s+was|\s+are|\s+w
                               re.I)
 
 
+# "What does the Sensor Warp cost?": a measuring verb asked about with "what"
+_WHAT_DOES_MEASURE = re.compile(r"^\s*what\s+(?:does|do|did|would|will)\s+.+\s+(?:cost|weigh)\s*\?*\s*$", re.I)
+
+
 def stated_kind(question: str, kind: AnswerKind) -> AnswerKind:
     """"Where ..." and "Who ..." ask for a place or a person, never a number or a date: the
-    classifier's number or date for them becomes a resource. "What is the price of ...?" asks for a
-    number, whatever the classifier says of a string or a resource."""
+    classifier's number or date for them becomes a resource. "What is the price of ...?" and "What
+    does X cost?" ask for a number, whatever the classifier says of a string or a resource."""
     if kind in (AnswerKind.NUMBER, AnswerKind.DATE) and _PLACE_OR_PERSON_QUESTION.match(question):
         return AnswerKind.RESOURCE
+    if kind in (AnswerKind.STRING, AnswerKind.RESOURCE) and _WHAT_DOES_MEASURE.match(question):
+        return AnswerKind.NUMBER
     asked = _ASKED_ATTRIBUTE.match(question)
     if asked is not None and kind in (AnswerKind.STRING, AnswerKind.RESOURCE):
         attribute_kind = kind_of_attribute(asked.group("attribute"))

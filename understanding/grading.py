@@ -15,8 +15,8 @@ from dataclasses import dataclass
 # Adjective lemma -> the attribute it grades ("the oldest singer" orders singers by age).
 ATTRIBUTE_OF = {
     "old": "age", "young": "age", "tall": "height", "high": "height", "short": "height", "long": "length",
-    "heavy": "weight", "light": "weight", "large": "size", "big": "size", "small": "size", "wide": "width",
-    "deep": "depth", "expensive": "price", "pricey": "price", "cheap": "price", "rich": "wealth", "early": "date",
+    "heavy": "weight", "light": "weight", "large": "size", "big": "size", "small": "size", "wide": "width", "narrow": "width",
+    "deep": "depth", "shallow": "depth", "thick": "thickness", "thin": "thickness", "expensive": "price", "pricey": "price", "cheap": "price", "rich": "wealth", "early": "date",
     "late": "date", "recent": "date", "new": "date", "populous": "population", "fast": "speed",
     "slow": "speed", "far": "distance", "close": "distance", "near": "distance",
 }
@@ -213,6 +213,7 @@ ATTRIBUTE_ADJECTIVE_ENDS = ("ive", "ous", "ful", "able", "ible", "al", "ic", "an
 _ADJECTIVE_END = re.compile(r"(ive|ous|ful|able|ible|al|ic|ant|ent|ar|ing|ed|y)$")
 _IRREGULAR_PLURALS = frozenset({"people", "children", "men", "women"})  # not "staff": often a stored number
 _COUNT_NOUN = re.compile(r"(number|count)\s+of\b")
+_BY_COUNT = re.compile(r"\bby (?:the )?(?:number|count) of\b")
 _RANK_NOUN = re.compile(r"\b(rank|ranking|position|place|placing)\b")
 _NUMBER = r"\d+|" + "|".join(w for w in NUMBER_WORDS if 2 <= NUMBER_WORDS[w] <= 20)
 
@@ -241,6 +242,8 @@ def stated_ordering(question: str) -> StatedOrdering | None:
                 found.append((descending, None, index))
         elif lower in ("max", "min") and not previous.isdigit() and following[:1].isalpha():  # "max weight of ..."
             found.append((lower == "max", bool(_COUNT_NOUN.match(following)), index))
+        elif lower == "top" and (re.match(rf"(?:{_NUMBER})\b", following) or " by " in f" {following} "):
+            found.append((True, bool(_BY_COUNT.search(" ".join(words[index + 1:]).lower())), index))  # "the top 3 suppliers by number of products"
         elif lower in _PLAIN_SUPERLATIVES:
             by_count = bool(_COUNT_NOUN.match(following))
             descending = _PLAIN_SUPERLATIVES[lower]

@@ -247,14 +247,23 @@ def coordinated_names(question: str) -> list[str]:
 
 def with_whole_name(pattern: PhraseGraphPattern, name: str) -> PhraseGraphPattern:
     """The pattern with every node that is a piece of `name` ("Bennett, Best", "Jacobson") replaced
-    by the whole name; triples made equal by it are kept once."""
+    by the whole name; triples made equal by it are kept once. A relation phrase that is only a
+    capitalised piece of it (`?u2 | Rodgers | ?u3` beside "Bolton, Sanchez") is no relation: its triple
+    goes, unless an ordering or comparison needs a node only it holds."""
     pieces = {n for t in pattern.triples for n in (t.subject, t.object)
               if not is_unknown(n) and n != name and len(n) > 1 and n in name}
-    if not pieces:
+    stray = [t for t in pattern.triples if not t.is_type and t.relation[:1].isupper() and t.relation != name
+             and len(t.relation) > 1 and re.search(rf"\b{re.escape(t.relation)}\b", name)]
+    if not pieces and not stray:
         return pattern
+    kept = [t for t in pattern.triples if t not in stray]
+    held = {n for t in kept for n in t.nodes()}
+    if not pattern.modified_nodes() <= held or ANSWER not in held:
+        kept, held = list(pattern.triples), set(pattern.nodes())
     triples = [PhraseTriple(name if t.subject in pieces else t.subject, t.relation,
-                            t.object if t.is_type or t.object not in pieces else name) for t in pattern.triples]
-    return replace(pattern, triples=tuple(dict.fromkeys(triples)))
+                            t.object if t.is_type or t.object not in pieces else name) for t in kept]
+    projection = tuple(n for n in pattern.projection if n in held) or (ANSWER,)
+    return replace(pattern, triples=tuple(dict.fromkeys(triples)), projection=projection)
 
 
 def apposition_relations(question: str, pattern: PhraseGraphPattern) -> list[str]:
@@ -338,7 +347,12 @@ def with_stated_membership(question: str, pattern: PhraseGraphPattern) -> Phrase
 _AGGREGATE_WORDS = {"total": QuestionForm.SUM, "average": QuestionForm.AVG, "avg": QuestionForm.AVG, "mean": QuestionForm.AVG}
 # Extremes are aggregates only over other unknowns: "the highest point of Italy" names a property.
 _EXTREME_WORDS = {**dict.fromkeys(("lowest", "minimum", "smallest"), QuestionForm.MIN),
-                  **dict.fromkeys(("highest", "maximum", "largest", "biggest"), QuestionForm.MAX)}
+                  **dict.fromkeys(("highest", "maximum", "largest", "biggest", "greatest"), QuestionForm.MAX)}
+
+
+def _ranges_over(text: str, phrase: str) -> bool:
+    """Whether the (lower-cased) question says "the <phrase>" of a set: "of any", "of all", "among", "across"."""
+    return re.search(rf"\bthe {re.escape(phrase.lower())} (?:of any|of all|among|across)\b", text) is not None
 
 
 def with_stated_aggregate(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
@@ -346,8 +360,9 @@ def with_stated_aggregate(question: str, pattern: PhraseGraphPattern) -> PhraseG
     asks for one sum: a list whose answer is reached by a relation phrase that starts with "total",
     "average" or "mean" (and says more), where the question says "the total/average/mean <that>",
     becomes a SUM or AVG of the rest of the phrase ("weight"). "The lowest price" among other things
-    (`?u1 | lowest price | ?u2`, both unknown) becomes a MIN, "the highest" a MAX; it changes none of
-    the derived dev or validation patterns."""
+    (`?u1 | lowest price | ?u2`, both unknown, or a name the question says it ranges over: "the lowest
+    price of any Coil product") becomes a MIN, "the highest" a MAX; it changes none of the derived dev
+    or validation patterns."""
     if pattern.form is not QuestionForm.LIST or pattern.ordering is not None or pattern.comparisons:
         return pattern
     text = question.lower()
@@ -355,8 +370,13 @@ def with_stated_aggregate(question: str, pattern: PhraseGraphPattern) -> PhraseG
         words = triple.relation.split()
         first = words[0].lower()
         form = _AGGREGATE_WORDS.get(first) if len(words) > 1 and not triple.is_type else None
-        if form is None and len(words) > 1 and not triple.is_type and all(is_unknown(n) for n in triple.nodes()):
+        if form is None and len(words) > 1 and not triple.is_type and (
+                all(is_unknown(n) for n in triple.nodes()) or _ranges_over(text, triple.relation)):
             form = _EXTREME_WORDS.get(first)
+        if form is None and not triple.is_type and ANSWER in triple.nodes() and first not in _EXTREME_WORDS:
+            extreme = next((w for w in _EXTREME_WORDS if _ranges_over(text, f"{w} {triple.relation}")), None)
+            if extreme is not None:  # "the highest price among the Sensor products" read `?u1 | price | Sensor`
+                return replace(pattern, form=_EXTREME_WORDS[extreme])
         if form is None or ANSWER not in triple.nodes() or f"the {triple.relation.lower()}" not in text:
             continue
         triples = list(pattern.triples)
@@ -1227,6 +1247,7 @@ _KIND_IS_THE = re.compile(r"^\s*(?:which|what)\s+(?P<kind>[A-Za-z][a-z-]*(?:\s+[
                           r"(?:is|are)\s+the\s+(?P<word>most expensive|[a-z]+)\s*\?*\s*$", re.I)
 _KIND_VERB_MOST = re.compile(r"^\s*(?:which|what)\s+(?P<kind>[A-Za-z][a-z-]*(?:\s+[a-z][a-z-]*)?)\s+"
                              r"(?P<verb>costs?|weighs?)\s+the\s+(?P<word>most|least)\s*\?*\s*$", re.I)
+_VERB_MOST_END = re.compile(r"\b(?P<verb>costs?|weighs?)\s+the\s+(?P<word>most|least)\s*\?*\s*$", re.I)
 _VERB_DESCENDING = {"most": True, "least": False}
 
 
@@ -1239,7 +1260,9 @@ def with_superlative_shape(question: str, pattern: PhraseGraphPattern) -> Phrase
     that ordering; so is a relation phrase of such a superlative and a kind that leads to a name ("the
     lightest product in the Crystal category", `?u1 | lightest product | Crystal`), which relates the
     answer to the name by the noun after it ("category") or the words before it ("supplied by"). Only
-    superlatives that name their attribute (`IMPLIED_ORDER`) count."""
+    superlatives that name their attribute (`IMPLIED_ORDER`) count. A question that ends "... costs the
+    most" or "weighs the least" ranks the answer by that verb where the model ranked nothing or the
+    answer itself."""
     limit = pattern.ordering.limit if pattern.ordering is not None and pattern.ordering.limit else 1
     whole = _KIND_IS_THE.match(question) or _KIND_VERB_MOST.match(question)
     if whole is not None and pattern.form is QuestionForm.LIST and not pattern.comparisons:
@@ -1251,6 +1274,19 @@ def with_superlative_shape(question: str, pattern: PhraseGraphPattern) -> Phrase
         else:
             return pattern
         return _ranked_kind(whole.group("kind"), relation, descending=descending, limit=limit)
+    verb_most = _VERB_MOST_END.search(question)
+    if verb_most is not None and pattern.form is QuestionForm.LIST and not pattern.comparisons:
+        verb, descending = verb_most.group("verb").lower(), _VERB_DESCENDING[verb_most.group("word").lower()]
+        if pattern.ordering is None or (pattern.ordering.node == ANSWER and not pattern.ordering.per_group):
+            value = _fresh_unknown(pattern)  # "Which product from the supplier X weighs the most?": ranked by weight
+            return replace(pattern, triples=(*pattern.triples, PhraseTriple(ANSWER, verb, value)),
+                           ordering=Ordering(value, descending=descending, limit=limit))
+        node = pattern.ordering.node
+        if pattern.ordering.by_count and PhraseTriple(ANSWER, verb, node) in pattern.triples:
+            typed = any(t.is_type and t.subject == ANSWER for t in pattern.triples)  # a price is of no kind:
+            triples = tuple(replace(t, subject=ANSWER) if t.is_type and t.subject == node and not typed else t
+                            for t in pattern.triples)  # "Among the products ..., which one costs the most?"
+            return replace(pattern, triples=triples, ordering=Ordering(node, descending=descending, limit=limit))
     if pattern.ordering is not None and (pattern.ordering.by_count or pattern.ordering.node != ANSWER):
         return pattern
     for triple in pattern.triples:  # `?u1 | lightest product | Crystal`: the kind, its ordering, its link to the name
