@@ -153,6 +153,8 @@ class QueryBuilder:
             if options is None:
                 continue
             node_scores = [c.score for c in assignment]
+            excluded = " ".join(f"<{iri}>" for n in pattern.others if n in chosen and not chosen[n].is_literal
+                                for iri in chosen[n].iris)  # "Which other suppliers ... as X?": not X
             twins = " ".join(f"VALUES {twins_variable(n, chosen)} {{ {' '.join(f'<{i}>' for i in c.iris)} }}"
                              for n, c in chosen.items() if c.twins)
             for combination in _best_products(options, max_queries * 4):
@@ -164,6 +166,8 @@ class QueryBuilder:
                     body = negations(body, [combination[i].triple for i in sorted(negated)])
                 if body and twins:
                     body = f"{twins} {body}"
+                if body and excluded and ANSWER in body:
+                    body = f"{body} FILTER({ANSWER} NOT IN ({excluded}))"
                 if not body or body in seen:
                     continue
                 seen.add(body)
@@ -189,7 +193,8 @@ class QueryBuilder:
         dangling = dangling_unknowns(linked.pattern)
         valued = valued_nodes(linked.pattern)
         countable = countable_values(linked.pattern)
-        unmergeable = valued | linked.pattern.modified_nodes()  # a counted unknown is many things, not the answer
+        unmergeable = valued | linked.pattern.modified_nodes() | shared_values(linked.pattern)  # a counted unknown
+        # is many things, not the answer; a value two things share ("the same department as X") is neither of them
         for index, triple in enumerate(linked.pattern.triples):
             if triple.is_type:
                 subject = self._node_term(triple.subject, chosen)
@@ -561,6 +566,18 @@ def counted_instead(pattern: PhraseGraphPattern, nodes: frozenset[str]) -> Phras
         ordering = replace(ordering, by_count=True)
     comparisons = tuple(replace(c, by_count=True) if c.node in nodes else c for c in pattern.comparisons)
     return replace(pattern, ordering=ordering, comparisons=comparisons)
+
+
+def shared_values(pattern: PhraseGraphPattern) -> set[str]:
+    """Unknowns reached by one relation phrase from two ends (`?u1 | department | ?u2 ; Karen Brant |
+    department | ?u2`): what the two share, never one of them."""
+    ends: dict[tuple[str, str], set[str]] = {}
+    for triple in pattern.triples:
+        if not triple.is_type:
+            for node, other in ((triple.object, triple.subject), (triple.subject, triple.object)):
+                if is_unknown(node):
+                    ends.setdefault((node, triple.relation), set()).add(other)
+    return {node for (node, _), others in ends.items() if len(others) >= 2}
 
 
 def dangling_unknowns(pattern: PhraseGraphPattern) -> set[str]:

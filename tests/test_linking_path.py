@@ -403,6 +403,18 @@ async def test_a_word_before_a_kinds_name_may_name_one_of_that_kind(path: KgqanP
     assert truth.rows and {a.value for a in result.answers} == {r["p"].value for r in truth.rows}
 
 
+async def test_things_sharing_a_value_with_a_named_thing_are_not_that_thing(path: KgqanPath, ck25: Endpoint) -> None:
+    """"Which employees work in the same department as Karen Brant?": her colleagues, without her; the
+    department two things share is neither of them (no reading merges it with the answer)."""
+    karen = "http://ld.company.org/prod-instances/empl-Karen.Brant%40company.org"
+    result = await path.answer_understood(understood(
+        "list :: ?u1 | is a | employees ; ?u1 | department | ?u2 ; Karen Brant | department | ?u2 :: other Karen Brant",
+        AnswerType(AnswerKind.RESOURCE, "employees")), ck25, KGQAN_ONLY)
+    truth = await ck25.sparql.select(f"SELECT ?e WHERE {{ <{karen}> <{PV}memberOf> ?d . ?e <{PV}memberOf> ?d }}")
+    assert truth.rows and {a.value for a in result.answers} == {r["e"].value for r in truth.rows} - {karen}
+    assert f"FILTER(?unknown1 NOT IN (<{karen}>))" in result.evidence.sparql
+
+
 async def test_narrower_compares_widths(path: KgqanPath, ck25: Endpoint) -> None:
     """"Which Coil products are narrower than 15 mm?": "narrower" grades the width."""
     result = await path.answer_understood(

@@ -41,6 +41,8 @@ ROUND_TRIP = [
     "list :: ?u1 | is a | suppliers ; ?u1 | name | ?u2 :: filter ?u2 starts Ad",
     "count :: ?u1 | is a | employees ; ?u1 | department | ?u2 :: group ?u2",
     "avg :: ?u1 | weight | ?u2 ; ?u2 | is a | products ; ?u2 | category | ?u3 :: filter ?u1 > 2 :: group ?u3",
+    "list :: ?u1 | is a | suppliers ; ?u1 | country | ?u2 ; Bennett, Best and Jacobson | country | ?u2 :: "
+    "other Bennett, Best and Jacobson",
 ]
 
 MALFORMED = [
@@ -65,6 +67,8 @@ MALFORMED = [
     ("list :: ?u1 | is a | city :: filter count ?u1 >", "filter must be"),
     ("list :: ?u1 | is a | city :: order median ?u1 desc", "order must be"),
     ("list ::  ", "at least one triple"),
+    ("list :: ?u1 | country | Neal LLC :: other Drake Ltd", "other must name a thing of the triples"),
+    ("list :: ?u1 | country | Neal LLC :: other", "other must name a thing of the triples"),
 ]
 
 
@@ -793,6 +797,12 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
      "list :: ?u1 | is a | products ; ?u1 | managed by | John Doe ; ?u1 | costs | ?u2 :: order ?u2 asc 1"),
     ("with_superlative_shape", "Which supplier supplies the most?", "list :: ?u1 | supplier | ?u2 :: order count ?u2 desc 1",
      None),
+    # "other", "else", "the same ... as": the named things are no answers (with_others_excluded)
+    ("with_others_excluded", "What other products does Acme Corp supply?", "list :: ?u1 | products | Acme Corp",
+     "list :: ?u1 | products | Acme Corp :: other Acme Corp"),
+    ("with_others_excluded", "Which products weigh more than 10 grams?", "list :: ?u1 | weigh | ?u2 :: filter ?u2 > 10", None),
+    ("with_others_excluded", "What else costs 20 EUR?", "list :: ?u1 | costs | 20 EUR", None),  # a value is no thing
+    ("with_others_excluded", "Which products does Acme Corp supply?", "list :: ?u1 | products | Acme Corp", None),
     # groups ranked by an average or a total of their members' values (with_grouped_aggregate)
     ("with_grouped_aggregate", "Which supplier has the highest average price of its products?",
      "list :: ?u1 | supplier | ?u2 ; ?u2 | is a | products :: order count ?u2 desc 1",
@@ -1939,6 +1949,17 @@ READER_CASES = [
      "list :: ?u1 | is a | products ; ?u1 | supplier | ?u2 ; ?u2 | is located in | Japan"),
     ("through_a_clause", "Name the television show whose company is HBO.", None),  # the owned thing itself: no chain
     ("through_a_clause", "Which singers have a song that is older than 10?", None),  # a comparison
+    # things of a kind sharing a value with a named thing, which is not one of them (same_as_named)
+    ("same_as_named", "Which suppliers are in the same country as Neal LLC?",
+     "list :: ?u1 | is a | suppliers ; ?u1 | country | ?u2 ; Neal LLC | country | ?u2 :: other Neal LLC"),
+    ("same_as_named", "Which employee works in the same department as Karen Brant?",
+     "list :: ?u1 | is a | employee ; ?u1 | department | ?u2 ; Karen Brant | department | ?u2 :: other Karen Brant"),
+    ("same_as_named", "How many other suppliers are based in the same city as the supplier Neal LLC?",
+     "count :: ?u1 | is a | suppliers ; ?u1 | city | ?u2 ; Neal LLC | city | ?u2 :: other Neal LLC"),
+    ("same_as_named", "Which product categories are in the same group as Coil?",
+     "list :: ?u1 | is a | product categories ; ?u1 | group | ?u2 ; Coil | group | ?u2 :: other Coil"),
+    ("same_as_named", "Who works in the same department as Karen Brant?", None),  # no kind
+    ("same_as_named", "Which singers are the same age?", None),  # no one named
 ]
 
 

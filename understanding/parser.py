@@ -54,6 +54,7 @@ from understanding.syntax import (
     kind_related_to_name,
     place_of_a_name,
     restricted_comparison,
+    same_as_named,
     stated_value_of_kind,
     superlative_reading,
     through_a_clause,
@@ -64,7 +65,7 @@ log = logging.getLogger(__name__)
 # readers of the question's words alone (no parse): a question any of them reads gets the spaCy batch
 _TEXT_READERS = (restricted_comparison, coordinated_comparisons, compared_with_named, kind_related_to_name,
                  through_a_clause, kind_of_an_owned_things_relation, value_as_attribute, place_of_a_name,
-                 kind_having_a_thing, stated_value_of_kind)
+                 kind_having_a_thing, stated_value_of_kind, same_as_named)
 
 MAX_QUESTION_CHARS = 1000
 MAX_ALTERNATIVES = 2  # readings after the best one kept for a second try (`UnderstoodQuestion.alternatives`)
@@ -470,6 +471,9 @@ class QuestionParser:
                     "?unknown2", having.triples[-1].relation.split()[-1], "?unknown3"),))):
                 return _NextReading(having), None  # the model kept the thing ("contain a sensor" as `| sensor`)
             return having, AnswerKind.NUMBER if having.form is QuestionForm.COUNT else AnswerKind.RESOURCE
+        same = same_as_named(understood.question)  # "Which suppliers are in the same country as Neal LLC?"
+        if same is not None and not _same_reading(same, understood.pattern):
+            return same, AnswerKind.NUMBER if same.form is QuestionForm.COUNT else None
         place = place_of_a_name(understood.question)  # "In which city is Drake Ltd located?"
         if place is not None and not _same_reading(place, understood.pattern):
             return place, None

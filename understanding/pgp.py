@@ -26,7 +26,9 @@ each department have?"): each answer is a number beside the group it is for; on 
 with limit 1 it answers the best of each group ("the heaviest product in each category", "the shop with
 the most products in each district"), beside its group. `per ?u2` on an avg, sum, min or max form
 aggregates how many ?u1 each ?u2 has ("the average number of products per supplier"), one number;
-only the syntax readers write it (the model's vocabulary lacks it).
+only the syntax readers write it (the model's vocabulary lacks it). `other NAME` says the answer is
+not the thing NAME names ("Which other suppliers are in the same country as Neal LLC?"); a repair
+writes it, not the model.
 """
 
 from __future__ import annotations
@@ -180,6 +182,7 @@ class PhraseGraphPattern:
     projection: tuple[str, ...] = (ANSWER,)
     group: tuple[str, ...] = ()  # an aggregate form answers once per value of these unknowns
     per: tuple[str, ...] = ()  # an avg/sum/min/max of how many answers each value of these unknowns has
+    others: tuple[str, ...] = ()  # named things the answer is not ("Which other suppliers ... as Neal LLC?")
     notes: tuple[str, ...] = field(default=(), compare=False)
 
     def nodes(self) -> list[str]:
@@ -249,6 +252,7 @@ class PhraseGraphPattern:
             parts.append("group " + " ".join(_short(n) for n in self.group))
         if self.per:
             parts.append("per " + " ".join(_short(n) for n in self.per))
+        parts.extend(f"other {name}" for name in self.others)
         return " :: ".join(parts)
 
     def __str__(self) -> str:
@@ -286,6 +290,7 @@ class PhraseGraphPattern:
         projection: tuple[str, ...] = (ANSWER,)
         group: tuple[str, ...] = ()
         per: tuple[str, ...] = ()
+        others: list[str] = []
         for section in sections[2:]:
             words = section.split()
             if not words:
@@ -325,9 +330,14 @@ class PhraseGraphPattern:
                 per = tuple(_unknown_arg(w, section) for w in words[1:])
                 if not per:
                     raise PGPParseError("per needs at least one unknown")
+            elif keyword == "other":
+                name = section.split(None, 1)[1].strip() if len(words) > 1 else ""
+                if not name or is_unknown(name) or name not in {n for t in triples for n in t.nodes()}:
+                    raise PGPParseError(f"other must name a thing of the triples, got {section!r}")
+                others.append(name)
             else:
-                raise PGPParseError(f"unknown section {keyword!r}; expected order, filter, select, group or per")
-        pattern = cls(tuple(triples), form, ordering, tuple(comparisons), projection, group, per)
+                raise PGPParseError(f"unknown section {keyword!r}; expected order, filter, select, group, per or other")
+        pattern = cls(tuple(triples), form, ordering, tuple(comparisons), projection, group, per, tuple(others))
         known = set(pattern.unknowns())
         compared = [n for c in comparisons for n in (c.node, c.other_node) if n is not None]
         for node in ([ordering.node] if ordering else []) + compared + list(projection) + list(group) + list(per):

@@ -66,7 +66,21 @@ def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     pattern = with_kind_total(question, with_text_match(question, with_grouped_aggregate(question, pattern)))
     pattern = with_value_of_the_best(question, with_sorted_kind(question, pattern))
     pattern = with_counted_kind(question, with_cents(question, pattern))
-    return with_had_thing(question, with_apposed_kind(question, with_counted_name(question, pattern)))
+    pattern = with_had_thing(question, with_apposed_kind(question, with_counted_name(question, pattern)))
+    return with_others_excluded(question, pattern)
+
+
+_OTHER = re.compile(r"\b(?:other|else)\b|\bsame\s+[a-z]+(?:\s+[a-z]+)?\s+as\b", re.I)
+
+
+def with_others_excluded(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"Which other suppliers are in the same country as Neal LLC?": things like the named one, not
+    the named one itself (`other Neal LLC`), where the question says "other", "else" or "the same ...
+    as"; for lists and counts, and names rather than numbers."""
+    if pattern.form not in (QuestionForm.LIST, QuestionForm.COUNT) or pattern.others or not _OTHER.search(question):
+        return pattern
+    names = tuple(n for n in pattern.entity_phrases() if number_value(n, unit=True) is None and n in question)
+    return replace(pattern, others=names) if names else pattern
 
 
 def without_loose_kinds(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
@@ -263,7 +277,8 @@ def with_whole_name(pattern: PhraseGraphPattern, name: str) -> PhraseGraphPatter
     triples = [PhraseTriple(name if t.subject in pieces else t.subject, t.relation,
                             t.object if t.is_type or t.object not in pieces else name) for t in kept]
     projection = tuple(n for n in pattern.projection if n in held) or (ANSWER,)
-    return replace(pattern, triples=tuple(dict.fromkeys(triples)), projection=projection)
+    others = tuple(dict.fromkeys(name if n in pieces else n for n in pattern.others))
+    return replace(pattern, triples=tuple(dict.fromkeys(triples)), projection=projection, others=others)
 
 
 def apposition_relations(question: str, pattern: PhraseGraphPattern) -> list[str]:

@@ -1118,3 +1118,31 @@ def _read_counted_chain(doc: Any) -> PhraseGraphPattern | None:
         _relate(builder, node, preposition.lower_, preposition)
     return PhraseGraphPattern(triples=tuple(builder.triples), form=QuestionForm.COUNT)
 
+
+
+# "Which suppliers are in the same country as Neal LLC?", "Which employees work in the same department as Karen
+# Brant?": things of a kind sharing an attribute's value with a named thing, which is not one of them
+_SAME_AS_NAMED = re.compile(
+    _COUNTED_OR_LISTED_KIND.replace("(?:the\\s+|our", "(?:other\\s+)?(?:the\\s+|our", 1)
+    + r"(?:[a-z]+\s+){0,3}?the\s+same\s+(?P<attribute>[a-z]+(?:\s+[a-z]+)?)\s+as\s+" + _NAMED)
+
+
+_AUXILIARY_VERBS = frozenset({"is", "are", "was", "were", "has", "have", "had", "do", "does", "did"})
+
+
+def same_as_named(question: str) -> PhraseGraphPattern | None:
+    """"Which suppliers are in the same country as Neal LLC?" as `?u1 | is a | suppliers ; ?u1 |
+    country | ?u2 ; Neal LLC | country | ?u2 :: other Neal LLC` (the model joins the name to the
+    answer directly); None for anything else."""
+    text = question.strip()
+    found = _SAME_AS_NAMED.match(text[:1].lower() + text[1:])
+    if found is None or found.group("kind").split()[0] in ("same", "other") or \
+            found.group("attribute").split()[0] in _NOT_ATTRIBUTES:
+        return None
+    name, attribute, noun = found.group("name"), found.group("attribute"), found.group("kind")
+    verb_after = len(noun.split()) == 2 and (noun.split()[1] in _AUXILIARY_VERBS or re.search(
+        rf"\b{re.escape(noun)}\s+(?:in|at|from|for|with|to|on|under|of|by)\b", text) is not None)
+    noun = noun.split()[0] if _plural_then_word(noun) or verb_after else noun  # "suppliers are", "employee works in"
+    return PhraseGraphPattern(form=QuestionForm.COUNT if found.group("ask") == "how many" else QuestionForm.LIST, triples=(
+        PhraseTriple(ANSWER, TYPE_RELATION, noun), PhraseTriple(ANSWER, attribute, "?unknown2"),
+        PhraseTriple(name, attribute, "?unknown2")), others=(name,))
