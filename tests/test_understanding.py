@@ -842,6 +842,11 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
      "list :: ?u1 | is a | departments ; ?u1 | name | ?u2 :: order ?u2 asc"),
     ("with_sorted_kind", "Show all suppliers ordered by country in descending order.", "list :: ?u1 | suppliers | country",
      "list :: ?u1 | is a | suppliers ; ?u1 | country | ?u2 :: order ?u2 desc"),
+    ("with_sorted_kind", "List all services sorted by price from most to least expensive.",
+     "list :: ?u1 | services | ?u2 ; ?u2 | price | ?u3 ; ?u2 | expensive | ?u4 :: order ?u4 asc :: select ?u1 ?u3",
+     "list :: ?u1 | is a | services ; ?u1 | price | ?u2 :: order ?u2 desc"),
+    ("with_sorted_kind", "List the products sorted by weight, lightest first.", "list :: ?u1 | products | weight",
+     "list :: ?u1 | is a | products ; ?u1 | weight | ?u2 :: order ?u2 asc"),
     ("with_sorted_kind", "List all the model names sorted by their launch year.",
      "list :: ?u2 | is a | model ; ?u1 | names | ?u2 ; ?u2 | launch year | ?u3 :: order ?u3 asc", None),
     # a value of, or a thing related to, the best thing of a kind (with_value_of_the_best)
@@ -1937,7 +1942,16 @@ READER_CASES = [
      "list :: ?u1 | is a | products ; ?u1 | compatible with | Y863-3538159"),
     ("kind_related_to_name", "Which services are eligible for the Film LCD Strain?",
      "list :: ?u1 | is a | services ; ?u1 | eligible for | Film LCD Strain"),
+    ("kind_related_to_name", "Which services are eligible for the product Network Multiplexer Resonator?",  # apposed kind
+     "list :: ?u1 | is a | services ; ?u1 | eligible for | Network Multiplexer Resonator"),
     ("kind_related_to_name", "Which products are cheaper than Coil Driver?", None),  # a comparison: compared_with_named's
+    # the asked things at the end of a name's relation, its preposition stranded (kind_a_name_relates_to)
+    ("kind_a_name_relates_to", "Which products is the Production department responsible for?",
+     "list :: ?u1 | is a | products ; Production | responsible for | ?u1"),
+    ("kind_a_name_relates_to", "Which suppliers does Acme Corp work with?",
+     "list :: ?u1 | is a | suppliers ; Acme Corp | work with | ?u1"),
+    ("kind_a_name_relates_to", "Which department is the product manager of M770-3602005 a member of?", None),
+    ("kind_a_name_relates_to", "Which films did Stanley Kubrick direct?", None),  # no preposition left
     ("kind_related_to_name", "How many products are compatible with X?", None),
     ("through_a_clause", "How many products have a product manager who belongs to the Engineering department?",
      "count :: ?u1 | is a | products ; ?u1 | product manager | ?u2 ; ?u2 | belongs to | Engineering"),

@@ -1444,7 +1444,8 @@ def with_kind_total(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPa
 _SORTED_KIND = re.compile(r"^\s*(?:list|show|give\s+me|return|find|get)\s+(?:me\s+)?(?:all\s+)?(?:the\s+|our\s+)?"
                           r"(?P<kind>[a-z][a-z ]*?)\s+(?:sorted|ordered|ranked)\s+by\s+(?:their\s+|its\s+|the\s+)?"
                           r"(?P<attribute>[a-z]+(?:\s+[a-z]+){0,2}?)(?:\s+in\s+(?P<direction>ascending|descending|alphabetical)"
-                          r"(?:\s+order)?)?\s*[?.]*\s*$", re.I)
+                          r"(?:\s+order)?|,?\s+from\s+(?:the\s+)?(?P<start>[a-z]+)(?:\s+[a-z]+)?\s+to\s+(?:the\s+)?[a-z]+(?:\s+[a-z]+)?"
+                          r"|,?\s+(?P<first>[a-z]+)(?:\s+[a-z]+)?\s+first)?\s*[?.]*\s*$", re.I)
 
 
 _VALUE_WORDS = frozenset({"name", "names", "id", "ids", "title", "titles", "code", "codes", "number", "numbers",
@@ -1454,13 +1455,15 @@ _VALUE_WORDS = frozenset({"name", "names", "id", "ids", "title", "titles", "code
 def with_sorted_kind(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """"List the departments sorted by name." asks for the departments, in the order of their names
     (decoded with the name as the answer: `?u2 | is a | departments ; ?u1 | name | ?u2 :: order ?u1
-    asc`): `?u1 | is a | departments ; ?u1 | name | ?u2 :: order ?u2 asc`. Only for that shape ("the
-    names of the departments" or "the model names sorted by ..." ask for the names and are left alone)."""
+    asc`): `?u1 | is a | departments ; ?u1 | name | ?u2 :: order ?u2 asc`; descending where the question
+    says so ("in descending order", "from most to least expensive", "highest first"). Only for that shape
+    ("the names of the departments" or "the model names sorted by ..." ask for the names and are left alone)."""
     found = _SORTED_KIND.match(question)
     if found is None or pattern.form is not QuestionForm.LIST or " of " in f" {found.group('kind')} " or \
             found.group("kind").split()[-1].lower() in _VALUE_WORDS:
         return pattern
-    descending = (found.group("direction") or "").lower() == "descending"
+    end = (found.group("start") or found.group("first") or "").lower()  # "from most to least expensive", "cheapest first"
+    descending = (found.group("direction") or "").lower() == "descending" or SUPERLATIVE_DESCENDING.get(end, False)
     return _ranked_kind(found.group("kind"), found.group("attribute"), descending=descending, limit=None)
 
 

@@ -714,14 +714,14 @@ _NOT_KINDS = frozenset({"is", "are", "was", "were", "do", "does", "did", "how", 
 # "Which products are compatible with Y863-3538159?", "Which services are eligible for the Film LCD Strain?"
 _KIND_RELATED_TO_NAME = re.compile(
     r"^(?:which|what)\s+(?P<kind>[a-z]+(?: [a-z]+)?)\s+(?:are|is|were|was)\s+(?P<relation>[a-z]+(?:\s+[a-z]+)?\s+"
-    r"(?:with|for|to|in|by|from|on|at))\s+(?:the\s+)?(?P<name>[A-Z0-9][\w&.'-]*(?:,? (?:and |& )?[A-Z0-9][\w&.'-]*)*)"
+    r"(?:with|for|to|in|by|from|on|at))\s+(?:the\s+)?(?:[a-z]+\s+)?(?P<name>[A-Z0-9][\w&.'-]*(?:,? (?:and |& )?[A-Z0-9][\w&.'-]*)*)"
     r"\s*[?.!]?$")
 
 
 def kind_related_to_name(question: str) -> PhraseGraphPattern | None:
-    """"Which products are compatible with Y863-3538159?" as `?u1 | is a | products ; ?u1 | compatible
-    with | Y863-3538159`, which the model often reads without the adjective (`?u1 | products |
-    Y863-3538159`); None for anything else."""
+    """"Which products are compatible with Y863-3538159?" (or "with the product Y863-3538159") as `?u1 |
+    is a | products ; ?u1 | compatible with | Y863-3538159`, which the model often reads without the
+    adjective (`?u1 | products | Y863-3538159`); None for anything else."""
     found = _asked_kind_shape(question, (_KIND_RELATED_TO_NAME,))
     if found is None or found.group("relation").split()[0] in ("more", "less", "not", "no"):
         return None
@@ -1146,3 +1146,22 @@ def same_as_named(question: str) -> PhraseGraphPattern | None:
     return PhraseGraphPattern(form=QuestionForm.COUNT if found.group("ask") == "how many" else QuestionForm.LIST, triples=(
         PhraseTriple(ANSWER, TYPE_RELATION, noun), PhraseTriple(ANSWER, attribute, "?unknown2"),
         PhraseTriple(name, attribute, "?unknown2")), others=(name,))
+
+
+# "Which products is the Production department responsible for?", "Which suppliers does Acme Corp work with?":
+# the asked things at the end of a relation from a name, its preposition left at the end
+_NAME_RELATES_TO_KIND = re.compile(
+    r"^(?:which|what)\s+(?P<kind>[a-z]+(?: [a-z]+)?)\s+(?:is|are|was|were|does|do|did)\s+(?:the\s+)?"
+    r"(?P<name>[A-Z][\w&.'-]*(?:,? (?:and |& )?[A-Z0-9][\w&.'-]*)*)(?:\s+(?P<noun>[a-z]+))?\s+"
+    r"(?P<relation>[a-z]+(?:\s+[a-z]+)?\s+(?:for|to|with|in|on|of|by|from|at|about|after))\s*[?.!]?$")
+
+
+def kind_a_name_relates_to(question: str) -> PhraseGraphPattern | None:
+    """"Which products is the Production department responsible for?" as `?u1 | is a | products ;
+    Production | responsible for | ?u1` (the noun after the name, "department", says what it is and
+    goes); None for anything else."""
+    found = _asked_kind_shape(question, (_NAME_RELATES_TO_KIND,))
+    if found is None or found.group("relation").split()[0] in _NOT_ATTRIBUTES | _COMPARING_WORDS:
+        return None
+    return PhraseGraphPattern(triples=(PhraseTriple(ANSWER, TYPE_RELATION, found.group("kind")),
+                                       PhraseTriple(found.group("name"), found.group("relation"), ANSWER)))
