@@ -145,6 +145,15 @@ class QueryBuilder:
         candidates_per_node = [linked.nodes.get(n, []) for n in entity_nodes]
         if any(not c for c in candidates_per_node):
             return []  # a named thing with no match in the graph: no query can be right
+        # "Which papers do not provide a replication package?" (`?u1 | not provide ... | ?u2 :: filter ?u2 != false`):
+        # a comparison of a value only the negated relation reaches belongs inside the negation
+        outside = {n for i, t in enumerate(pattern.triples) if i not in negated for n in t.nodes()}
+        inner = {i: "".join(f" FILTER({comparison_expression(c)})" for c in pattern.comparisons
+                            if not c.by_count and c.other_node is None and c.node not in outside
+                            and c.node in pattern.triples[i].nodes()) for i in negated}
+        if any(inner.values()):
+            kept = tuple(c for c in pattern.comparisons if c.by_count or c.other_node is not None or c.node in outside)
+            pattern = replace(pattern, comparisons=kept)
         ranked: list[tuple[float, str, frozenset[str]]] = []
         seen: set[str] = set()
         for assignment in itertools.product(*candidates_per_node):
@@ -163,7 +172,7 @@ class QueryBuilder:
                 body = " . ".join(choice.triple for i, choice in enumerate(combination)
                                   if choice.triple and i not in negated)
                 if negated:
-                    body = negations(body, [combination[i].triple for i in sorted(negated)])
+                    body = negations(body, [combination[i].triple + inner[i] for i in sorted(negated)])
                 if body and twins:
                     body = f"{twins} {body}"
                 if body and excluded and ANSWER in body:

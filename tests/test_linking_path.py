@@ -862,6 +862,20 @@ async def test_a_negated_relation_excludes_what_it_links_to(path: KgqanPath, ck2
     assert "FILTER NOT EXISTS" in result.evidence.sparql and "FILTER EXISTS" in result.evidence.sparql
 
 
+async def test_a_value_compared_inside_a_negation_is_compared_there(path: KgqanPath, ck25: Endpoint) -> None:
+    """"Which papers do not provide a replication package?" (`?u1 | not provide ... | ?u2 :: filter ?u2 !=
+    false`): the comparison of a value only the negated relation reaches goes inside the FILTER NOT EXISTS
+    (outside, on an unbound value, it would drop every answer). Here: products with no weight above 10."""
+    result = await path.answer_understood(
+        understood("count :: ?u1 | is a | products ; ?u1 | not weight | ?u2 :: filter ?u2 > 10",
+                   AnswerType(AnswerKind.NUMBER)), ck25, KGQAN_ONLY)
+    truth = await ck25.sparql.select(f"SELECT (COUNT(DISTINCT ?p) AS ?n) WHERE {{ ?p a ?c FILTER(?c IN (<{PV}Product>, "
+                                     f"<{PV}Hardware>, <{PV}Service>)) FILTER NOT EXISTS "
+                                     f"{{ ?p <{PV}weight_g> ?w FILTER(?w > 10) }} }}")
+    assert int(truth.rows[0]["n"].value) > 0
+    assert [a.value for a in result.answers] == [truth.rows[0]["n"].value]
+
+
 async def test_a_text_match_filters_the_values_case_insensitively(path: KgqanPath, ck25: Endpoint) -> None:
     """"List the suppliers whose name starts with 'Ad'." / "... containing 'and Sons'"."""
     for operator, text, test in (("starts", "ad", "STRSTARTS"), ("contains", "AND SONS", "CONTAINS")):

@@ -1257,6 +1257,13 @@ def test_a_relation_named_like_the_asked_noun_offers_the_kind_reading(decoded: s
      "list :: ?u1 | is a | products ; ?u1 | not reliability index | ?u2 ; ?u1 | supplied by | Brown PLC"),
     # the positive reading does not say which relation the negation governs: still unsupported
     ("Which papers do not use a case study?", "Which papers use a case study?", "list :: ?u1 | is a | papers", None),
+    # a value only the negated relation reaches may be compared: not having one that is not stated false
+    ("Which papers do not provide a replication package?", "Which papers provide a replication package?",
+     "list :: ?u1 | is a | papers ; ?u1 | provide replication package | ?u2 :: filter ?u2 != false",
+     "list :: ?u1 | is a | papers ; ?u1 | not provide replication package | ?u2 :: filter ?u2 != false"),
+    # ... but never ordered: "not the heaviest" has no query form here
+    ("Which products do not have the highest weight?", "Which products have the highest weight?",
+     "list :: ?u1 | is a | products ; ?u1 | weight | ?u2 :: order ?u2 desc 1", None),
 ])
 def test_a_negated_relation_is_read_from_the_positive_question(question: str, positive: str, decoded: str,
                                                                 negated: str | None) -> None:

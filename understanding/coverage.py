@@ -62,7 +62,8 @@ def positive_question(question: str) -> tuple[str, list[str]] | None:
 def with_negation(pattern: PhraseGraphPattern, words: list[str]) -> PhraseGraphPattern | None:
     """The positive question's pattern with the relation the negation governs negated: the one
     non-type triple sharing the most of `words` (its relation and named end); None when no triple or
-    more than one fits best, or when the triple holds an ordered or compared value."""
+    more than one fits best, or when the triple holds an ordered value or one compared elsewhere too (a
+    value only it reaches may be compared: "do not provide a replication package", `?u2 != false`)."""
     if pattern.form not in (QuestionForm.LIST, QuestionForm.COUNT):
         return None
     wanted = set(words)
@@ -77,7 +78,9 @@ def with_negation(pattern: PhraseGraphPattern, words: list[str]) -> PhraseGraphP
         return None
     index = scored[0][1]
     triple = pattern.triples[index]
-    if set(triple.nodes()) & pattern.modified_nodes():
+    elsewhere = {n for t in pattern.triples if t != triple for n in t.nodes()}
+    compared_here = {c.node for c in pattern.comparisons if not c.by_count and c.other_node is None} - elsewhere
+    if set(triple.nodes()) & (pattern.modified_nodes() - compared_here):
         return None  # "not in the largest major": an ordering inside the negation has no query form here
     triples = (*pattern.triples[:index], PhraseTriple(triple.subject, NEGATION + triple.relation, triple.object),
                *pattern.triples[index + 1:])
