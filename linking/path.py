@@ -721,9 +721,9 @@ class KgqanPath:
         # "Which Resistors ...": a capitalised plural that names nothing is a kind (members of the category Resistor)
         plurals = [p for p in named_classes if not vertices[p] and _singular_phrase(p) != p
                    and max((c.score for c in found_classes[p]), default=0.0) < CLASS_FIT]
-        # "the average price of Sensors" (`?u1 | price | Sensors`): a plural name that names nothing, singular
-        plural_names = [p for p in searched if not vertices[p] and not literal_map.get(p) and p[:1].isupper()
-                        and _singular_phrase(p) != p]
+        # "the average price of Sensors" (`?u1 | price | Sensors`), "an expert in capacitors": a plural that
+        # names nothing, singular
+        plural_names = [p for p in searched if not vertices[p] and not literal_map.get(p) and _singular_phrase(p) != p]
         for phrase, found in zip([*plurals, *plural_names], await asyncio.gather(*(
                 self.entity_linker.link_entities(_singular_phrase(p), endpoint, max_vertices=options.max_vertices,
                                                  top_k=options.vertices_per_node) for p in [*plurals, *plural_names])),

@@ -415,6 +415,18 @@ async def test_things_sharing_a_value_with_a_named_thing_are_not_that_thing(path
     assert f"FILTER(?unknown1 NOT IN (<{karen}>))" in result.evidence.sparql
 
 
+async def test_a_lower_case_plural_that_names_nothing_is_looked_for_in_the_singular(path: KgqanPath,
+                                                                                      ck25: Endpoint) -> None:
+    """"Is Henny Foth an expert in capacitors?": no label says "capacitors"; the category Capacitor does."""
+    henny = "http://ld.company.org/prod-instances/empl-Henny.Foth%40company.org"
+    for category in ("capacitors", "transistors"):
+        result = await path.answer_understood(
+            understood(f"boolean :: Henny Foth | expert in | {category}", AnswerType(AnswerKind.BOOLEAN)), ck25, KGQAN_ONLY)
+        truth = await ck25.sparql.ask(f'ASK {{ <{henny}> <{PV}areaOfExpertise>/<{PV}name> "{category[:-1].title()}" }}')
+        assert [a.value for a in result.answers] == [str(truth).lower()]
+        assert "prod-cat-" in (result.evidence.sparql or "")
+
+
 async def test_narrower_compares_widths(path: KgqanPath, ck25: Endpoint) -> None:
     """"Which Coil products are narrower than 15 mm?": "narrower" grades the width."""
     result = await path.answer_understood(

@@ -667,6 +667,8 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
      "boolean :: Franz Kornhaeusel | is a | manager"),
     ("with_stated_membership", "Is Guatemala a unitary state?", "boolean :: Guatemala | state | unitary", "boolean :: Guatemala | is a | unitary state"),
     ("with_stated_membership", "Is Karen Brant a member of the Marketing department?", "boolean :: Karen Brant | member | Marketing", None),
+    ("with_stated_membership", "Is Henny Foth an expert in capacitors?",  # a role in something, not a kind
+     "boolean :: Henny Foth | is a | expert in capacitors", "boolean :: Henny Foth | expert in | capacitors"),
     ("with_stated_membership", "Is there a supplier?", "boolean :: ?u1 | is a | supplier", None),
     ("with_stated_membership", "Which city is a capital?", "list :: ?u1 | is a | city ; ?u1 | is a | capital", None),
     # a stated total sums the answer values (with_stated_total)

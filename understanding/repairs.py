@@ -353,6 +353,10 @@ def with_stated_membership(question: str, pattern: PhraseGraphPattern) -> Phrase
     name, kind = found.group("name"), found.group("kind")
     if name.lower().startswith(("the ", "a ", "an ")) or not (name[:1].isupper() or name in pattern.nodes()):
         return pattern
+    role = re.match(r"^(?P<noun>[a-z-]+) (?P<preposition>in|of|for|on|at|with) (?P<rest>.+)$", kind)
+    if role is not None:  # "Is Henny Foth an expert in capacitors?": a role in something, not a kind
+        relation = PhraseTriple(name, f"{role.group('noun')} {role.group('preposition')}", role.group("rest"))
+        return replace(pattern, triples=(relation,), comparisons=(), ordering=None)
     membership = PhraseTriple(name, TYPE_RELATION, kind)
     if membership in pattern.triples:
         return pattern
