@@ -1707,6 +1707,8 @@ def test_only_lower_case_x_of_y_without_an_article_may_be_a_kind() -> None:
      "list :: ?u1 | is a | sensors ; ?u1 | weight | ?u2 ; ?u1 | price | ?u3 :: filter ?u2 >= 19 :: filter ?u3 < 2"),
     ("Which hardware weighs more than 18 g and costs less than 1 EUR?",
      "list :: ?u1 | is a | hardware ; ?u1 | weight | ?u2 ; ?u1 | price | ?u3 :: filter ?u2 > 18 :: filter ?u3 < 1"),
+    ("Which Coil products weigh at least 19 grams but cost under 1 EUR?",  # "but"; the kind keeps its capital
+     "list :: ?u1 | is a | Coil products ; ?u1 | weight | ?u2 ; ?u1 | price | ?u3 :: filter ?u2 >= 19 :: filter ?u3 < 1"),
     ("sensors supplied by Brown PLC", None),
     ("Which singers are older than 30 and younger than 40?", None),  # one attribute: a range, read elsewhere
     ("Which products weigh less than 3 grams and are supplied from Japan?", None),  # not two comparisons

@@ -593,8 +593,8 @@ _ASKED_KIND = re.compile(r"^(?:which|what|list|show(?: me)?|give me|find|name)\s
 _ASKED_KIND_ONE_WORD = re.compile(_ASKED_KIND.pattern.replace("(?: [a-z]+)?)", ")", 1))
 _HOW_MANY_KIND = re.compile(r"^how many (?P<rest>.+)$")
 _ELLIPTIC_KIND = re.compile(r"^[a-z]+s (?!(?:and|or|of|are|is|have|has|do)\b)[a-z]+ing\b")  # a plural noun, a participle
-# between two comparisons: "and", "and that", "that" ("weighing at least 19 g that cost under 2 EUR")
-_CONJUNCTION = re.compile(r"\s+(?:and(?:\s+(?:that|which))?|that|which)\s+")
+# between two comparisons: "and", "and that", "that", "but" ("weighing at least 19 g that cost under 2 EUR")
+_CONJUNCTION = re.compile(r"\s+(?:and(?:\s+(?:that|which|also))?|but(?:\s+also)?|yet|that|which)\s+")
 _VALUE = r"(?P<value>\d[\d,]*(?:\.\d+)?)\s*(?P<unit>[a-z€$%]+)?"
 _OPERATOR = "|".join(re.escape(phrase) for phrase, _ in sorted(COMPARATIVE_PHRASES, key=lambda p: -len(p[0])))
 _CONJUNCTS = (
@@ -640,7 +640,8 @@ def coordinated_comparisons(question: str) -> PhraseGraphPattern | None:
                      if shared else _CONJUNCTION.split(asked.group("rest")))
         conditions = [_comparison(conjunct.strip()) for conjunct in conjuncts]
         if all(c is not None for c in conditions) and len({c[0] for c in conditions if c}) == len(conditions):
-            pattern = _compared(asked.group("kind"), [c for c in conditions if c is not None])
+            said = re.search(rf"\b{re.escape(asked.group('kind'))}\b", question, re.I)  # "Coil products" keeps its name
+            pattern = _compared(said.group() if said else asked.group("kind"), [c for c in conditions if c is not None])
             return replace(pattern, form=QuestionForm.COUNT) if counted is not None else pattern
     return None
 
