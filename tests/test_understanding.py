@@ -806,6 +806,10 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
     ("with_others_excluded", "What else costs 20 EUR?", "list :: ?u1 | costs | 20 EUR", None),  # a value is no thing
     ("with_others_excluded", "Which products does Acme Corp supply?", "list :: ?u1 | products | Acme Corp", None),
     # groups ranked by an average or a total of their members' values (with_grouped_aggregate)
+    ("with_grouped_aggregate", "Which supplier's products have the highest total weight?",  # the possessive
+     "list :: ?u1 | supplier | ?u2 ; ?u2 | is a | products ; ?u2 | total weight | ?u3 :: order ?u3 desc 1",
+     "list :: ?u1 | is a | supplier ; ?u2 | supplier | ?u1 ; ?u2 | is a | products ; ?u2 | weight | ?u3 "
+     ":: order sum ?u3 desc 1"),
     ("with_grouped_aggregate", "Which supplier has the highest average price of its products?",
      "list :: ?u1 | supplier | ?u2 ; ?u2 | is a | products :: order count ?u2 desc 1",
      "list :: ?u1 | is a | supplier ; ?u2 | supplier | ?u1 ; ?u2 | is a | products ; ?u2 | price | ?u3 "
@@ -972,6 +976,7 @@ WRONG_OPERATOR_MODEL = FixedModel("list :: ?u1 | is a | stadiums ; ?u1 | capacit
     ("Which are the top three suppliers by number of products?", StatedOrdering(True, True, 3)),  # "top": the highest
     ("List the top 5 products by price.", StatedOrdering(True, False, 5)),
     ("What is the top speed of the car?", None),  # a top speed is no ranking
+    ("Which are the three suppliers that supply the most products?", StatedOrdering(True, True, 3)),  # "the three ..."
 ])
 def test_the_superlative_states_the_ordering(question: str, expected: StatedOrdering | None) -> None:
     assert stated_ordering(question) == expected

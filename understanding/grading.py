@@ -256,6 +256,7 @@ def stated_ordering(question: str) -> StatedOrdering | None:
     before = " ".join(w.lower() for w in words[max(0, index - 2): index])
     limit_match = re.search(rf"\b(?:the|top)\s+({_NUMBER})$", before) or \
         re.search(rf"\btop\s+({_NUMBER})\b", question.lower()) or \
+        re.search(rf"\bthe\s+({_NUMBER})\s+(?:[a-z]+\s+)?[a-z]+s\b", " ".join(words[:index]).lower()) or \
         re.match(rf"(?:which|what)\s+({_NUMBER})\s+(?!(?:is|was|has|does)\b)[a-z]+s\b", question.lower())  # "Which three countries have the most ..."
     limit = int(number_value(limit_match.group(1)) or 0) if limit_match else None
     counts = {c for _, c, _ in found if c is not None}
