@@ -324,7 +324,7 @@ class QueryBuilder:
             node = pattern.ordering.node
             key = group_measure(pattern.ordering) if pattern.ordering.per_group else sort_key(node)
             order = f" ORDER BY {'DESC' if pattern.ordering.descending else 'ASC'}({key})"
-            if pattern.ordering.limit == 1:
+            if pattern.ordering.limit == 1 and not pattern.ordering.offset:
                 # run with every answer tied for first, so that a reading where all tie shows; shown
                 # (and answered, unless ties are kept) as ORDER BY ... LIMIT 1. Not for orderings per group
                 # (counts, averages): their first row is the engine's hash order, which nothing
@@ -341,6 +341,8 @@ class QueryBuilder:
         else:
             limit = max_answers
         modifiers += f" LIMIT {limit}"
+        if pattern.ordering is not None and pattern.ordering.offset:
+            modifiers += f" OFFSET {pattern.ordering.offset}"
         sparql = f"SELECT DISTINCT {projection} WHERE {{ {where} }}{modifiers}"
         if pattern.ordering is None and not pattern.grouped:
             typed = (f"SELECT DISTINCT {projection} {TYPE_VAR} WHERE {{ {where} "

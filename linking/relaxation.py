@@ -92,7 +92,8 @@ def _implied_orderings(triples: list[PhraseTriple], ordering: Ordering | None,
         if value is not None and degree.get(value) == 1 and value not in compared and \
                 (ordering is None or ordering.node == value):
             triples = [*triples[:index], PhraseTriple(triple.subject, attribute, value), *triples[index + 1:]]
-            return triples, Ordering(value, descending=descending, limit=ordering.limit if ordering else 1)
+            return triples, Ordering(value, descending=descending, limit=ordering.limit if ordering else 1,
+                                     offset=ordering.offset if ordering else 0)
         thing = ends[1] if ends[0] == ANSWER else ends[0] if ends[1] == ANSWER else None
         if thing is None or degree.get(ANSWER) != 1 or ANSWER in compared or pattern.projection != (ANSWER,):
             continue
@@ -100,7 +101,9 @@ def _implied_orderings(triples: list[PhraseTriple], ordering: Ordering | None,
         renamed = [PhraseTriple(*(ANSWER if n == thing else n for n in (t.subject, t.relation, t.object)))
                    for t in triples[:index] + triples[index + 1:]]
         limit = ordering.limit if ordering is not None and ordering.node in ends else 1
-        return [PhraseTriple(ANSWER, attribute, value), *renamed], Ordering(value, descending=descending, limit=limit)
+        offset = ordering.offset if ordering is not None and ordering.node in ends else 0
+        return [PhraseTriple(ANSWER, attribute, value), *renamed], Ordering(value, descending=descending, limit=limit,
+                                                                            offset=offset)
     return triples, ordering
 
 

@@ -427,6 +427,17 @@ async def test_a_lower_case_plural_that_names_nothing_is_looked_for_in_the_singu
         assert "prod-cat-" in (result.evidence.sparql or "")
 
 
+async def test_the_second_of_an_ordering_is_one_past_the_first(path: KgqanPath, ck25: Endpoint) -> None:
+    """"What is the second most expensive service?": ORDER BY ... LIMIT 1 OFFSET 1, through the price node."""
+    result = await path.answer_understood(
+        understood("list :: ?u1 | is a | service ; ?u1 | expensive | ?u2 :: order ?u2 desc 1 offset 1",
+                   AnswerType(AnswerKind.RESOURCE, "service")), ck25, KGQAN_ONLY)
+    truth = await ck25.sparql.select(f"SELECT ?s WHERE {{ ?s a <{PV}Service> ; <{PV}price>/<{PV}amount> ?a }} "
+                                     "ORDER BY DESC(?a) LIMIT 1 OFFSET 1")
+    assert [a.value for a in result.answers] == [truth.rows[0]["s"].value]
+    assert "OFFSET 1" in result.evidence.sparql
+
+
 async def test_narrower_compares_widths(path: KgqanPath, ck25: Endpoint) -> None:
     """"Which Coil products are narrower than 15 mm?": "narrower" grades the width."""
     result = await path.answer_understood(

@@ -43,6 +43,7 @@ ROUND_TRIP = [
     "avg :: ?u1 | weight | ?u2 ; ?u2 | is a | products ; ?u2 | category | ?u3 :: filter ?u1 > 2 :: group ?u3",
     "list :: ?u1 | is a | suppliers ; ?u1 | country | ?u2 ; Bennett, Best and Jacobson | country | ?u2 :: "
     "other Bennett, Best and Jacobson",
+    "list :: ?u1 | is a | service ; ?u1 | price | ?u2 :: order ?u2 desc 1 offset 1",
 ]
 
 MALFORMED = [
@@ -69,6 +70,7 @@ MALFORMED = [
     ("list ::  ", "at least one triple"),
     ("list :: ?u1 | country | Neal LLC :: other Drake Ltd", "other must name a thing of the triples"),
     ("list :: ?u1 | country | Neal LLC :: other", "other must name a thing of the triples"),
+    ("list :: ?u1 | price | ?u2 :: order ?u2 desc offset 1", "order must be"),  # an offset needs a limit
 ]
 
 
@@ -980,6 +982,19 @@ WRONG_OPERATOR_MODEL = FixedModel("list :: ?u1 | is a | stadiums ; ?u1 | capacit
 ])
 def test_the_superlative_states_the_ordering(question: str, expected: StatedOrdering | None) -> None:
     assert stated_ordering(question) == expected
+
+
+def test_an_ordinal_before_a_superlative_skips_the_places_before_it() -> None:
+    from understanding.grading import stated_offset
+    from understanding.repairs import with_stated_offset
+
+    assert stated_offset("What is the second most expensive service?") == 1
+    assert stated_offset("Which product is the third heaviest?") == 2
+    assert stated_offset("What is the most expensive service?") == 0
+    assert stated_offset("Who came second in the race?") == 0  # no superlative after it
+    decoded = PhraseGraphPattern.from_text("list :: ?u1 | is a | second products ; ?u1 | price | ?u2 :: order ?u2 desc 1")
+    assert with_stated_offset("Which is the second most expensive of the products?", decoded).to_text() == \
+        "list :: ?u1 | is a | products ; ?u1 | price | ?u2 :: order ?u2 desc 1 offset 1"
 
 
 def test_things_counted_per_answer_are_not_its_owner() -> None:

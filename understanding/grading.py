@@ -263,6 +263,18 @@ def stated_ordering(question: str) -> StatedOrdering | None:
     return StatedOrdering(descending, counts.pop() if len(counts) == 1 else None, limit or None)
 
 
+_ORDINALS = {"second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3, "fifth": 4, "5th": 4}
+_RANKED = re.compile(r"\b(" + "|".join(_ORDINALS) + r")[\s-]+(?:most|least|highest|lowest|largest|smallest|biggest|"
+                     r"greatest|fewest|[a-z]+est)\b", re.I)
+
+
+def stated_offset(question: str) -> int:
+    """How many places before the one asked for an ordinal puts its superlative: "the second most
+    expensive" -> 1, "the third largest" -> 2; 0 where none does."""
+    found = _RANKED.search(question)
+    return _ORDINALS[found.group(1).lower()] if found else 0
+
+
 # Words that grade a thing rather than name an attribute: "heaviest", "most expensive", "cheapest".
 GRADING_WORDS = frozenset({*SUPERLATIVE_DESCENDING, *_SUPERLATIVE_OF, *ATTRIBUTE_OF, "most", "least"}) - {"first"}
 

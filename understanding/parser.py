@@ -41,7 +41,7 @@ from understanding.pgp import (
     UnderstoodQuestion,
     is_unknown,
 )
-from understanding.repairs import chosen_reading, kind_relation_reading, repaired
+from understanding.repairs import chosen_reading, kind_relation_reading, repaired, with_stated_offset
 from understanding.syntax import (
     chain_reading,
     compared_with_named,
@@ -338,7 +338,7 @@ class QuestionParser:
                       for r in results if r is not None]
         if best_of_groups:
             understood = self._with_best_of_groups(understood, best_of_groups)
-        return self._with_negations(understood)
+        return [_with_offset(r) for r in self._with_negations(understood)]
 
     def _with_best_of_groups(self, results: list[UnderstoodQuestion],
                              groups: dict[int, GroupNoun]) -> list[UnderstoodQuestion]:
@@ -659,6 +659,15 @@ def _chained_name(pattern: PhraseGraphPattern) -> bool:
     near = {n for t in pattern.triples if not t.is_type and ANSWER in t.nodes() for n in t.nodes() if n != ANSWER}
     return any(not t.is_type and any(is_unknown(n) and n in near for n in t.nodes())
                and any(not is_unknown(n) for n in t.nodes()) for t in pattern.triples)
+
+
+def _with_offset(understood: UnderstoodQuestion) -> UnderstoodQuestion:
+    """Every reading ranked with the places an ordinal skips ("the second most expensive")."""
+    best = with_stated_offset(understood.question, understood.pattern)
+    if best == understood.pattern:
+        return understood
+    return replace(understood, pattern=best,
+                   alternatives=tuple(with_stated_offset(understood.question, a) for a in understood.alternatives))
 
 
 def _conditions_of_answer(pattern: PhraseGraphPattern) -> int:

@@ -130,6 +130,7 @@ class Ordering:
     limit: int | None = None
     by_count: bool = False
     aggregate: str | None = None
+    offset: int = 0  # "the second most expensive": one past the first
 
     def __post_init__(self) -> None:
         if self.aggregate is not None and (self.aggregate not in GROUP_AGGREGATES or self.by_count):
@@ -144,7 +145,8 @@ class Ordering:
     def to_text(self) -> str:
         measure = "count " if self.by_count else f"{self.aggregate} " if self.aggregate else ""
         text = f"order {measure}{_short(self.node)} {'desc' if self.descending else 'asc'}"
-        return text if self.limit is None else f"{text} {self.limit}"
+        text = text if self.limit is None else f"{text} {self.limit}"
+        return f"{text} offset {self.offset}" if self.offset else text
 
 
 @dataclass(frozen=True)
@@ -302,8 +304,11 @@ class PhraseGraphPattern:
             if by_count or aggregate:
                 words = [words[0], *words[2:]]
             if keyword == "order":
+                offset = 0
+                if len(words) == 6 and words[4].lower() == "offset" and words[5].isdigit():
+                    offset, words = int(words[5]), words[:4]
                 if len(words) not in (3, 4) or words[2].lower() not in ("asc", "desc"):
-                    raise PGPParseError(f"order must be 'order [count|avg|sum|min|max] ?uN asc|desc [limit]', "
+                    raise PGPParseError(f"order must be 'order [count|avg|sum|min|max] ?uN asc|desc [limit [offset N]]', "
                                         f"got {section!r}")
                 if ordering is not None:
                     raise PGPParseError("at most one order section")
@@ -312,7 +317,8 @@ class PhraseGraphPattern:
                     if not words[3].isdigit() or int(words[3]) < 1:
                         raise PGPParseError(f"order limit must be a positive integer, got {words[3]!r}")
                     limit = int(words[3])
-                ordering = Ordering(_unknown_arg(words[1], section), words[2].lower() == "desc", limit, by_count, aggregate)
+                ordering = Ordering(_unknown_arg(words[1], section), words[2].lower() == "desc", limit, by_count, aggregate,
+                                    offset)
             elif keyword == "filter":
                 if len(words) < 4:
                     raise PGPParseError(f"filter must be 'filter [count] ?uN op value', got {section!r}")

@@ -29,6 +29,7 @@ from understanding.grading import (
     number_value,
     same_words,
     singular,
+    stated_offset,
     stated_operator,
     stated_ordering,
     value_in_question,
@@ -333,6 +334,20 @@ def with_stated_ordering(question: str, pattern: PhraseGraphPattern) -> PhraseGr
     if ordering.by_count and _EXTREME_OF_VALUE.search(question):  # "in the largest quantity" ranks by the value
         ordering = replace(ordering, by_count=False)
     return pattern if ordering == pattern.ordering else replace(pattern, ordering=ordering)
+
+
+def with_stated_offset(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"What is the second most expensive service?": the ordering keeps one, after skipping the places
+    before the ordinal (`order ?u2 desc 1 offset 1`). Applied last, to every reading (the syntax readers
+    write orderings of their own)."""
+    offset = stated_offset(question)
+    if not offset or pattern.ordering is None or pattern.ordering.offset:
+        return pattern
+    ordinal = re.compile(r"\b(?:second|third|fourth|fifth|2nd|3rd|4th|5th)\s+", re.I)  # a kind "second products" is "products"
+    triples = tuple(PhraseTriple(t.subject, ordinal.sub("", t.relation) or t.relation,
+                                 ordinal.sub("", t.object) if t.is_type and ordinal.sub("", t.object) else t.object)
+                    for t in pattern.triples)
+    return replace(pattern, triples=triples, ordering=replace(pattern.ordering, offset=offset, limit=1))
 
 
 _MEMBERSHIP = re.compile(r"^(?:is|was|are|were)\s+(?P<name>.+?)\s+an?\s+(?P<kind>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2})\s*\?*$")
