@@ -807,6 +807,22 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
     ("with_others_excluded", "Which products weigh more than 10 grams?", "list :: ?u1 | weigh | ?u2 :: filter ?u2 > 10", None),
     ("with_others_excluded", "What else costs 20 EUR?", "list :: ?u1 | costs | 20 EUR", None),  # a value is no thing
     ("with_others_excluded", "Which products does Acme Corp supply?", "list :: ?u1 | products | Acme Corp", None),
+    # "supplied by a company ...": the participle relates the answer, the noun was read as the relation
+    ("with_agent_phrase", "Which hardware product supplied by a company located in India is the most expensive?",
+     "list :: ?u1 | is a | hardware product ; ?u1 | company | ?u2 ; ?u2 | located in | India ; ?u1 | expensive | ?u3 "
+     ":: order ?u3 desc 1",
+     "list :: ?u1 | is a | hardware product ; ?u1 | supplied by | ?u2 ; ?u2 | located in | India ; ?u1 | expensive | ?u3 "
+     ":: order ?u3 desc 1"),
+    ("with_agent_phrase", "Which products are supplied by a company located in India?",
+     "list :: ?u1 | products | ?u2 ; ?u2 | is a | company ; ?u2 | located in | India",
+     "list :: ?u1 | is a | products ; ?u1 | supplied by | ?u2 ; ?u2 | is a | company ; ?u2 | located in | India"),
+    ("with_agent_phrase", "Which products are supplied by Acme?", "list :: ?u1 | products | Acme", None),
+    # the asked kind is the answer's, not the counted things' (with_asked_kind_counting)
+    ("with_asked_kind_counting", "Which three managers have the most direct reports?",
+     "list :: ?u2 | is a | managers ; ?u1 | direct | ?u2 :: order count ?u2 desc 3",
+     "list :: ?u1 | is a | managers ; ?u1 | direct | ?u2 :: order count ?u2 desc 3"),
+    ("with_asked_kind_counting", "Which supplier has the most products?",
+     "list :: ?u1 | is a | supplier ; ?u1 | products | ?u2 :: order count ?u2 desc 1", None),
     # groups ranked by an average or a total of their members' values (with_grouped_aggregate)
     ("with_grouped_aggregate", "Which supplier's products have the highest total weight?",  # the possessive
      "list :: ?u1 | supplier | ?u2 ; ?u2 | is a | products ; ?u2 | total weight | ?u3 :: order ?u3 desc 1",

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from gateway.errors import GatewayError
-from understanding.answer_types import build_answer_type, predicted_kind, stated_kind, wh_noun
+from understanding.answer_types import answer_class, build_answer_type, predicted_kind, stated_kind, wh_noun
 from understanding.coverage import positive_question, unsupported_reason, with_negation
 from understanding.grading import SUPERLATIVE_DESCENDING, StatedOrdering, same_words, stated_ordering
 from understanding.groups import (
@@ -41,7 +41,7 @@ from understanding.pgp import (
     UnderstoodQuestion,
     is_unknown,
 )
-from understanding.repairs import chosen_reading, kind_relation_reading, repaired, with_stated_offset
+from understanding.repairs import chosen_reading, finished, kind_relation_reading, repaired
 from understanding.syntax import (
     chain_reading,
     compared_with_named,
@@ -338,7 +338,7 @@ class QuestionParser:
                       for r in results if r is not None]
         if best_of_groups:
             understood = self._with_best_of_groups(understood, best_of_groups)
-        return [_with_offset(r) for r in self._with_negations(understood)]
+        return [_finished(r) for r in self._with_negations(understood)]
 
     def _with_best_of_groups(self, results: list[UnderstoodQuestion],
                              groups: dict[int, GroupNoun]) -> list[UnderstoodQuestion]:
@@ -661,13 +661,15 @@ def _chained_name(pattern: PhraseGraphPattern) -> bool:
                and any(not is_unknown(n) for n in t.nodes()) for t in pattern.triples)
 
 
-def _with_offset(understood: UnderstoodQuestion) -> UnderstoodQuestion:
-    """Every reading ranked with the places an ordinal skips ("the second most expensive")."""
-    best = with_stated_offset(understood.question, understood.pattern)
-    if best == understood.pattern:
+def _finished(understood: UnderstoodQuestion) -> UnderstoodQuestion:
+    """Every reading with the repairs applied last (`understanding.repairs.finished`)."""
+    best = finished(understood.question, understood.pattern)
+    alternatives = tuple(finished(understood.question, a) for a in understood.alternatives)
+    if best == understood.pattern and alternatives == understood.alternatives:
         return understood
-    return replace(understood, pattern=best,
-                   alternatives=tuple(with_stated_offset(understood.question, a) for a in understood.alternatives))
+    answer_type = build_answer_type(understood.answer_type.kind, best, understood.answer_type.confidence) \
+        if answer_class(best) != answer_class(understood.pattern) else understood.answer_type  # a kind it added
+    return replace(understood, pattern=best, alternatives=alternatives, answer_type=answer_type)
 
 
 def _conditions_of_answer(pattern: PhraseGraphPattern) -> int:

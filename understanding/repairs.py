@@ -68,7 +68,63 @@ def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     pattern = with_value_of_the_best(question, with_sorted_kind(question, pattern))
     pattern = with_counted_kind(question, with_cents(question, pattern))
     pattern = with_had_thing(question, with_apposed_kind(question, with_counted_name(question, pattern)))
-    return with_others_excluded(question, pattern)
+    return with_asked_kind_counting(question, with_others_excluded(question, pattern))
+
+
+def finished(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """Repairs applied last, to every reading, including those the syntax readers write: the ordinal's
+    offset and the participle before "by a <noun>"."""
+    return with_stated_offset(question, with_agent_phrase(question, pattern))
+
+
+_BY_AN_AGENT = re.compile(r"\b(?P<verb>[a-z]+ed|made|sold|run|built|written)\s+by\s+(?:a|an|some|any)\s+(?P<noun>[a-z]+)\b")
+_WHICH_KIND = re.compile(r"^\s*(?:which|what)\s+(?P<kind>[a-z]+(?: [a-z]+)?)\s+(?:are|is|were|was)\b", re.I)
+
+
+def with_agent_phrase(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"... supplied by a company located in India" decoded with the noun as the relation (`?u1 | company
+    | ?u2`, or the asked kind: `?u1 | products | ?u2 ; ?u2 | is a | company`): the answer is related to
+    ?u2 by the participle ("supplied by"); the asked kind is the answer's."""
+    found = _BY_AN_AGENT.search(question)
+    if found is None or pattern.form is QuestionForm.BOOLEAN:
+        return pattern
+    verb, noun = f"{found.group('verb')} by", found.group("noun")
+    asked = _WHICH_KIND.match(question)
+    for triple in pattern.triples:
+        if triple.is_type or triple.subject != ANSWER or not is_unknown(triple.object) or triple.relation == verb:
+            continue
+        typed = PhraseTriple(triple.object, TYPE_RELATION, noun)
+        if same_words(triple.relation, noun):  # `?u1 | company | ?u2`: "a company" says little of its kind
+            return replace(pattern, triples=tuple(PhraseTriple(ANSWER, verb, triple.object) if t == triple else t
+                                                  for t in pattern.triples))
+        if asked is not None and same_words(triple.relation, asked.group("kind")) and typed in pattern.triples:
+            kind = PhraseTriple(ANSWER, TYPE_RELATION, triple.relation)  # `?u1 | products | ?u2 ; ?u2 | is a | company`
+            triples = [kind if t == triple else t for t in pattern.triples]
+            triples.insert(triples.index(kind) + 1, PhraseTriple(ANSWER, verb, triple.object))
+            return replace(pattern, triples=tuple(triples))
+    return pattern
+
+
+_WHICH_KIND_HAS_MOST = re.compile(rf"^\s*(?:which|what)\s+(?:(?:{'|'.join(w for w in NUMBER_WORDS if 2 <= NUMBER_WORDS[w] <= 20)}|\d+)\s+)?"
+                                  r"(?P<kind>[a-z]+(?: [a-z]+)?)\s+(?:have|has|had|get|gets|got|receive|receives)\s+the\s+"
+                                  r"(?:most|fewest|least)\b", re.I)
+
+
+def with_asked_kind_counting(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"Which three managers have the most direct reports?" decoded with the kind on the counted node
+    (`?u2 | is a | managers ; ?u1 | direct | ?u2 :: order count ?u2 desc 3`): the asked kind is the
+    answer's, which has none, and the counted things are what it has (one sentence: "... Give me the party
+    location." asks for something else)."""
+    found = _WHICH_KIND_HAS_MOST.match(question)
+    ordering = pattern.ordering
+    if found is None or ordering is None or not ordering.by_count or re.search(r"[?.!]\s+\S", question.strip()) or \
+            any(t.is_type and t.subject == ANSWER for t in pattern.triples):
+        return pattern
+    kind = PhraseTriple(ordering.node, TYPE_RELATION, found.group("kind"))
+    if kind not in pattern.triples:
+        return pattern
+    return replace(pattern, triples=tuple(PhraseTriple(ANSWER, TYPE_RELATION, kind.object) if t == kind else t
+                                          for t in pattern.triples))
 
 
 _OTHER = re.compile(r"\b(?:other|else)\b|\bsame\s+[a-z]+(?:\s+[a-z]+)?\s+as\b", re.I)
