@@ -801,6 +801,9 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
      "list :: ?u1 | is a | products ; ?u1 | managed by | John Doe ; ?u1 | costs | ?u2 :: order ?u2 asc 1"),
     ("with_superlative_shape", "Which supplier supplies the most?", "list :: ?u1 | supplier | ?u2 :: order count ?u2 desc 1",
      None),
+    ("with_superlative_shape", "Which products whose supplier is in Japan costs the most?",  # the model ranked the supplier
+     "list :: ?u1 | is a | products ; ?u1 | supplier | ?u2 ; ?u2 | in | Japan :: order ?u2 desc 1",
+     "list :: ?u1 | is a | products ; ?u1 | supplier | ?u2 ; ?u2 | in | Japan ; ?u1 | costs | ?u3 :: order ?u3 desc 1"),
     # "other", "else", "the same ... as": the named things are no answers (with_others_excluded)
     ("with_others_excluded", "What other products does Acme Corp supply?", "list :: ?u1 | products | Acme Corp",
      "list :: ?u1 | products | Acme Corp :: other Acme Corp"),
@@ -1895,6 +1898,16 @@ def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> Non
     ("Which of our sensor products come from Japan?", "Which sensor products come from Japan?"),
     ("Which of the two singers is older?", "Which of the two singers is older?"),
     ("Which of the products of Garcia Ltd cost most?", "Which of the products of Garcia Ltd cost most?"),
+    # the place of a thing described (not named) asked as its attribute; "Among X ..., which one ..." asked directly
+    ("In which country is the supplier of the cheapest sensor located?",
+     "What is the country of the supplier of the cheapest sensor?"),
+    ("In which city is Drake Ltd located?", "In which city is Drake Ltd located?"),  # a name: place_of_a_name reads it
+    ("In which city is the supplier of J370-9195708 located?",  # no superlative: the model reads it as it is
+     "In which city is the supplier of J370-9195708 located?"),
+    ("Among the products whose supplier is located in Japan, which one costs the most?",
+     "Which products whose supplier is located in Japan costs the most?"),
+    ("Among hardware products, which category has the highest average price?",  # no restriction: read as it is
+     "Among hardware products, which category has the highest average price?"),
 ])
 def test_the_read_text_leaves_out_context_told_first_and_which_of_our(question: str, read: str) -> None:
     from understanding.parser import read_text

@@ -148,6 +148,15 @@ _BUT_COMPARED = re.compile(r"(?<=\d)(?P<unit>\s*[a-zA-Z\u20ac$%]*)\s+but\s+(?=(?
 _GROUP_FIRST = re.compile(r"^\s*(?P<group>(?i:for|in)\s+(?i:each|every)\s+[^,?]+?),\s*(?P<asked>" + _ASKING +
                           r"[^?]*?)\s*(?P<end>[?.!]?)\s*$")
 _ASKED = re.compile(r"(?i:" + _QUESTION_WORDS + r"|in|on|at|from|for)\b")  # a question ("In which city ..."), not an imperative
+# "In which country is the supplier of the cheapest sensor located?": the place of a thing described by a
+# superlative (the model reads "the supplier of X" well, the chain to a superlative not)
+_PLACE_OF_A_DESCRIBED_THING = re.compile(r"^\s*(?:in|at)\s+which\s+(?P<kind>[a-z]+)\s+(?:is|are|was|were)\s+"
+                                         r"(?P<thing>the\s+[a-z].*?\s+of\s+.+?)\s+(?:located|based|situated|headquartered)\s*\?\s*$",
+                                         re.IGNORECASE)
+# "Among the products whose supplier is in Japan, which one costs the most?": the kind, restricted, asked directly
+_AMONG_WHICH_ONE = re.compile(r"^\s*among\s+(?:all\s+)?(?:the\s+|our\s+)?(?P<kind>[a-z]+(?:\s+[a-z]+)?)\s+"
+                              r"(?P<rest>(?:whose|that|which|who|from|of|in|supplied|managed|made)\b[^,]+),\s*"
+                              r"which(?:\s+one|\s+of\s+them)?\s+(?P<asked>[a-z].*)$", re.IGNORECASE)
 _REFERS_BACK = re.compile(r"\b(?:their|its|his|her|them|they|it|he|she|this|that|these|those|there)\b", re.IGNORECASE)
 
 
@@ -158,7 +167,10 @@ def read_text(question: str) -> str:
     <things>" read as "Which <things>", a superlative asked alone ("Cheapest
     sensor?") as "What is the cheapest sensor?", "but" between comparisons as "and", and a kind joined
     by "of" (or an acronym) before or after a name left out ("the parts of the bill of material
-    PulseCraft Vertex" or "of the PulseCraft Vertex BOM" -> "the parts of PulseCraft Vertex"); the
+    PulseCraft Vertex" or "of the PulseCraft Vertex BOM" -> "the parts of PulseCraft Vertex"), "In which
+    country is the supplier of the cheapest X located?" as "What is the country of the supplier of the
+    cheapest X?" and "Among the
+    products whose ..., which one costs the most?" as "Which products whose ... costs the most?"; the
     understood question keeps the words as asked."""
     question = question[:1].upper() + question[1:]  # "how many people work in Data Services" as asked formally
     if question[-1:].isalnum():
@@ -180,6 +192,12 @@ def read_text(question: str) -> str:
         phrase = question[elliptic.start("phrase"):]
         question = "What is the " + phrase[:1].lower() + phrase[1:]
     question = _BUT_COMPARED.sub(lambda found: found.group("unit") + " and ", question)
+    placed = _PLACE_OF_A_DESCRIBED_THING.match(question)  # "In which country is the supplier of ... located?"
+    if placed is not None and stated_ordering(placed.group("thing")) is not None:  # of the cheapest ...: a chain
+        question = f"What is the {placed.group('kind')} of {placed.group('thing')}?"
+    among = _AMONG_WHICH_ONE.match(question)  # "Among the products ..., which one costs the most?"
+    if among is not None:
+        question = f"Which {among.group('kind')} {among.group('rest')} {among.group('asked')}"
     question = _KIND_OF_KIND_AFTER_NAME.sub(r"\g<preposition> \g<name>", question)
     return _KIND_OF_KIND_BEFORE_NAME.sub(r"\g<preposition> ", question)
 

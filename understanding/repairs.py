@@ -1367,7 +1367,9 @@ def with_superlative_shape(question: str, pattern: PhraseGraphPattern) -> Phrase
     verb_most = _VERB_MOST_END.search(question)
     if verb_most is not None and pattern.form is QuestionForm.LIST and not pattern.comparisons:
         verb, descending = verb_most.group("verb").lower(), _VERB_DESCENDING[verb_most.group("word").lower()]
-        if pattern.ordering is None or (pattern.ordering.node == ANSWER and not pattern.ordering.per_group):
+        said = any(not t.is_type and verb.startswith(t.relation.lower().rstrip("s")) for t in pattern.triples)
+        if pattern.ordering is None or (pattern.ordering.node == ANSWER and not pattern.ordering.per_group) or \
+                (not said and not pattern.ordering.per_group):  # the model ranked something else
             value = _fresh_unknown(pattern)  # "Which product from the supplier X weighs the most?": ranked by weight
             return replace(pattern, triples=(*pattern.triples, PhraseTriple(ANSWER, verb, value)),
                            ordering=Ordering(value, descending=descending, limit=limit))
