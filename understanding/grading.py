@@ -15,9 +15,9 @@ from dataclasses import dataclass
 # Adjective lemma -> the attribute it grades ("the oldest singer" orders singers by age).
 ATTRIBUTE_OF = {
     "old": "age", "young": "age", "tall": "height", "high": "height", "short": "height", "long": "length",
-    "heavy": "weight", "light": "weight", "large": "size", "big": "size", "small": "size", "wide": "width", "narrow": "width",
-    "deep": "depth", "shallow": "depth", "thick": "thickness", "thin": "thickness", "expensive": "price", "pricey": "price", "cheap": "price", "rich": "wealth", "early": "date",
-    "late": "date", "recent": "date", "new": "date", "populous": "population", "fast": "speed",
+    "heavy": "weight", "light": "weight", "large": "size", "big": "size", "small": "size", "wide": "width",
+    "narrow": "width", "deep": "depth", "shallow": "depth", "thick": "thickness", "thin": "thickness",
+    "expensive": "price", "pricey": "price", "cheap": "price", "rich": "wealth", "early": "date", "late": "date", "recent": "date", "new": "date", "populous": "population", "fast": "speed",
     "slow": "speed", "far": "distance", "close": "distance", "near": "distance",
 }
 
@@ -263,16 +263,18 @@ def stated_ordering(question: str) -> StatedOrdering | None:
     return StatedOrdering(descending, counts.pop() if len(counts) == 1 else None, limit or None)
 
 
-_ORDINALS = {"second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3, "fifth": 4, "5th": 4}
-_RANKED = re.compile(r"\b(" + "|".join(_ORDINALS) + r")[\s-]+(?:most|least|highest|lowest|largest|smallest|biggest|"
-                     r"greatest|fewest|[a-z]+est)\b", re.I)
+# ordinals -> the places before the one they name ("the second most expensive": one)
+ORDINALS = {"second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3, "fifth": 4, "5th": 4}
+ORDINAL_WORD = re.compile(r"\b(" + "|".join(ORDINALS) + r")\b", re.I)
+_RANKED = re.compile(ORDINAL_WORD.pattern + r"[\s-]+(?:most|least|highest|lowest|largest|smallest|biggest|greatest|"
+                     r"fewest|[a-z]+est)\b", re.I)
 
 
 def stated_offset(question: str) -> int:
     """How many places before the one asked for an ordinal puts its superlative: "the second most
     expensive" -> 1, "the third largest" -> 2; 0 where none does."""
     found = _RANKED.search(question)
-    return _ORDINALS[found.group(1).lower()] if found else 0
+    return ORDINALS[found.group(1).lower()] if found else 0
 
 
 # Words that grade a thing rather than name an attribute: "heaviest", "most expensive", "cheapest".

@@ -169,9 +169,8 @@ def read_text(question: str) -> str:
     by "of" (or an acronym) before or after a name left out ("the parts of the bill of material
     PulseCraft Vertex" or "of the PulseCraft Vertex BOM" -> "the parts of PulseCraft Vertex"), "In which
     country is the supplier of the cheapest X located?" as "What is the country of the supplier of the
-    cheapest X?" and "Among the
-    products whose ..., which one costs the most?" as "Which products whose ... costs the most?"; the
-    understood question keeps the words as asked."""
+    cheapest X?" and "Among the products whose ..., which one costs the most?" as "Which products
+    whose ... costs the most?"; the understood question keeps the words as asked."""
     question = question[:1].upper() + question[1:]  # "how many people work in Data Services" as asked formally
     if question[-1:].isalnum():
         question += "?" if _ASKED.match(question) else "."

@@ -27,8 +27,9 @@ with limit 1 it answers the best of each group ("the heaviest product in each ca
 the most products in each district"), beside its group. `per ?u2` on an avg, sum, min or max form
 aggregates how many ?u1 each ?u2 has ("the average number of products per supplier"), one number;
 only the syntax readers write it (the model's vocabulary lacks it). `other NAME` says the answer is
-not the thing NAME names ("Which other suppliers are in the same country as Neal LLC?"); a repair
-writes it, not the model.
+not the thing NAME names ("Which other suppliers are in the same country as Neal LLC?"), and `order
+?u2 desc 1 offset 1` skips the first ("the second most expensive service"); repairs write both, not
+the model.
 """
 
 from __future__ import annotations

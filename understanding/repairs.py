@@ -23,6 +23,7 @@ from understanding.grading import (
     IMPLIED_ORDER,
     MEASURE_UNITS,
     NUMBER_WORDS,
+    ORDINAL_WORD,
     SUPERLATIVE_DESCENDING,
     StatedOrdering,
     is_grading_phrase,
@@ -399,9 +400,10 @@ def with_stated_offset(question: str, pattern: PhraseGraphPattern) -> PhraseGrap
     offset = stated_offset(question)
     if not offset or pattern.ordering is None or pattern.ordering.offset:
         return pattern
-    ordinal = re.compile(r"\b(?:second|third|fourth|fifth|2nd|3rd|4th|5th)\s+", re.I)  # a kind "second products" is "products"
-    triples = tuple(PhraseTriple(t.subject, ordinal.sub("", t.relation) or t.relation,
-                                 ordinal.sub("", t.object) if t.is_type and ordinal.sub("", t.object) else t.object)
+    def without_ordinal(phrase: str) -> str:  # a kind "second products" is "products"
+        return " ".join(ORDINAL_WORD.sub("", phrase).split()) or phrase
+
+    triples = tuple(PhraseTriple(t.subject, without_ordinal(t.relation), without_ordinal(t.object) if t.is_type else t.object)
                     for t in pattern.triples)
     return replace(pattern, triples=triples, ordering=replace(pattern.ordering, offset=offset, limit=1))
 
