@@ -831,6 +831,12 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
      "list :: ?u1 | supplier | ?u2 ; ?u2 | is a | products ; ?u2 | total weight | ?u3 :: order ?u3 desc 1",
      "list :: ?u1 | is a | supplier ; ?u2 | supplier | ?u1 ; ?u2 | is a | products ; ?u2 | weight | ?u3 "
      ":: order sum ?u3 desc 1"),
+    ("with_grouped_aggregate", "Which department is responsible for the products with the highest combined price?",
+     "list :: ?u1 | department | ?u2 ; ?u2 | is a | products ; ?u2 | price | ?u3 :: order ?u3 desc 1",
+     "list :: ?u1 | is a | department ; ?u1 | responsible for | ?u2 ; ?u2 | is a | products ; ?u2 | price | ?u3 "
+     ":: order sum ?u3 desc 1"),
+    ("with_grouped_aggregate", "Which supplier supplies the products with the highest price?",  # no measure: one product's
+     "list :: ?u1 | supplier | ?u2 ; ?u2 | is a | products ; ?u2 | price | ?u3 :: order ?u3 desc 1", None),
     ("with_grouped_aggregate", "Which supplier has the highest average price of its products?",
      "list :: ?u1 | supplier | ?u2 ; ?u2 | is a | products :: order count ?u2 desc 1",
      "list :: ?u1 | is a | supplier ; ?u2 | supplier | ?u1 ; ?u2 | is a | products ; ?u2 | price | ?u3 "

@@ -1452,6 +1452,11 @@ _GROUP_POSSESSIVE_AGGREGATE = re.compile(
     r"^\s*(?:which|what)\s+(?P<group>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2}?)(?:'s|’s|s'|s’)\s+(?P<members>[a-z][a-z ]*?)\s+"
     r"(?:have|has|had|show|get|weigh|cost)\s+the\s+(?P<end>highest|largest|greatest|biggest|lowest|smallest|least)\s+"
     r"(?P<measure>average|mean|total|combined)\s+(?P<attribute>[a-z][a-z ]*?)\s*\?*\s*$", re.I)
+# "Which department is responsible for the products with the highest combined price?": the members after a verb
+_GROUP_VERB_AGGREGATE = re.compile(
+    r"^\s*(?:which|what)\s+(?P<group>[a-z][a-z-]*(?:\s+[a-z][a-z-]*)?)\s+(?P<verb>(?:is|are)\s+[a-z]+\s+(?:for|of|to)|"
+    r"[a-z]+s)\s+the\s+(?P<members>[a-z][a-z ]*?)\s+with\s+the\s+(?P<end>highest|largest|greatest|biggest|lowest|"
+    r"smallest|least)\s+(?P<measure>average|mean|total|combined)\s+(?P<attribute>[a-z][a-z ]*?)\s*\?*\s*$", re.I)
 _MEASURE = {"average": "avg", "mean": "avg", "total": "sum", "combined": "sum"}
 
 
@@ -1460,13 +1465,17 @@ def with_grouped_aggregate(question: str, pattern: PhraseGraphPattern) -> Phrase
     which category has the highest average price?"): groups ranked by an average or
     a total of their members' values, which the model cannot write (its training data ranks groups by
     counts only): `?u1 | is a | supplier ; ?u2 | supplier | ?u1 ; ?u2 | is a | products ; ?u2 | price
-    | ?u3 :: order avg ?u3 desc 1`; also "Which supplier's products have the highest total weight?". Only
-    for those shapes of question."""
-    found = _GROUP_AGGREGATE.match(question) or _GROUP_POSSESSIVE_AGGREGATE.match(question)
+    | ?u3 :: order avg ?u3 desc 1`; also "Which supplier's products have the highest total weight?" and
+    "Which department is responsible for the products with the highest combined price?". Only for those
+    shapes of question."""
+    found = _GROUP_AGGREGATE.match(question) or _GROUP_POSSESSIVE_AGGREGATE.match(question) or \
+        _GROUP_VERB_AGGREGATE.match(question)
     if found is None or pattern.form is not QuestionForm.LIST:
         return pattern
-    group = found.group("group")
-    triples = [PhraseTriple(ANSWER, TYPE_RELATION, group), PhraseTriple("?unknown2", group.split()[-1], ANSWER)]
+    group, verb = found.group("group"), found.groupdict().get("verb")
+    members_link = PhraseTriple(ANSWER, re.sub(r"^(?:is|are)\s+", "", verb), "?unknown2") if verb else \
+        PhraseTriple("?unknown2", group.split()[-1], ANSWER)  # "is responsible for" the members, or their group
+    triples = [PhraseTriple(ANSWER, TYPE_RELATION, group), members_link]
     members = found.group("members") or found.groupdict().get("among")  # "Among hardware products, which category ..."
     if members:
         triples.append(PhraseTriple("?unknown2", TYPE_RELATION, members))
