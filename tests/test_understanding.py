@@ -2018,6 +2018,12 @@ READER_CASES = [
      "list :: ?u1 | is a | suppliers ; Acme Corp | work with | ?u1"),
     ("kind_a_name_relates_to", "Which department is the product manager of M770-3602005 a member of?", None),
     ("kind_a_name_relates_to", "Which films did Stanley Kubrick direct?", None),  # no preposition left
+    # a kind restricted by a name, and what those things are (restricted_kind_related)
+    ("restricted_kind_related", "Which members of the Marketing department are experts in capacitors?",
+     "list :: ?u1 | members | Marketing ; ?u1 | experts in | capacitors"),
+    ("restricted_kind_related", "Which products of Acme Corp are compatible with Y863-3538159?",
+     "list :: ?u1 | products | Acme Corp ; ?u1 | compatible with | Y863-3538159"),
+    ("restricted_kind_related", "Which cities of France are more than 100 km from Paris?", None),  # a comparison
     ("kind_related_to_name", "How many products are compatible with X?", None),
     ("through_a_clause", "How many products have a product manager who belongs to the Engineering department?",
      "count :: ?u1 | is a | products ; ?u1 | product manager | ?u2 ; ?u2 | belongs to | Engineering"),

@@ -55,6 +55,7 @@ from understanding.syntax import (
     kind_related_to_name,
     place_of_a_name,
     restricted_comparison,
+    restricted_kind_related,
     same_as_named,
     stated_value_of_kind,
     superlative_reading,
@@ -66,7 +67,8 @@ log = logging.getLogger(__name__)
 # readers of the question's words alone (no parse): a question any of them reads gets the spaCy batch
 _TEXT_READERS = (restricted_comparison, coordinated_comparisons, compared_with_named, kind_related_to_name,
                  through_a_clause, kind_of_an_owned_things_relation, value_as_attribute, place_of_a_name,
-                 kind_having_a_thing, stated_value_of_kind, same_as_named, kind_a_name_relates_to)
+                 kind_having_a_thing, stated_value_of_kind, same_as_named, kind_a_name_relates_to,
+                 restricted_kind_related)
 
 MAX_QUESTION_CHARS = 1000
 MAX_ALTERNATIVES = 2  # readings after the best one kept for a second try (`UnderstoodQuestion.alternatives`)
@@ -511,6 +513,9 @@ class QuestionParser:
         if relating is not None and not _same_reading(relating, understood.pattern) and \
                 not _says_all(understood.pattern, relating):  # responsible for?"
             return relating, None
+        both = restricted_kind_related(understood.question)  # "Which members of the Marketing department are
+        if both is not None and not _says_all(understood.pattern, both):  # experts in capacitors?"
+            return both, None
         restricted = restricted_comparison(understood.question)  # "products from X that cost under 2 EUR?"
         if restricted is not None and not _same_reading(restricted, understood.pattern):
             if not _says_all(understood.pattern, restricted) or not understood.pattern.comparisons:

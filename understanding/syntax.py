@@ -1166,3 +1166,24 @@ def kind_a_name_relates_to(question: str) -> PhraseGraphPattern | None:
         return None
     return PhraseGraphPattern(triples=(PhraseTriple(ANSWER, TYPE_RELATION, found.group("kind")),
                                        PhraseTriple(found.group("name"), found.group("relation"), ANSWER)))
+
+
+# "Which members of the Marketing department are experts in capacitors?", "Which products of Acme Corp are
+# compatible with Y863-3538159?": a kind restricted by a name, and what those things are
+_RESTRICTED_KIND_RELATED = re.compile(
+    r"^(?:which|what)\s+(?P<kind>[a-z]+)\s+(?:of|from|in)\s+(?:the\s+)?"
+    r"(?P<name>[A-Z][\w&.'-]*(?:,? (?:and |& )?[A-Z0-9][\w&.'-]*)*)(?:\s+(?:department|team|category|group|division|unit))?"
+    r"\s+(?:are|is)\s+(?:an?\s+)?(?P<relation>[a-z]+(?:\s+[a-z]+)?\s+(?:in|on|for|with|of|to|by|from|at))\s+(?:the\s+)?"
+    r"(?P<other>[A-Za-z0-9][\w&.'-]*(?: [\w&.'-]+){0,3})\s*[?.!]?$")
+
+
+def restricted_kind_related(question: str) -> PhraseGraphPattern | None:
+    """"Which members of the Marketing department are experts in capacitors?" as `?u1 | members |
+    Marketing ; ?u1 | experts in | capacitors`: the model keeps one of the two (`?u1 | members |
+    Marketing ; ?u1 | is a | department`); None for anything else."""
+    text = question.strip()
+    found = _RESTRICTED_KIND_RELATED.match(text[:1].lower() + text[1:])
+    if found is None or found.group("relation").split()[0] in _NOT_ATTRIBUTES | _COMPARING_WORDS:
+        return None
+    return PhraseGraphPattern(triples=(PhraseTriple(ANSWER, found.group("kind"), found.group("name")),
+                                       PhraseTriple(ANSWER, found.group("relation"), found.group("other"))))
