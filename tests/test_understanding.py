@@ -2024,6 +2024,8 @@ READER_CASES = [
     ("restricted_kind_related", "Which products of Acme Corp are compatible with Y863-3538159?",
      "list :: ?u1 | products | Acme Corp ; ?u1 | compatible with | Y863-3538159"),
     ("restricted_kind_related", "Which cities of France are more than 100 km from Paris?", None),  # a comparison
+    ("restricted_kind_related", "Which members of the Engineering department have a phone number on record?",
+     "list :: ?u1 | members | Engineering ; ?u1 | phone number | ?u2"),  # one of their own
     ("kind_related_to_name", "How many products are compatible with X?", None),
     ("through_a_clause", "How many products have a product manager who belongs to the Engineering department?",
      "count :: ?u1 | is a | products ; ?u1 | product manager | ?u2 ; ?u2 | belongs to | Engineering"),

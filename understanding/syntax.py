@@ -1173,17 +1173,21 @@ def kind_a_name_relates_to(question: str) -> PhraseGraphPattern | None:
 _RESTRICTED_KIND_RELATED = re.compile(
     r"^(?:which|what)\s+(?P<kind>[a-z]+)\s+(?:of|from|in)\s+(?:the\s+)?"
     r"(?P<name>[A-Z][\w&.'-]*(?:,? (?:and |& )?[A-Z0-9][\w&.'-]*)*)(?:\s+(?:department|team|category|group|division|unit))?"
-    r"\s+(?:are|is)\s+(?:an?\s+)?(?P<relation>[a-z]+(?:\s+[a-z]+)?\s+(?:in|on|for|with|of|to|by|from|at))\s+(?:the\s+)?"
-    r"(?P<other>[A-Za-z0-9][\w&.'-]*(?: [\w&.'-]+){0,3})\s*[?.!]?$")
+    r"\s+(?:(?:are|is)\s+(?:an?\s+)?(?P<relation>[a-z]+(?:\s+[a-z]+)?\s+(?:in|on|for|with|of|to|by|from|at))\s+(?:the\s+)?"
+    r"(?P<other>[A-Za-z0-9][\w&.'-]*(?: [\w&.'-]+){0,3})|(?:have|has)\s+(?:an?\s+|any\s+)?"
+    r"(?P<had>[a-z]+(?:\s+[a-z]+)?)(?:\s+on\s+(?:record|file))?)\s*[?.!]?$")
 
 
 def restricted_kind_related(question: str) -> PhraseGraphPattern | None:
     """"Which members of the Marketing department are experts in capacitors?" as `?u1 | members |
-    Marketing ; ?u1 | experts in | capacitors`: the model keeps one of the two (`?u1 | members |
-    Marketing ; ?u1 | is a | department`); None for anything else."""
+    Marketing ; ?u1 | experts in | capacitors` (or "... have a phone number": `?u1 | phone number |
+    ?u2`): the model keeps one of the two (`?u1 | members | Marketing ; ?u1 | is a | department`); None
+    for anything else."""
     text = question.strip()
     found = _RESTRICTED_KIND_RELATED.match(text[:1].lower() + text[1:])
-    if found is None or found.group("relation").split()[0] in _NOT_ATTRIBUTES | _COMPARING_WORDS:
+    said = found.group("relation") or found.group("had") if found is not None else None
+    if found is None or said.split()[0] in _NOT_ATTRIBUTES | _COMPARING_WORDS:
         return None
-    return PhraseGraphPattern(triples=(PhraseTriple(ANSWER, found.group("kind"), found.group("name")),
-                                       PhraseTriple(ANSWER, found.group("relation"), found.group("other"))))
+    related = PhraseTriple(ANSWER, found.group("relation"), found.group("other")) if found.group("relation") else \
+        PhraseTriple(ANSWER, found.group("had"), "?unknown2")  # "... have a phone number": one of their own
+    return PhraseGraphPattern(triples=(PhraseTriple(ANSWER, found.group("kind"), found.group("name")), related))
