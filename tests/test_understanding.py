@@ -2024,6 +2024,14 @@ READER_CASES = [
     ("restricted_kind_related", "Which products of Acme Corp are compatible with Y863-3538159?",
      "list :: ?u1 | products | Acme Corp ; ?u1 | compatible with | Y863-3538159"),
     ("restricted_kind_related", "Which cities of France are more than 100 km from Paris?", None),  # a comparison
+    # a kind placed somewhere, and a condition on what it relates to (placed_kind_related)
+    ("placed_kind_related", "Which suppliers based in Germany supply products in the Sensor category?",
+     "list :: ?u1 | is a | suppliers ; ?u1 | based in | Germany ; ?u1 | supply | ?u2 ; ?u2 | is a | products ; "
+     "?u2 | category | Sensor"),
+    ("placed_kind_related", "Which suppliers based in Japan supply products weighing more than 10 grams?",
+     "list :: ?u1 | is a | suppliers ; ?u1 | based in | Japan ; ?u1 | supply | ?u2 ; ?u2 | is a | products ; "
+     "?u2 | weight | ?u3 :: filter ?u3 > 10"),
+    ("placed_kind_related", "Which suppliers located in China supply products?", None),  # no second condition
     ("restricted_kind_related", "Which members of the Engineering department have a phone number on record?",
      "list :: ?u1 | members | Engineering ; ?u1 | phone number | ?u2"),  # one of their own
     ("kind_related_to_name", "How many products are compatible with X?", None),

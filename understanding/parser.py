@@ -54,6 +54,7 @@ from understanding.syntax import (
     kind_of_an_owned_things_relation,
     kind_related_to_name,
     place_of_a_name,
+    placed_kind_related,
     restricted_comparison,
     restricted_kind_related,
     same_as_named,
@@ -68,7 +69,7 @@ log = logging.getLogger(__name__)
 _TEXT_READERS = (restricted_comparison, coordinated_comparisons, compared_with_named, kind_related_to_name,
                  through_a_clause, kind_of_an_owned_things_relation, value_as_attribute, place_of_a_name,
                  kind_having_a_thing, stated_value_of_kind, same_as_named, kind_a_name_relates_to,
-                 restricted_kind_related)
+                 restricted_kind_related, placed_kind_related)
 
 MAX_QUESTION_CHARS = 1000
 MAX_ALTERNATIVES = 2  # readings after the best one kept for a second try (`UnderstoodQuestion.alternatives`)
@@ -513,6 +514,9 @@ class QuestionParser:
         if relating is not None and not _same_reading(relating, understood.pattern) and \
                 not _says_all(understood.pattern, relating):  # responsible for?"
             return relating, None
+        placed = placed_kind_related(understood.question)  # "Which suppliers based in Germany supply products
+        if placed is not None and not _says_all(understood.pattern, placed):  # in the Sensor category?"
+            return placed, None
         both = restricted_kind_related(understood.question)  # "Which members of the Marketing department are
         if both is not None and not _says_all(understood.pattern, both):  # experts in capacitors?"
             return both, None

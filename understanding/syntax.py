@@ -1191,3 +1191,37 @@ def restricted_kind_related(question: str) -> PhraseGraphPattern | None:
     related = PhraseTriple(ANSWER, found.group("relation"), found.group("other")) if found.group("relation") else \
         PhraseTriple(ANSWER, found.group("had"), "?unknown2")  # "... have a phone number": one of their own
     return PhraseGraphPattern(triples=(PhraseTriple(ANSWER, found.group("kind"), found.group("name")), related))
+
+
+# "Which suppliers based in Germany supply products in the Sensor category?", "Which suppliers located in China
+# supply products priced above 5 euros?": a kind placed somewhere, and a condition on the things it relates to
+_PLACED_KIND_RELATED = re.compile(
+    r"^(?:which|what)\s+(?P<kind>[a-z]+)\s+(?P<placed>based|located|situated|headquartered)\s+in\s+(?:the\s+)?"
+    r"(?P<place>[A-Z][\w&.'-]*(?: [A-Z][\w&.'-]*)*)\s+(?P<verb>[a-z]+)\s+(?P<things>[a-z]+)\s+"
+    r"(?:in|of|from)\s+the\s+(?P<category>[A-Z][\w&.'-]*(?: [A-Z][\w&.'-]*)*)\s+category\s*[?.!]?$"
+    r"|^(?:which|what)\s+(?P<kind2>[a-z]+)\s+(?P<placed2>based|located|situated|headquartered)\s+in\s+(?:the\s+)?"
+    r"(?P<place2>[A-Z][\w&.'-]*(?: [A-Z][\w&.'-]*)*)\s+(?P<verb2>[a-z]+)\s+(?P<things2>[a-z]+)\s+(?P<condition>[a-z].+?)"
+    r"\s*[?.!]?$")
+
+
+def placed_kind_related(question: str) -> PhraseGraphPattern | None:
+    """"Which suppliers based in Germany supply products in the Sensor category?" as `?u1 | is a |
+    suppliers ; ?u1 | based in | Germany ; ?u1 | supply | ?u2 ; ?u2 | is a | products ; ?u2 | category
+    | Sensor` (or with "... products priced above 5 euros" a compared value of ?u2): conditions on two
+    things, which the model merges into one; None for anything else."""
+    text = question.strip()
+    found = _PLACED_KIND_RELATED.match(text[:1].lower() + text[1:])
+    if found is None:
+        return None
+    first = "" if found.group("kind") else "2"
+    kind, placed, place, verb, things = (found.group(f"{name}{first}") for name in ("kind", "placed", "place", "verb", "things"))
+    triples = [PhraseTriple(ANSWER, TYPE_RELATION, kind), PhraseTriple(ANSWER, f"{placed} in", place),
+               PhraseTriple(ANSWER, verb, "?unknown2"), PhraseTriple("?unknown2", TYPE_RELATION, things)]
+    if not first:
+        return PhraseGraphPattern(triples=(*triples, PhraseTriple("?unknown2", "category", found.group("category"))))
+    compared = _comparison(found.group("condition"))
+    if compared is None:
+        return None
+    attribute, operator, value = compared
+    return PhraseGraphPattern(triples=(*triples, PhraseTriple("?unknown2", attribute, "?unknown3")),
+                              comparisons=(Comparison("?unknown3", operator, value),))
