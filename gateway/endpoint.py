@@ -77,7 +77,8 @@ class Endpoint:
         wanted = [t.value for t in terms if isinstance(t, ox.NamedNode) and t.value not in self._labels]
         wanted = list(dict.fromkeys(wanted))
         if wanted:
-            found = await fetch_labels(self, wanted)
+            with endpoint_setup():  # kept for every later question: counted apart, like the setup
+                found = await fetch_labels(self, wanted)
             for iri in wanted:
                 self._labels[iri] = found.get(iri)
         return {t.value: self._labels[t.value] for t in terms
@@ -89,7 +90,8 @@ class Endpoint:
 
         missing = [iri for iri in dict.fromkeys(iris) if iri not in self._predicate_text]
         if missing:
-            self._predicate_text.update(await describe_predicates(self, missing))
+            with endpoint_setup():  # kept for every later question: counted apart, like the setup
+                self._predicate_text.update(await describe_predicates(self, missing))
         return {iri: self._predicate_text[iri] for iri in iris if iri in self._predicate_text}
 
     async def close(self) -> None:

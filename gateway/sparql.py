@@ -103,9 +103,10 @@ _setup: contextvars.ContextVar[bool] = contextvars.ContextVar("sparql_setup", de
 
 @contextlib.contextmanager
 def endpoint_setup() -> Iterator[None]:
-    """Requests made once per endpoint (its label predicates, text-search dialect, class list) are
-    counted apart from the question's own: the first question on an endpoint gets the same request
-    budget as the next ones."""
+    """Requests made once per endpoint (its label predicates, text-search dialect, class list) and
+    lookups whose answers it keeps for every later question (labels, predicate descriptions) are counted
+    apart from the question's own: the first question on an endpoint gets the same request budget as
+    the next ones, so answers do not depend on which question came first."""
     token = _setup.set(True)
     try:
         yield
