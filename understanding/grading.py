@@ -215,7 +215,7 @@ _IRREGULAR_PLURALS = frozenset({"people", "children", "men", "women"})  # not "s
 _COUNT_NOUN = re.compile(r"(number|count)\s+of\b")
 _BY_COUNT = re.compile(r"\bby (?:the )?(?:number|count) of\b")
 _RANK_NOUN = re.compile(r"\b(rank|ranking|position|place|placing)\b")
-_NUMBER = r"\d+|" + "|".join(w for w in NUMBER_WORDS if 2 <= NUMBER_WORDS[w] <= 20)
+CARDINAL = r"\d+|" + "|".join(w for w in NUMBER_WORDS if 2 <= NUMBER_WORDS[w] <= 20)  # "3", "three": how many asked for
 
 
 def stated_ordering(question: str) -> StatedOrdering | None:
@@ -242,7 +242,7 @@ def stated_ordering(question: str) -> StatedOrdering | None:
                 found.append((descending, None, index))
         elif lower in ("max", "min") and not previous.isdigit() and following[:1].isalpha():  # "max weight of ..."
             found.append((lower == "max", bool(_COUNT_NOUN.match(following)), index))
-        elif lower == "top" and (re.match(rf"(?:{_NUMBER})\b", following) or " by " in f" {following} "):
+        elif lower == "top" and (re.match(rf"(?:{CARDINAL})\b", following) or " by " in f" {following} "):
             found.append((True, bool(_BY_COUNT.search(" ".join(words[index + 1:]).lower())), index))  # "the top 3 suppliers by number of products"
         elif lower in _PLAIN_SUPERLATIVES:
             by_count = bool(_COUNT_NOUN.match(following))
@@ -254,10 +254,10 @@ def stated_ordering(question: str) -> StatedOrdering | None:
         return None
     descending, by_count, index = found[0]
     before = " ".join(w.lower() for w in words[max(0, index - 2): index])
-    limit_match = re.search(rf"\b(?:the|top)\s+({_NUMBER})$", before) or \
-        re.search(rf"\btop\s+({_NUMBER})\b", question.lower()) or \
-        re.search(rf"\bthe\s+({_NUMBER})\s+(?:[a-z]+\s+)?[a-z]+s\b", " ".join(words[:index]).lower()) or \
-        re.match(rf"(?:which|what)\s+({_NUMBER})\s+(?!(?:is|was|has|does)\b)[a-z]+s\b", question.lower())  # "Which three countries have the most ..."
+    limit_match = re.search(rf"\b(?:the|top)\s+({CARDINAL})$", before) or \
+        re.search(rf"\btop\s+({CARDINAL})\b", question.lower()) or \
+        re.search(rf"\bthe\s+({CARDINAL})\s+(?:[a-z]+\s+)?[a-z]+s\b", " ".join(words[:index]).lower()) or \
+        re.match(rf"(?:which|what)\s+({CARDINAL})\s+(?!(?:is|was|has|does)\b)[a-z]+s\b", question.lower())  # "Which three countries have the most ..."
     limit = int(number_value(limit_match.group(1)) or 0) if limit_match else None
     counts = {c for _, c, _ in found if c is not None}
     return StatedOrdering(descending, counts.pop() if len(counts) == 1 else None, limit or None)

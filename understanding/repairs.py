@@ -17,6 +17,7 @@ from dataclasses import replace
 
 from understanding.grading import (
     ATTRIBUTE_ADJECTIVE_ENDS,
+    CARDINAL,
     COMPARATIVE_OPERATOR,
     COUNT_ATTRIBUTE_WORDS,
     HAVE_OR_HAVING_VERB,
@@ -106,7 +107,7 @@ def with_agent_phrase(question: str, pattern: PhraseGraphPattern) -> PhraseGraph
     return pattern
 
 
-_WHICH_KIND_HAS_MOST = re.compile(rf"^\s*(?:which|what)\s+(?:(?:{'|'.join(w for w in NUMBER_WORDS if 2 <= NUMBER_WORDS[w] <= 20)}|\d+)\s+)?"
+_WHICH_KIND_HAS_MOST = re.compile(rf"^\s*(?:which|what)\s+(?:(?:{CARDINAL})\s+)?"
                                   r"(?P<kind>[a-z]+(?: [a-z]+)?)\s+(?:have|has|had|get|gets|got|receive|receives)\s+the\s+"
                                   r"(?:most|fewest|least)\b", re.I)
 

@@ -904,16 +904,22 @@ def kind_of_an_owned_things_relation(question: str) -> PhraseGraphPattern | None
 
 def _asked_kind_shape(question: str, shapes: Sequence[re.Pattern[str]]) -> re.Match[str] | None:
     """The first of `shapes` the question (its first letter lower-cased) matches with a real kind."""
-    text = question.strip()
-    text = text[:1].lower() + text[1:]
     for shape in shapes:
-        found = shape.match(text)
+        found = _lowered_match(question, shape)
         if found is not None and found.group("kind").split()[0] not in _NOT_KINDS:
             return found
     return None
 
 
-_NAMED = r"(?:the\s+(?:[a-z]+\s+){0,2})?(?P<name>[A-Z][\w&.'-]*(?:,? (?:and |& )?[A-Z0-9][\w&.'-]*)*)\s*[?.!]?$"
+def _lowered_match(question: str, shape: re.Pattern[str]) -> re.Match[str] | None:
+    """`shape` matched against the question with its first letter lower-cased ("Which" as "which")."""
+    text = question.strip()
+    return shape.match(text[:1].lower() + text[1:])
+
+
+# a name: capitalised words, joined by commas and "and" ("Bennett, Best and Jacobson")
+_PROPER_NAME = r"[A-Z][\w&.'-]*(?:,? (?:and |& )?[A-Z0-9][\w&.'-]*)*"
+_NAMED = r"(?:the\s+(?:[a-z]+\s+){0,2})?(?P<name>" + _PROPER_NAME + r")\s*[?.!]?$"
 # "Which services are cheaper than Predictive Maintenance?", "Which products weigh more than the Coil Driver?",
 # "Which suppliers have a higher reliability than Garcia Ltd?": a kind compared with a named thing's value
 _COMPARED_WITH_NAMED = (
@@ -1135,14 +1141,13 @@ def same_as_named(question: str) -> PhraseGraphPattern | None:
     """"Which suppliers are in the same country as Neal LLC?" as `?u1 | is a | suppliers ; ?u1 |
     country | ?u2 ; Neal LLC | country | ?u2 :: other Neal LLC` (the model joins the name to the
     answer directly); None for anything else."""
-    text = question.strip()
-    found = _SAME_AS_NAMED.match(text[:1].lower() + text[1:])
+    found = _lowered_match(question, _SAME_AS_NAMED)
     if found is None or found.group("kind").split()[0] in ("same", "other") or \
             found.group("attribute").split()[0] in _NOT_ATTRIBUTES:
         return None
     name, attribute, noun = found.group("name"), found.group("attribute"), found.group("kind")
     verb_after = len(noun.split()) == 2 and (noun.split()[1] in _AUXILIARY_VERBS or re.search(
-        rf"\b{re.escape(noun)}\s+(?:in|at|from|for|with|to|on|under|of|by)\b", text) is not None)
+        rf"\b{re.escape(noun)}\s+(?:in|at|from|for|with|to|on|under|of|by)\b", question) is not None)
     noun = noun.split()[0] if _plural_then_word(noun) or verb_after else noun  # "suppliers are", "employee works in"
     return PhraseGraphPattern(form=QuestionForm.COUNT if found.group("ask") == "how many" else QuestionForm.LIST, triples=(
         PhraseTriple(ANSWER, TYPE_RELATION, noun), PhraseTriple(ANSWER, attribute, "?unknown2"),
@@ -1153,7 +1158,7 @@ def same_as_named(question: str) -> PhraseGraphPattern | None:
 # the asked things at the end of a relation from a name, its preposition left at the end
 _NAME_RELATES_TO_KIND = re.compile(
     r"^(?:which|what)\s+(?P<kind>[a-z]+(?: [a-z]+)?)\s+(?:is|are|was|were|does|do|did)\s+(?:the\s+)?"
-    r"(?P<name>[A-Z][\w&.'-]*(?:,? (?:and |& )?[A-Z0-9][\w&.'-]*)*)(?:\s+(?P<noun>[a-z]+))?\s+"
+    r"(?P<name>" + _PROPER_NAME + r")(?:\s+(?P<noun>[a-z]+))?\s+"
     r"(?P<relation>[a-z]+(?:\s+[a-z]+)?\s+(?:for|to|with|in|on|of|by|from|at|about|after))\s*[?.!]?$")
 
 
@@ -1172,7 +1177,7 @@ def kind_a_name_relates_to(question: str) -> PhraseGraphPattern | None:
 # compatible with Y863-3538159?": a kind restricted by a name, and what those things are
 _RESTRICTED_KIND_RELATED = re.compile(
     r"^(?:which|what)\s+(?P<kind>[a-z]+)\s+(?:of|from|in)\s+(?:the\s+)?"
-    r"(?P<name>[A-Z][\w&.'-]*(?:,? (?:and |& )?[A-Z0-9][\w&.'-]*)*)(?:\s+(?:department|team|category|group|division|unit))?"
+    r"(?P<name>" + _PROPER_NAME + r")(?:\s+(?:department|team|category|group|division|unit))?"
     r"\s+(?:(?:are|is)\s+(?:an?\s+)?(?P<relation>[a-z]+(?:\s+[a-z]+)?\s+(?:in|on|for|with|of|to|by|from|at))\s+(?:the\s+)?"
     r"(?P<other>[A-Za-z0-9][\w&.'-]*(?: [\w&.'-]+){0,3})|(?:have|has)\s+(?:an?\s+|any\s+)?"
     r"(?P<had>[a-z]+(?:\s+[a-z]+)?)(?:\s+on\s+(?:record|file))?)\s*[?.!]?$")
@@ -1183,8 +1188,7 @@ def restricted_kind_related(question: str) -> PhraseGraphPattern | None:
     Marketing ; ?u1 | experts in | capacitors` (or "... have a phone number": `?u1 | phone number |
     ?u2`): the model keeps one of the two (`?u1 | members | Marketing ; ?u1 | is a | department`); None
     for anything else."""
-    text = question.strip()
-    found = _RESTRICTED_KIND_RELATED.match(text[:1].lower() + text[1:])
+    found = _lowered_match(question, _RESTRICTED_KIND_RELATED)
     said = found.group("relation") or found.group("had") if found is not None else None
     if found is None or said.split()[0] in _NOT_ATTRIBUTES | _COMPARING_WORDS:
         return None
@@ -1195,13 +1199,11 @@ def restricted_kind_related(question: str) -> PhraseGraphPattern | None:
 
 # "Which suppliers based in Germany supply products in the Sensor category?", "Which suppliers located in China
 # supply products priced above 5 euros?": a kind placed somewhere, and a condition on the things it relates to
-_PLACED_KIND_RELATED = re.compile(
-    r"^(?:which|what)\s+(?P<kind>[a-z]+)\s+(?P<placed>based|located|situated|headquartered)\s+in\s+(?:the\s+)?"
-    r"(?P<place>[A-Z][\w&.'-]*(?: [A-Z][\w&.'-]*)*)\s+(?P<verb>[a-z]+)\s+(?P<things>[a-z]+)\s+"
-    r"(?:in|of|from)\s+the\s+(?P<category>[A-Z][\w&.'-]*(?: [A-Z][\w&.'-]*)*)\s+category\s*[?.!]?$"
-    r"|^(?:which|what)\s+(?P<kind2>[a-z]+)\s+(?P<placed2>based|located|situated|headquartered)\s+in\s+(?:the\s+)?"
-    r"(?P<place2>[A-Z][\w&.'-]*(?: [A-Z][\w&.'-]*)*)\s+(?P<verb2>[a-z]+)\s+(?P<things2>[a-z]+)\s+(?P<condition>[a-z].+?)"
-    r"\s*[?.!]?$")
+_PLACED_KIND = (r"^(?:which|what)\s+(?P<kind>[a-z]+)\s+(?P<placed>based|located|situated|headquartered)\s+in\s+(?:the\s+)?"
+                r"(?P<place>[A-Z][\w&.'-]*(?: [A-Z][\w&.'-]*)*)\s+(?P<verb>[a-z]+)\s+(?P<things>[a-z]+)\s+")
+_PLACED_KIND_IN_CATEGORY = re.compile(_PLACED_KIND + r"(?:in|of|from)\s+the\s+(?P<category>[A-Z][\w&.'-]*(?: [A-Z][\w&.'-]*)*)"
+                                      r"\s+category\s*[?.!]?$")
+_PLACED_KIND_COMPARED = re.compile(_PLACED_KIND + r"(?P<condition>[a-z].+?)\s*[?.!]?$")
 
 
 def placed_kind_related(question: str) -> PhraseGraphPattern | None:
@@ -1209,15 +1211,13 @@ def placed_kind_related(question: str) -> PhraseGraphPattern | None:
     suppliers ; ?u1 | based in | Germany ; ?u1 | supply | ?u2 ; ?u2 | is a | products ; ?u2 | category
     | Sensor` (or with "... products priced above 5 euros" a compared value of ?u2): conditions on two
     things, which the model merges into one; None for anything else."""
-    text = question.strip()
-    found = _PLACED_KIND_RELATED.match(text[:1].lower() + text[1:])
+    found = _lowered_match(question, _PLACED_KIND_IN_CATEGORY) or _lowered_match(question, _PLACED_KIND_COMPARED)
     if found is None:
         return None
-    first = "" if found.group("kind") else "2"
-    kind, placed, place, verb, things = (found.group(f"{name}{first}") for name in ("kind", "placed", "place", "verb", "things"))
-    triples = [PhraseTriple(ANSWER, TYPE_RELATION, kind), PhraseTriple(ANSWER, f"{placed} in", place),
-               PhraseTriple(ANSWER, verb, "?unknown2"), PhraseTriple("?unknown2", TYPE_RELATION, things)]
-    if not first:
+    triples = [PhraseTriple(ANSWER, TYPE_RELATION, found.group("kind")),
+               PhraseTriple(ANSWER, f"{found.group('placed')} in", found.group("place")),
+               PhraseTriple(ANSWER, found.group("verb"), "?unknown2"), PhraseTriple("?unknown2", TYPE_RELATION, found.group("things"))]
+    if found.re is _PLACED_KIND_IN_CATEGORY:
         return PhraseGraphPattern(triples=(*triples, PhraseTriple("?unknown2", "category", found.group("category"))))
     compared = _comparison(found.group("condition"))
     if compared is None:
