@@ -90,13 +90,20 @@ def _split_words(name: str) -> list[str]:
     return tokens
 
 
+# whole local names that abbreviate a word (WGS84's `geo:lat`/`geo:long`, used by DBpedia and many graphs):
+# word vectors place "long" near "length" and "lat" nowhere, so "longitude" would link to `lat`
+_ABBREVIATED_NAMES = {"lat": "latitude", "long": "longitude", "lon": "longitude", "lng": "longitude",
+                      "alt": "altitude"}
+
+
 def local_name_words(iri: str) -> str | None:
     """The IRI's local name as lower-case words (`birthPlace`, `birth_place`, `birth-place` ->
-    `birth place`); None when it has no word of two letters or more (Wikidata's `P227`)."""
+    `birth place`; `lat` -> `latitude`); None when it has no word of two letters or more (Wikidata's `P227`)."""
     tokens = _split_words(local_name(iri))
     if not any(sum(ch.isalpha() for ch in t) >= 2 for t in tokens):
         return None
-    return " ".join(t.lower() for t in tokens)
+    words = " ".join(t.lower() for t in tokens)
+    return _ABBREVIATED_NAMES.get(words, words)
 
 
 async def _ask_uses_literals(endpoint: Endpoint, predicate: str) -> bool:

@@ -53,6 +53,8 @@ PARAPHRASES: dict[tuple[str, ...], str] = {
     ("belong", "to"): "member of part of", ("married", "to"): "spouse", ("born", "in"): "birth place",
     ("wrote",): "author", ("written", "by"): "author", ("leads",): "head manager", ("heads",): "head manager",
     ("led", "by"): "head manager", ("headed", "by"): "head manager",
+    **dict.fromkeys([("delivers",), ("deliver",), ("delivered",), ("delivered", "by"), ("delivering",), ("provides",),
+                     ("provide",), ("provided", "by"), ("providing",)], "supplier supplies provider"),
     **dict.fromkeys([("located",), ("located", "in"), ("located", "at"), ("based",), ("based", "in"), ("situated", "in"),
                      ("where",)], "location address locality place"),
     **dict.fromkeys([("email", "address"), ("email", "addresses"), ("e-mail", "address"), ("e-mail", "addresses"),

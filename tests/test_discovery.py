@@ -43,6 +43,9 @@ def engine(request: pytest.FixtureRequest):  # type: ignore[no-untyped-def]
     ("urn:example:totalArea", "total area"),
     ("http://example.org/x/caf%C3%A9Name", "café name"),
     ("http://valuenet/ontop/singer#song_release_year", "song release year"),
+    ("http://www.w3.org/2003/01/geo/wgs84_pos#lat", "latitude"),  # a whole name that abbreviates a word
+    ("http://www.w3.org/2003/01/geo/wgs84_pos#long", "longitude"),
+    ("http://example.org/vocab/longName", "long name"),  # a word inside a name stays as it is
 ])
 def test_local_name_words(iri: str, words: str) -> None:
     assert local_name_words(iri) == words

@@ -132,6 +132,7 @@ async def test_a_relation_phrase_known_as_a_paraphrase_fits_its_usual_predicate(
     from linking.relations import paraphrase
 
     assert paraphrase("reports to") == "manager supervisor" and paraphrase("supplies") is None
+    assert paraphrase("delivers") == paraphrase("provided by") == "supplier supplies provider"
     scorer = default_scorer()
     franz = (await EntityLinker(scorer).link_entities("Franz Kornhaeusel", ck25))[0]
     linker = RelationLinker(scorer)

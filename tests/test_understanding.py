@@ -1911,9 +1911,39 @@ def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> Non
     ("In which city is the supplier of J370-9195708 located?",  # no superlative: the model reads it as it is
      "In which city is the supplier of J370-9195708 located?"),
     ("Among the products whose supplier is located in Japan, which one costs the most?",
-     "Which products whose supplier is located in Japan costs the most?"),
-    ("Among hardware products, which category has the highest average price?",  # no restriction: read as it is
+     "Which product whose supplier is located in Japan costs the most?"),
+    ("Among hardware products, which category has the highest average price?",  # another kind: read as it is
      "Among hardware products, which category has the highest average price?"),
+    ("Among hardware products, which product category has the highest average price?",
+     "Among hardware products, which product category has the highest average price?"),
+    ("Among the switches, which product has the best reliability index?",  # the switches are asked
+     "Which switch has the best reliability index?"),
+    ("Of the products the Marketing department is responsible for, which one is the heaviest?",
+     "What is the heaviest product that the Marketing department is responsible for?"),
+    ("Among the products supplied by Bennett, Best and Jacobson, which one is the heaviest?",  # commas in the name
+     "What is the heaviest product supplied by Bennett, Best and Jacobson?"),
+    ("Of the services Wolfgang Martin manages, which is the most expensive?",
+     "What is the most expensive service that Wolfgang Martin manages?"),
+    ("Of all suppliers in Germany, which one supplies the most products?",
+     "Which supplier in Germany supplies the most products?"),
+    ("Among the sensors, which ones are the cheapest?", "Which sensors are the cheapest?"),
+    ("Of course, which products are cheap?", "Of course, which products are cheap?"),
+    # compass directions as coordinates
+    ("Which supplier is located furthest south?", "Which supplier has the lowest latitude?"),
+    ("Which German supplier lies farthest to the east?", "Which German supplier has the highest longitude?"),
+    ("Which is the northernmost supplier?", "Which is the supplier with the highest latitude?"),
+    ("What is the most northern city?", "What is the city with the highest latitude?"),
+    ("List the suppliers located north of 60 degrees latitude.", "List the suppliers with a latitude greater than 60."),
+    ("How many suppliers are located south of the equator?", "How many suppliers have a latitude less than 0?"),
+    ("Which suppliers are located in North Korea?", "Which suppliers are located in North Korea?"),
+    ("Which products come from the south of France?", "Which products come from the south of France?"),
+    # a restatement after "i.e." left out; "more X than anyone else" as "the most X"
+    ("Which supplier is located furthest west, i.e. has the smallest longitude?", "Which supplier has the lowest longitude?"),
+    ("Which employees, i.e. engineers, manage products?", "Which employees, i.e. engineers, manage products?"),
+    ("Who is product manager for more hardware products than anyone else?",
+     "Who is product manager for the most hardware products?"),
+    ("Which department has fewer employees than any other?", "Which department has the fewest employees?"),
+    ("Which supplier has more than 5 products?", "Which supplier has more than 5 products?"),
 ])
 def test_the_read_text_leaves_out_context_told_first_and_which_of_our(question: str, read: str) -> None:
     from understanding.parser import read_text
@@ -2024,6 +2054,8 @@ READER_CASES = [
     ("restricted_kind_related", "Which products of Acme Corp are compatible with Y863-3538159?",
      "list :: ?u1 | products | Acme Corp ; ?u1 | compatible with | Y863-3538159"),
     ("restricted_kind_related", "Which cities of France are more than 100 km from Paris?", None),  # a comparison
+    ("restricted_kind_related", "Which employees in the Data Services department have expertise in sensors?",
+     "list :: ?u1 | employees | Data Services ; ?u1 | expertise in | sensors"),
     # a kind placed somewhere, and a condition on what it relates to (placed_kind_related)
     ("placed_kind_related", "Which suppliers based in Germany supply products in the Sensor category?",
      "list :: ?u1 | is a | suppliers ; ?u1 | based in | Germany ; ?u1 | supply | ?u2 ; ?u2 | is a | products ; "

@@ -21,7 +21,13 @@ from typing import Protocol
 from gateway.errors import GatewayError
 from understanding.answer_types import answer_class, build_answer_type, predicted_kind, stated_kind, wh_noun
 from understanding.coverage import positive_question, unsupported_reason, with_negation
-from understanding.grading import SUPERLATIVE_DESCENDING, StatedOrdering, same_words, stated_ordering
+from understanding.grading import (
+    SUPERLATIVE_DESCENDING,
+    StatedOrdering,
+    same_words,
+    singular,
+    stated_ordering,
+)
 from understanding.groups import (
     GROUPING_WORDS,
     GroupNoun,
@@ -156,11 +162,93 @@ _ASKED = re.compile(r"(?i:" + _QUESTION_WORDS + r"|in|on|at|from|for)\b")  # a q
 _PLACE_OF_A_DESCRIBED_THING = re.compile(r"^\s*(?:in|at)\s+which\s+(?P<kind>[a-z]+)\s+(?:is|are|was|were)\s+"
                                          r"(?P<thing>the\s+[a-z].*?\s+of\s+.+?)\s+(?:located|based|situated|headquartered)\s*\?\s*$",
                                          re.IGNORECASE)
-# "Among the products whose supplier is in Japan, which one costs the most?": the kind, restricted, asked directly
-_AMONG_WHICH_ONE = re.compile(r"^\s*among\s+(?:all\s+)?(?:the\s+|our\s+)?(?P<kind>[a-z]+(?:\s+[a-z]+)?)\s+"
-                              r"(?P<rest>(?:whose|that|which|who|from|of|in|supplied|managed|made)\b[^,]+),\s*"
-                              r"which(?:\s+one|\s+of\s+them)?\s+(?P<asked>[a-z].*)$", re.IGNORECASE)
+# what a verb after "which" starts ("which is ...", "which costs the most"), not a noun ("which category has")
+_VERB_ASKED = (r"(?:is|are|was|were|has|have|had|does|do|did|can)\b|[a-z]+s\s+(?:the|a|an|more|most|less|least|"
+               r"fewest|over|under)\b")
+# "Among the products whose supplier is in Japan, which one costs the most?", "Of the products the Marketing
+# department is responsible for, which one is the heaviest?", "Among the switches, which product has the best
+# reliability index?": the kind, restricted, asked directly (a superlative as "What is the heaviest product
+# that ...?"); a name in the restriction may hold commas, so the last ", which" ends it
+_AMONG_WHICH_ONE = re.compile(r"^\s*(?:among|of)\s+(?:all\s+)?(?:the\s+|our\s+|these\s+|those\s+)?"
+                              r"(?P<kind>(?:[a-z]+\s+(?!(?:the|a|an|our|its|their)\b)(?=[a-z]+s\b))?[a-z]+s)\b"
+                              r"(?:\s+(?P<rest>[^?]+?))?,\s*which(?:\s+one|\s+of\s+(?:them|these)|\s+(?!" + _VERB_ASKED + r")(?P<noun>[a-z]+))?"
+                              r"\s+(?P<asked>[a-z].*)$", re.IGNORECASE)
+_AMONG_ANY_OF = ("product", "products", "item", "items", "ones")  # "which product" among switches asks for a switch
+_AMONG_RELATIVE = re.compile(r"(?:whose|that|which|who|whom|from|of|in|on|at|with|without|by|for|under|over|"
+                             r"[a-z]+ed|[a-z]+ing)\b")
+_ASKED_BY_VERB = re.compile(_VERB_ASKED + r"|[a-z]+(?:s|ed)\b(?!\s+(?:is|are|was|were|has|have|does|do)\b)")
+_SINGULAR_VERB = re.compile(r"(?:is|was|has|does)\b|[a-z]+[^s\W]s\b")
+_IS_THE_SUPERLATIVE = re.compile(r"^(?:is|was)\s+the\s+(?P<grade>(?:most|least)\s+[a-z]+|[a-z]+est|best|worst)\s*[?.!]?$",
+                                 re.IGNORECASE)
+# "furthest south", "the most northern", "northernmost": the extreme of a coordinate; "north of 60 degrees
+# latitude", "south of the equator": a bound on it (the coordinate's words are what graphs name them by)
+_COMPASS = {"north": ("latitude", True), "south": ("latitude", False), "east": ("longitude", True),
+            "west": ("longitude", False)}
+_COMPASS_EXTREME = re.compile(r"\b(?:(?:is|are|was|were)\s+)?(?:(?:located|situated|based|lying|lies|lie)\s+)?(?:the\s+)?"
+                              r"(?:furthest|farthest|most)\s+(?:to\s+the\s+)?(?P<direction>north|south|east|west)"
+                              r"(?:ern|wards?)?\b(?!\s+of\b)", re.IGNORECASE)
+_COMPASS_MOST = re.compile(r"\b(?:(?P<direction>north|south|east|west)ernmost|most\s+(?P<adjective>north|south|east|west)ern)"
+                           r"\s+(?P<noun>[a-z]+(?:\s+[a-z]+s)?)\b", re.IGNORECASE)
+_COMPASS_BOUND = re.compile(r"\b(?P<copula>(?:is|are|was|were)\s+)?(?:(?:located|situated|based|lying|lies|lie)\s+)?"
+                            r"(?P<direction>north|south|east|west)\s+of\s+(?:(?P<value>-?\d+(?:\.\d+)?)\s*(?:degrees|°)?"
+                            r"(?:\s+(?:latitude|longitude|north|south|east|west|[NSEW])\b)?|the\s+(?:equator|prime\s+meridian|"
+                            r"greenwich\s+meridian|meridian))", re.IGNORECASE)
+# "for more hardware products than anyone else", "fewer employees than any other department": the most, fewest
+_MORE_THAN_ANY = re.compile(r"\b(?P<more>more|fewer|less)\s+(?P<things>[a-z]+(?:\s+[a-z]+){0,2}?)\s+than\s+"
+                            r"(?:any(?:one|body|thing)?(?:\s+else)?|any\s+other(?:\s+[a-z]+)?|all\s+(?:the\s+)?others|"
+                            r"every(?:one|body|thing)\s+else)(?=\s*[?.!,]|$)", re.IGNORECASE)
+# "furthest west, i.e. has the smallest longitude": a restatement of what was just asked, left out
+_RESTATED = re.compile(r"\s*(?:,\s*|\s\()(?:i\.\s?e\.|that is,|in other words,?)[^),?]*\)?(?=\s*[?.!]?\s*$)",
+                       re.IGNORECASE)
 _REFERS_BACK = re.compile(r"\b(?:their|its|his|her|them|they|it|he|she|this|that|these|those|there)\b", re.IGNORECASE)
+
+
+def _among_asked_directly(question: str) -> str:
+    """"Among the <things> <restriction>, which one <asked>" as "Which <things> <restriction> <asked>", and
+    "..., which one is the heaviest?" as "What is the heaviest <thing> <restriction>?"; unchanged where the
+    noun after "which" asks for another kind ("Among hardware products, which category ...")."""
+    among = _AMONG_WHICH_ONE.match(question)
+    if among is None:
+        return question
+    kind, rest, noun = among.group("kind"), among.group("rest") or "", (among.group("noun") or "").lower()
+    if noun and (noun not in _AMONG_ANY_OF and singular(noun) != singular(kind.split()[-1].lower())
+                 or not _ASKED_BY_VERB.match(among.group("asked"))):  # "which product category has ..."
+        return question
+    if rest and not _AMONG_RELATIVE.match(rest):  # "the Marketing department is responsible for": a clause
+        rest = "that " + rest
+    if not rest and noun in _AMONG_ANY_OF:  # "Among the switches, which product ...": the switches are asked
+        noun = ""
+    superlative = _IS_THE_SUPERLATIVE.match(among.group("asked"))
+    if superlative is not None:
+        words = kind.split()
+        return " ".join(["What is the", superlative.group("grade"), *words[:-1], singular(words[-1]), rest]).strip() + "?"
+    asked = among.group("asked")
+    if _SINGULAR_VERB.match(asked):  # "which one costs the most": one thing asked, "Which product ... costs ..."
+        words = kind.split()
+        kind = " ".join([*words[:-1], singular(words[-1])])
+    return " ".join(["Which", kind, rest, asked]).replace("  ", " ")
+
+
+def _compass_read_as_coordinates(question: str) -> str:
+    """"Which supplier is located furthest south?" as "Which supplier has the lowest latitude?", "the
+    northernmost supplier" as "the supplier with the highest latitude", "suppliers located north of 60
+    degrees" as "suppliers with a latitude greater than 60"."""
+    def extreme(found: re.Match[str]) -> str:
+        coordinate, up = _COMPASS[found.group("direction").lower()]
+        return f"has the {'highest' if up else 'lowest'} {coordinate}"
+
+    def most(found: re.Match[str]) -> str:
+        coordinate, up = _COMPASS[(found.group("direction") or found.group("adjective")).lower()]
+        return f"{found.group('noun')} with the {'highest' if up else 'lowest'} {coordinate}"
+
+    def bound(found: re.Match[str]) -> str:
+        coordinate, up = _COMPASS[found.group("direction").lower()]
+        return f"{'have' if found.group('copula') else 'with'} a {coordinate} {'greater' if up else 'less'} " \
+               f"than {found.group('value') or 0}"
+
+    question = _COMPASS_MOST.sub(most, question)
+    question = _COMPASS_EXTREME.sub(extreme, question)
+    return _COMPASS_BOUND.sub(bound, question)
 
 
 def read_text(question: str) -> str:
@@ -172,8 +260,9 @@ def read_text(question: str) -> str:
     by "of" (or an acronym) before or after a name left out ("the parts of the bill of material
     PulseCraft Vertex" or "of the PulseCraft Vertex BOM" -> "the parts of PulseCraft Vertex"), "In which
     country is the supplier of the cheapest X located?" as "What is the country of the supplier of the
-    cheapest X?" and "Among the products whose ..., which one costs the most?" as "Which products
-    whose ... costs the most?"; the understood question keeps the words as asked."""
+    cheapest X?", "Among/Of the products ..., which one ..." asked directly, compass directions as
+    coordinates ("furthest south": the lowest latitude), "more X than anyone else" as "the most X", and a
+    restatement after "i.e." left out; the understood question keeps the words as asked."""
     question = question[:1].upper() + question[1:]  # "how many people work in Data Services" as asked formally
     if question[-1:].isalnum():
         question += "?" if _ASKED.match(question) else "."
@@ -193,13 +282,15 @@ def read_text(question: str) -> str:
             _STATED_VERB.search(question) is None:
         phrase = question[elliptic.start("phrase"):]
         question = "What is the " + phrase[:1].lower() + phrase[1:]
+    question = _RESTATED.sub("", question)
+    question = _compass_read_as_coordinates(question)
+    question = _MORE_THAN_ANY.sub(lambda found: f"the {'most' if found.group('more').lower() == 'more' else 'fewest'} "
+                                                f"{found.group('things')}", question)
     question = _BUT_COMPARED.sub(lambda found: found.group("unit") + " and ", question)
     placed = _PLACE_OF_A_DESCRIBED_THING.match(question)  # "In which country is the supplier of ... located?"
     if placed is not None and stated_ordering(placed.group("thing")) is not None:  # of the cheapest ...: a chain
         question = f"What is the {placed.group('kind')} of {placed.group('thing')}?"
-    among = _AMONG_WHICH_ONE.match(question)  # "Among the products ..., which one costs the most?"
-    if among is not None:
-        question = f"Which {among.group('kind')} {among.group('rest')} {among.group('asked')}"
+    question = _among_asked_directly(question)
     question = _KIND_OF_KIND_AFTER_NAME.sub(r"\g<preposition> \g<name>", question)
     return _KIND_OF_KIND_BEFORE_NAME.sub(r"\g<preposition> ", question)
 

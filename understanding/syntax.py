@@ -1179,21 +1179,24 @@ _RESTRICTED_KIND_RELATED = re.compile(
     r"^(?:which|what)\s+(?P<kind>[a-z]+)\s+(?:of|from|in)\s+(?:the\s+)?"
     r"(?P<name>" + _PROPER_NAME + r")(?:\s+(?:department|team|category|group|division|unit))?"
     r"\s+(?:(?:are|is)\s+(?:an?\s+)?(?P<relation>[a-z]+(?:\s+[a-z]+)?\s+(?:in|on|for|with|of|to|by|from|at))\s+(?:the\s+)?"
-    r"(?P<other>[A-Za-z0-9][\w&.'-]*(?: [\w&.'-]+){0,3})|(?:have|has)\s+(?:an?\s+|any\s+)?"
+    r"(?P<other>[A-Za-z0-9][\w&.'-]*(?: [\w&.'-]+){0,3})|(?:have|has)\s+(?:an?\s+)?(?P<field>[a-z]+\s+(?:in|on|with))"
+    r"\s+(?:the\s+)?(?P<fielded>[A-Za-z0-9][\w&.'-]*(?: [\w&.'-]+){0,3})|(?:have|has)\s+(?:an?\s+|any\s+)?"
     r"(?P<had>[a-z]+(?:\s+[a-z]+)?)(?:\s+on\s+(?:record|file))?)\s*[?.!]?$")
 
 
 def restricted_kind_related(question: str) -> PhraseGraphPattern | None:
-    """"Which members of the Marketing department are experts in capacitors?" as `?u1 | members |
-    Marketing ; ?u1 | experts in | capacitors` (or "... have a phone number": `?u1 | phone number |
+    """"Which members of the Marketing department are experts in capacitors?" (or "have expertise in
+    capacitors") as `?u1 | members | Marketing ; ?u1 | experts in | capacitors` (or "... have a phone number": `?u1 | phone number |
     ?u2`): the model keeps one of the two (`?u1 | members | Marketing ; ?u1 | is a | department`); None
     for anything else."""
     found = _lowered_match(question, _RESTRICTED_KIND_RELATED)
-    said = found.group("relation") or found.group("had") if found is not None else None
+    said = found.group("relation") or found.group("field") or found.group("had") if found is not None else None
     if found is None or said.split()[0] in _NOT_ATTRIBUTES | _COMPARING_WORDS:
         return None
-    related = PhraseTriple(ANSWER, found.group("relation"), found.group("other")) if found.group("relation") else \
-        PhraseTriple(ANSWER, found.group("had"), "?unknown2")  # "... have a phone number": one of their own
+    if found.group("relation") or found.group("field"):  # "are experts in X", "have expertise in X"
+        related = PhraseTriple(ANSWER, said, found.group("other") or found.group("fielded"))
+    else:  # "... have a phone number": one of their own
+        related = PhraseTriple(ANSWER, said, "?unknown2")
     return PhraseGraphPattern(triples=(PhraseTriple(ANSWER, found.group("kind"), found.group("name")), related))
 
 
