@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
+import numpy as np
 import pyoxigraph as ox
 
 from gateway.endpoint import Endpoint
@@ -31,6 +32,34 @@ _QUOTES = "\"'“”‘’«»"
 MAX_CLASSES = 2000
 MAX_LITERAL_FORMS = 24
 MAX_TWINS = 20
+SYNONYM_FACTOR = 0.9  # a class fitting a synonym of the phrase's kind word, not the word itself
+# Kind words of everyday English that name one kind ("Which vendors ..." asks for suppliers): each group's
+# words stand for each other when a class phrase is linked; general English, the same for every graph.
+_KIND_SYNONYMS = (("supplier", "vendor", "provider", "seller"), ("product", "item", "article", "merchandise"),
+                  ("employee", "staff", "worker", "personnel", "staffer", "colleague"),
+                  ("department", "team", "division"), ("customer", "client", "buyer"))
+KIND_SYNONYMS = {word: tuple(other for other in group if other != word) for group in _KIND_SYNONYMS for word in group}
+
+
+def kind_synonyms(phrase: str) -> list[str]:
+    """The phrase with its last (kind) word replaced by each synonym: "vendors" -> "suppliers", ...;
+    none for a kind word outside the table."""
+    words = phrase.split()
+    if not words:
+        return []
+    last = words[-1].lower()
+    plural = last.endswith("s") and last[:-1] in KIND_SYNONYMS
+    others = KIND_SYNONYMS.get(last[:-1] if plural else last, ())
+    return [" ".join([*words[:-1], other + ("s" if plural else "")]) for other in others]
+
+
+def kind_affinity(scorer: AffinityScorer, phrase: str, texts: Sequence[str]) -> np.ndarray:
+    """Affinity of a kind phrase to class words, a synonym of its kind word counting at `SYNONYM_FACTOR`:
+    one measure for linking class phrases and for filtering answers by their classes."""
+    scores = scorer.score_many(phrase, texts)
+    for synonym in kind_synonyms(phrase):
+        scores = np.maximum(scores, SYNONYM_FACTOR * scorer.score_many(synonym, texts))
+    return scores
 
 
 @dataclass(frozen=True)
@@ -264,12 +293,13 @@ class EntityLinker:
 
     async def link_classes(self, phrase: str, endpoint: Endpoint, *, top_k: int = 2,
                            min_score: float = 0.35) -> list[LinkedEntity]:
-        """Classes whose label (or local name) matches a class phrase ("singers" -> :singer)."""
+        """Classes whose label (or local name) matches a class phrase ("singers" -> :singer), or a
+        synonym of its kind word ("vendors" -> :Supplier, `kind_synonyms`)."""
         classes = await self.classes(endpoint)
         if not classes:
             return []
         subclasses = self._subclasses.get(endpoint.config.cache_key, {})
-        scores = await self.scorer.ascore_many(phrase, [words for _, words in classes])
+        scores = await asyncio.to_thread(kind_affinity, self.scorer, phrase, [words for _, words in classes])
         ranked = sorted(zip(classes, scores, strict=True), key=lambda pair: -float(pair[1]))
         return [LinkedEntity(ox.NamedNode(iri), words, float(score), "class", subclasses=subclasses.get(iri, ()))
                 for (iri, words), score in ranked[:top_k] if float(score) >= min_score]

@@ -23,7 +23,7 @@ import pyoxigraph as ox
 
 from gateway.sparql import XSD, Term
 from linking.affinity import AffinityScorer
-from linking.entities import describe_class
+from linking.entities import describe_class, kind_affinity
 from understanding.pgp import AnswerKind, AnswerType
 
 DATE_TYPES = {XSD + t for t in ("date", "dateTime", "gYear", "gYearMonth", "dateTimeStamp")}
@@ -122,7 +122,7 @@ class AnswerTypeFilter:
         classes = sorted({c for a in answers for c in types.get(a.value, [])})
         if not classes:
             return FilterOutcome(answers, removed, "a literal where a resource was expected" if removed else "")
-        scores = self.scorer.score_many(semantic_type, [describe_class(c, type_labels.get(c)) for c in classes])
+        scores = kind_affinity(self.scorer, semantic_type, [describe_class(c, type_labels.get(c)) for c in classes])
         by_class = dict(zip(classes, (float(s) for s in scores), strict=True))
         kept = [a for a in answers
                 if not types.get(a.value) or max(by_class[c] for c in types[a.value]) >= self.threshold]

@@ -93,6 +93,19 @@ async def test_class_phrases_link_to_labelled_classes(ck25: Endpoint) -> None:
     assert classes[0].term.value == PV + "ProductCategory"
 
 
+async def test_a_kind_word_links_to_the_class_its_synonym_names(ck25: Endpoint) -> None:
+    """"Which vendors ...": the graph names the kind Supplier; a synonym fits at a discount."""
+    from linking.entities import SYNONYM_FACTOR, kind_synonyms
+
+    assert kind_synonyms("vendors") == ["suppliers", "providers", "sellers"]
+    assert kind_synonyms("Production team") == ["Production department", "Production division"]
+    assert kind_synonyms("countries") == []
+    classes = await EntityLinker(default_scorer()).link_classes("vendors", ck25)
+    assert classes[0].term.value == PV + "Supplier" and classes[0].score == pytest.approx(SYNONYM_FACTOR)
+    direct = await EntityLinker(default_scorer()).link_classes("suppliers", ck25)
+    assert direct[0].term.value == PV + "Supplier" and direct[0].score == pytest.approx(1.0)
+
+
 async def test_relation_linking_in_both_directions(ck25: Endpoint) -> None:
     scorer = default_scorer()
     vertex = (await EntityLinker(scorer).link_entities("Franz Kornhaeusel", ck25))[0]

@@ -60,6 +60,10 @@ def test_datatype_and_semantic_filters() -> None:
     types = {"http://x/ann": ["http://x/Person"], "http://x/oslo": ["http://x/City"]}
     outcome = filtering.filter(people, AnswerType(AnswerKind.RESOURCE, "persons"), types)
     assert [a.value for a in outcome.kept] == ["http://x/ann", "http://x/untyped"] and "persons" in outcome.reason
+    firms = [ox.NamedNode("http://x/acme"), ox.NamedNode("http://x/bolt")]
+    types = {"http://x/acme": ["http://x/Supplier"], "http://x/bolt": ["http://x/Product"]}
+    vendors = filtering.filter(firms, AnswerType(AnswerKind.RESOURCE, "vendors"), types)
+    assert [a.value for a in vendors.kept] == ["http://x/acme"]  # a synonym of the class's word fits
     services = [ox.NamedNode("http://x/repair"), ox.NamedNode("http://x/sensor")]
     types = {"http://x/repair": ["http://x/Service"], "http://x/sensor": ["http://x/Hardware"]}
     asked = filtering.filter(services, AnswerType(AnswerKind.STRING, "services"), types, named=True, asked_by_kind=True)
