@@ -25,7 +25,13 @@ import pyoxigraph as ox
 
 from gateway.config import EndpointConfig, cache_dir
 from gateway.endpoint import LabelHit
-from gateway.errors import ConfigurationError, EndpointTimeout, EndpointUnreachable, SparqlError
+from gateway.errors import (
+    ConfigurationError,
+    EndpointTimeout,
+    EndpointUnreachable,
+    SparqlError,
+    SparqlSyntaxError,
+)
 from gateway.sparql import make_iri
 
 if TYPE_CHECKING:
@@ -195,6 +201,9 @@ class TextSearchDialect:
         return self
 
 
+_NOISE_ONLY = re.compile(r"consists of noise words exclusively", re.IGNORECASE)
+
+
 class VirtuosoDialect(TextSearchDialect):
     """OpenLink Virtuoso: `?label bif:contains "'w1' AND 'w2'"`, after the triple that binds ?label.
 
@@ -217,6 +226,16 @@ class VirtuosoDialect(TextSearchDialect):
 
     def text_pattern(self, request: SearchRequest) -> str:
         return f"{self.label_pattern(request)}\n  ?label bif:contains {sparql_string(self.expression(request.words))} ."
+
+    async def search(self, endpoint: Endpoint, request: SearchRequest, *, timeout_s: float | None = None) -> list[LabelHit]:
+        """As any dialect's, except that words Virtuoso's tokenizer treats as noise (letters of scripts it
+        does not index, "𐀀𖹠") find nothing instead of failing the query."""
+        try:
+            return await super().search(endpoint, request, timeout_s=timeout_s)
+        except SparqlSyntaxError as exc:
+            if _NOISE_ONLY.search(str(exc)):
+                return []
+            raise
 
 
 class JenaDialect(TextSearchDialect):
