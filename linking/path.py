@@ -706,12 +706,17 @@ class KgqanPath:
         found_classes = dict(zip(class_phrases, class_lists, strict=True))
         named_classes = [p for p in class_phrases if p not in entity_phrases and _looks_like_a_name(p)
                          and not _anchored_by_name(p, pattern)]
-        # a class phrase no class fits may name a thing its members link to ("sensors" -> the category Sensor)
+        # a class phrase no class fits may name a thing its members link to ("sensors" -> the category Sensor),
+        # and so may a word a fitting class leaves over that names no class ("sensor hardware": Hardware
+        # linked to Sensor; not "hardware products")
+        class_words = {w for _, words in await self.entity_linker.classes(endpoint) for w in _word_set(words)}
+        left = {p: word for p in class_phrases if (word := _left_by_class(p, found_classes[p])) not in (None, *class_words)}
         kinds = [p for p in class_phrases if p not in entity_phrases and p not in named_classes
-                 and max((c.score for c in found_classes[p]), default=0.0) < CLASS_FIT]
+                 and (max((c.score for c in found_classes[p]), default=0.0) < CLASS_FIT or p in left)]
         searches = [*searched, *named_classes, *kinds]
+        kind_words = {p: left.get(p) or _singular_phrase(p) for p in kinds}
         vertex_lists, literal_map = await asyncio.gather(
-            asyncio.gather(*(self.entity_linker.link_entities(p if p not in kinds else _singular_phrase(p), endpoint,
+            asyncio.gather(*(self.entity_linker.link_entities(kind_words.get(p, p), endpoint,
                                                               max_vertices=options.max_vertices,
                                                               top_k=options.vertices_per_node)
                              for p in searches)),
@@ -1240,6 +1245,16 @@ def _taken(first: PathResult, second: PathResult, note: str) -> PathResult:
     second.setup_requests += first.setup_requests
     second.timings_ms = {phase: first.timings_ms.get(phase, 0.0) + spent for phase, spent in second.timings_ms.items()}
     return second
+
+
+def _left_by_class(phrase: str, found: list[LinkedEntity]) -> str | None:
+    """"sensor hardware", "hardware sensors": the best class names some of a lower-case kind's words, and
+    the one content word left ("sensor") may name a thing the class's members link to; else None."""
+    if not found or phrase != phrase.lower() or found[0].kind != "class":
+        return None
+    named, words = _word_set(found[0].label), _word_set(phrase)
+    left = words - named
+    return next(iter(left)) if named and named < words and len(left) == 1 and not left & _FUNCTION_WORDS else None
 
 
 def _singular_phrase(phrase: str) -> str:

@@ -62,9 +62,13 @@ PARAPHRASES: dict[tuple[str, ...], str] = {
 }
 
 
+_ADVERBS = frozenset({"directly", "immediately", "currently", "still", "also", "actually", "mainly", "only"})
+
+
 def paraphrase(phrase: str) -> str | None:
-    """The words a predicate for `phrase` is often named by, if the phrase is a known paraphrase."""
-    return PARAPHRASES.get(tuple(phrase.lower().split()))
+    """The words a predicate for `phrase` is often named by, if the phrase (its adverbs left out:
+    "reporting directly to") is a known paraphrase."""
+    return PARAPHRASES.get(tuple(w for w in phrase.lower().split() if w not in _ADVERBS))
 
 
 @dataclass(frozen=True)

@@ -251,6 +251,8 @@ async def test_a_relation_phrase_naming_the_answers_class_links_through_any_pred
     ("list :: ?u1 | is a | sensors ; ?u1 | weigh | ?u2 :: filter ?u2 > 18", "Sensor", "weight_g", 18),
     # "Which Resistors are taller than 75 mm?": no thing is named "Resistors"; the category Resistor is
     ("list :: ?u1 | is a | Resistors ; ?u1 | taller | ?u2 :: filter ?u2 > 75", "Resistor", "height_mm", 75),
+    # "sensor hardware": the class Hardware leaves "sensor", which names the category its members link to
+    ("list :: ?u1 | is a | sensor hardware ; ?u1 | weigh | ?u2 :: filter ?u2 > 18", "Sensor", "weight_g", 18),
 ])
 async def test_a_class_phrase_no_class_fits_reads_as_what_its_members_link_to(
         path: KgqanPath, ck25: Endpoint, pattern: str, category: str, attribute: str, bound: int) -> None:

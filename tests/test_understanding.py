@@ -581,6 +581,16 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
      "list :: ?u1 | is a | city ; ?u1 | parking spaces | ?u2 :: order count ?u2 asc 1"),
     ("with_counted_nouns", "Which departments have more than 9 members?", "list :: ?u1 | is a | departments :: filter ?u1 > 9",
      "list :: ?u1 | is a | departments ; ?u1 | members | ?u2 :: filter count ?u2 > 9"),
+    # things counted for another node keep the counted noun as their kind
+    ("with_counted_nouns", "What is the email address of the employee who manages the most products?",
+     "list :: ?u1 | email address | ?u2 ; ?u2 | is a | employee ; ?u2 | manages | ?u3 :: order count ?u3 desc 1",
+     "list :: ?u1 | email address | ?u2 ; ?u2 | is a | employee ; ?u2 | manages | ?u3 ; ?u3 | is a | products "
+     ":: order count ?u3 desc 1"),
+    ("with_counted_nouns", "Which supplier has the second highest number of products?",
+     "list :: ?u1 | supplier | ?u2 :: order count ?u2 desc 1 offset 1",
+     "list :: ?u1 | supplier | ?u2 ; ?u2 | is a | products :: order count ?u2 desc 1 offset 1"),
+    ("with_counted_nouns", "Which supplier has the most products?",  # the relation names them already
+     "list :: ?u1 | is a | supplier ; ?u1 | products | ?u2 :: order count ?u2 desc 1", None),
     # not a counted noun, or the answer is ordered by something real: left alone
     ("with_counted_nouns", "Which service is the most expensive?", "list :: ?u1 | is a | service :: order ?u1 desc 1", None),
     ("with_counted_nouns", "Which singer has the most awards?", "list :: ?u1 | is a | singer ; ?u1 | age | ?u2 :: order ?u2 desc 1", None),
@@ -837,6 +847,10 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
      ":: order sum ?u3 desc 1"),
     ("with_grouped_aggregate", "Which supplier supplies the products with the highest price?",  # no measure: one product's
      "list :: ?u1 | supplier | ?u2 ; ?u2 | is a | products ; ?u2 | price | ?u3 :: order ?u3 desc 1", None),
+    ("with_grouped_aggregate", "Which category of hardware products has the highest average price?",  # members after "of"
+     "list :: ?u1 | category | ?u2 ; ?u2 | is a | hardware products ; ?u2 | price | ?u3 :: order ?u3 desc 1",
+     "list :: ?u1 | is a | category ; ?u2 | category | ?u1 ; ?u2 | is a | hardware products ; ?u2 | price | ?u3 "
+     ":: order avg ?u3 desc 1"),
     ("with_grouped_aggregate", "Which supplier has the highest average price of its products?",
      "list :: ?u1 | supplier | ?u2 ; ?u2 | is a | products :: order count ?u2 desc 1",
      "list :: ?u1 | is a | supplier ; ?u2 | supplier | ?u1 ; ?u2 | is a | products ; ?u2 | price | ?u3 "
@@ -1423,6 +1437,16 @@ GARBLED_SUPERLATIVE_MODEL = FixedModel("list :: ?u1 | heaviest | ?u2 ; ?u2 | is 
                                        AnswerKind.NUMBER)
 
 
+def test_groups_ranked_by_an_average_keep_the_repaired_reading_over_the_superlative_one() -> None:
+    """"Which product category has the lowest average reliability index?" ranks categories by their
+    products' average: the superlative reading of the parse (one category's own index) comes second."""
+    model = FixedModel("list :: ?u1 | product category | ?u2 ; ?u2 | reliability index | ?u3 :: order ?u3 asc 1",
+                       AnswerKind.RESOURCE)
+    understood = QuestionParser(model=model).parse_sync(["Which product category has the lowest average reliability index?"])[0]
+    assert understood.pattern.to_text() == ("list :: ?u1 | is a | product category ; ?u2 | category | ?u1 ; "
+                                            "?u2 | reliability index | ?u3 :: order avg ?u3 asc 1")
+
+
 def test_the_superlative_reading_comes_first_and_the_model_reading_next() -> None:
     parser = QuestionParser(model=GARBLED_SUPERLATIVE_MODEL)
     understood = parser.parse_sync(["What is the heaviest product from a supplier in Germany?"])[0]
@@ -1944,6 +1968,14 @@ def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> Non
      "Who is product manager for the most hardware products?"),
     ("Which department has fewer employees than any other?", "Which department has the fewest employees?"),
     ("Which supplier has more than 5 products?", "Which supplier has more than 5 products?"),
+    # "a single part" is "a part"; units in total are the total quantity
+    ("What is the largest quantity of a single part in PulseCraft Vertex?",
+     "What is the largest quantity of a part in PulseCraft Vertex?"),
+    ("How many units of parts in total are needed to build the AeroVibe Matrix?",
+     "What is the total quantity of parts needed to build the AeroVibe Matrix?"),
+    ("What's the total number of component units needed to build one ElectroMech ProDrive?",
+     "What's the total quantity of parts needed to build one ElectroMech ProDrive?"),
+    ("How many units does Acme sell?", "How many units does Acme sell?"),
 ])
 def test_the_read_text_leaves_out_context_told_first_and_which_of_our(question: str, read: str) -> None:
     from understanding.parser import read_text

@@ -197,6 +197,14 @@ _COMPASS_BOUND = re.compile(r"\b(?P<copula>(?:is|are|was|were)\s+)?(?:(?:located
 _MORE_THAN_ANY = re.compile(r"\b(?P<more>more|fewer|less)\s+(?P<things>[a-z]+(?:\s+[a-z]+){0,2}?)\s+than\s+"
                             r"(?:any(?:one|body|thing)?(?:\s+else)?|any\s+other(?:\s+[a-z]+)?|all\s+(?:the\s+)?others|"
                             r"every(?:one|body|thing)\s+else)(?=\s*[?.!,]|$)", re.IGNORECASE)
+# "the largest quantity of a single part": "single" and "individual" only stress the article
+_SINGLE = re.compile(r"\b(?P<article>a|an|one|each|any|every)\s+(?:single|individual)\s+(?=[a-z])", re.IGNORECASE)
+# "How many units of parts in total are needed to build X?", "the total number of component units": the
+# summed quantity, which graphs keep as a value of each part line ("quantity"), not as things to count
+_UNITS_IN_TOTAL = re.compile(r"^\s*how\s+many\s+(?:units|pieces)(?:\s+of\s+(?P<things>[a-z]+(?:\s+[a-z]+)?))?\s+"
+                             r"(?:in\s+total|altogether|overall|in\s+all)\s+(?:(?:are|is|were|was|do|does)\s+)?(?P<rest>.+)$",
+                             re.IGNORECASE)
+_TOTAL_UNITS = re.compile(r"\btotal\s+number\s+of\s+(?:[a-z]+\s+)?(?:units|pieces)\b", re.IGNORECASE)
 # "furthest west, i.e. has the smallest longitude": a restatement of what was just asked, left out
 _RESTATED = re.compile(r"\s*(?:,\s*|\s\()(?:i\.\s?e\.|that is,|in other words,?)[^),?]*\)?(?=\s*[?.!]?\s*$)",
                        re.IGNORECASE)
@@ -261,8 +269,9 @@ def read_text(question: str) -> str:
     PulseCraft Vertex" or "of the PulseCraft Vertex BOM" -> "the parts of PulseCraft Vertex"), "In which
     country is the supplier of the cheapest X located?" as "What is the country of the supplier of the
     cheapest X?", "Among/Of the products ..., which one ..." asked directly, compass directions as
-    coordinates ("furthest south": the lowest latitude), "more X than anyone else" as "the most X", and a
-    restatement after "i.e." left out; the understood question keeps the words as asked."""
+    coordinates ("furthest south": the lowest latitude), "more X than anyone else" as "the most X", "how
+    many units in total" as the total quantity, "a single part" as "a part", and a restatement after "i.e."
+    left out; the understood question keeps the words as asked."""
     question = question[:1].upper() + question[1:]  # "how many people work in Data Services" as asked formally
     if question[-1:].isalnum():
         question += "?" if _ASKED.match(question) else "."
@@ -283,6 +292,11 @@ def read_text(question: str) -> str:
         phrase = question[elliptic.start("phrase"):]
         question = "What is the " + phrase[:1].lower() + phrase[1:]
     question = _RESTATED.sub("", question)
+    question = _SINGLE.sub(lambda found: found.group("article") + " ", question)
+    units = _UNITS_IN_TOTAL.match(question)
+    if units is not None:
+        question = f"What is the total quantity of {units.group('things') or 'parts'} {units.group('rest')}"
+    question = _TOTAL_UNITS.sub("total quantity of parts", question)
     question = _compass_read_as_coordinates(question)
     question = _MORE_THAN_ANY.sub(lambda found: f"the {'most' if found.group('more').lower() == 'more' else 'fewest'} "
                                                 f"{found.group('things')}", question)
@@ -555,7 +569,8 @@ class QuestionParser:
                         doc: object) -> tuple[PhraseGraphPattern | _NextReading, AnswerKind | None] | None:
         """The reading of the parse that replaces the model's, with the answer kind it implies, or None."""
         reading = superlative_reading(doc)
-        if reading is not None:
+        grouped = understood.pattern.ordering is not None and understood.pattern.ordering.aggregate is not None
+        if reading is not None and not grouped:  # "the highest average price" ranks groups: the repair's reading
             return reading.pattern, reading.kind
         counted = counted_superlative_reading(doc)  # "Which supplier from Brazil supplies the most products?"
         if counted is not None:

@@ -679,6 +679,12 @@ def with_counted_nouns(question: str, pattern: PhraseGraphPattern) -> PhraseGrap
             triples = (*(t for t in pattern.triples if t != counted_class),
                        PhraseTriple(ordering.node, counted_class.object, counted))
             return replace(pattern, triples=triples, ordering=replace(ordering, node=counted))
+    if ordering is not None and ordering.by_count and (found := _COUNTED_NOUN.search(text)) is not None:
+        edges = [t for t in pattern.triples if ordering.node in t.nodes()]
+        if ordering.node != ANSWER and is_unknown(ordering.node) and edges and not any(t.is_type for t in edges) \
+                and not any(same_words(t.relation, found.group(2)) for t in edges):
+            # "the employee who manages the most products" (`?u2 | manages | ?u3 :: order count ?u3`): products counted
+            return replace(pattern, triples=(*pattern.triples, PhraseTriple(ordering.node, TYPE_RELATION, found.group(2))))
     for index, comparison in enumerate(pattern.comparisons):
         if comparison.by_count or comparison.node != ANSWER or not _typed_only(pattern, ANSWER):
             continue
@@ -1444,7 +1450,9 @@ def kind_relation_reading(pattern: PhraseGraphPattern, noun: str | None) -> Phra
 
 _GROUP_AGGREGATE = re.compile(
     r"^\s*(?:among\s+(?:all\s+)?(?:the\s+|our\s+)?(?P<among>[a-z][a-z ]*?),\s*)?"
-    r"(?:which|what)\s+(?P<group>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2}?)\s+(?:has|have|had|shows?|gets?|requires?|needs?|contains?|is\s+the\s+one\s+with)"
+    r"(?:which|what)\s+(?:(?P<group>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2}?)|(?P<sort>category|type|kind|class|group|family|"
+    r"series|brand)\s+of\s+(?:the\s+|our\s+)?(?P<of>[a-z][a-z ]*?))"
+    r"\s+(?:has|have|had|shows?|gets?|requires?|needs?|contains?|is\s+the\s+one\s+with)"
     r"\s+the\s+(?P<end>highest|largest|greatest|biggest|lowest|smallest|least)\s+(?P<measure>average|mean|total|combined)"
     r"\s+(?P<attribute>[a-z][a-z ]*?)(?:\s+(?:of|for|among|across)\s+(?:its|their|the|all)?\s*(?P<members>[a-z][a-z ]*?))?\s*\?*\s*$",
     re.I)
@@ -1463,7 +1471,7 @@ _MEASURE = {"average": "avg", "mean": "avg", "total": "sum", "combined": "sum"}
 
 def with_grouped_aggregate(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """"Which supplier has the highest average price of its products?" (or "Among hardware products,
-    which category has the highest average price?"): groups ranked by an average or
+    which category has the highest average price?", "Which category of hardware products has ..."): groups ranked by an average or
     a total of their members' values, which the model cannot write (its training data ranks groups by
     counts only): `?u1 | is a | supplier ; ?u2 | supplier | ?u1 ; ?u2 | is a | products ; ?u2 | price
     | ?u3 :: order avg ?u3 desc 1`; also "Which supplier's products have the highest total weight?" and
@@ -1473,11 +1481,12 @@ def with_grouped_aggregate(question: str, pattern: PhraseGraphPattern) -> Phrase
         _GROUP_VERB_AGGREGATE.match(question)
     if found is None or pattern.form is not QuestionForm.LIST:
         return pattern
-    group, verb = found.group("group"), found.groupdict().get("verb")
+    group, verb = found.group("group") or found.groupdict().get("sort"), found.groupdict().get("verb")
     members_link = PhraseTriple(ANSWER, re.sub(r"^(?:is|are)\s+", "", verb), "?unknown2") if verb else \
         PhraseTriple("?unknown2", group.split()[-1], ANSWER)  # "is responsible for" the members, or their group
     triples = [PhraseTriple(ANSWER, TYPE_RELATION, group), members_link]
-    members = found.group("members") or found.groupdict().get("among")  # "Among hardware products, which category ..."
+    # "Among hardware products, which category ...", "Which category of hardware products ..."
+    members = found.group("members") or found.groupdict().get("among") or found.groupdict().get("of")
     if members:
         triples.append(PhraseTriple("?unknown2", TYPE_RELATION, members))
     triples.append(PhraseTriple("?unknown2", found.group("attribute"), "?unknown3"))
