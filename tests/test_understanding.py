@@ -851,6 +851,10 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
      "list :: ?u1 | category | ?u2 ; ?u2 | is a | hardware products ; ?u2 | price | ?u3 :: order ?u3 desc 1",
      "list :: ?u1 | is a | category ; ?u2 | category | ?u1 ; ?u2 | is a | hardware products ; ?u2 | price | ?u3 "
      ":: order avg ?u3 desc 1"),
+    ("with_grouped_aggregate", "Which supplier's products weigh the most in total?",  # the verb names the attribute
+     "list :: ?u1 | supplier | ?u2 ; ?u2 | weigh | ?u3 :: order ?u3 desc 1",
+     "list :: ?u1 | is a | supplier ; ?u2 | supplier | ?u1 ; ?u2 | is a | products ; ?u2 | weight | ?u3 "
+     ":: order sum ?u3 desc 1"),
     ("with_grouped_aggregate", "Which supplier has the highest average price of its products?",
      "list :: ?u1 | supplier | ?u2 ; ?u2 | is a | products :: order count ?u2 desc 1",
      "list :: ?u1 | is a | supplier ; ?u2 | supplier | ?u1 ; ?u2 | is a | products ; ?u2 | price | ?u3 "
@@ -1778,6 +1782,8 @@ def test_only_lower_case_x_of_y_without_an_article_may_be_a_kind() -> None:
      "list :: ?u1 | is a | hardware ; ?u1 | weight | ?u2 ; ?u1 | price | ?u3 :: filter ?u2 > 18 :: filter ?u3 < 1"),
     ("Which Coil products weigh at least 19 grams but cost under 1 EUR?",  # "but"; the kind keeps its capital
      "list :: ?u1 | is a | Coil products ; ?u1 | weight | ?u2 ; ?u1 | price | ?u3 :: filter ?u2 >= 19 :: filter ?u3 < 1"),
+    ("Which hardware products are both taller and wider than 75 mm?",  # one bound for two comparatives
+     "list :: ?u1 | is a | hardware products ; ?u1 | height | ?u2 ; ?u1 | width | ?u3 :: filter ?u2 > 75 :: filter ?u3 > 75"),
     ("sensors supplied by Brown PLC", None),
     ("Which singers are older than 30 and younger than 40?", None),  # one attribute: a range, read elsewhere
     ("Which products weigh less than 3 grams and are supplied from Japan?", None),  # not two comparisons
@@ -1868,6 +1874,8 @@ def test_counts_of_things_doing_something_to_a_kind_are_read_from_the_syntax(que
     ("Which sensors in the Gauge category are priced above 3 EUR?",  # the name before its kind
      "list :: ?u1 | is a | sensors ; ?u1 | category | Gauge ; ?u1 | price | ?u2 :: filter ?u2 > 3"),
     ("Which products from our suppliers are cheaper than 2 EUR?", None),  # not a name
+    ("Which products supplied from China weigh less than 3 g?",  # the participle is the relation's, not the kind's
+     "list :: ?u1 | is a | products ; ?u1 | supplied from | China ; ?u1 | weight | ?u2 :: filter ?u2 < 3"),
     ("Which resistors from Acme Corp cost between 2 and 3.5 euros?",  # both bounds on one value
      "list :: ?u1 | is a | resistors ; ?u1 | from | Acme Corp ; ?u1 | price | ?u2 :: filter ?u2 >= 2 :: filter ?u2 <= 3.5"),
 ])
@@ -1959,6 +1967,9 @@ def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> Non
     ("What is the most northern city?", "What is the city with the highest latitude?"),
     ("List the suppliers located north of 60 degrees latitude.", "List the suppliers with a latitude greater than 60."),
     ("How many suppliers are located south of the equator?", "How many suppliers have a latitude less than 0?"),
+    ("Which suppliers are located south of 30 degrees southern latitude?",  # the southern hemisphere is negative
+     "Which suppliers have a latitude less than -30?"),
+    ("Which suppliers lie west of 20 degrees W?", "Which suppliers have a longitude less than -20?"),
     ("Which suppliers are located in North Korea?", "Which suppliers are located in North Korea?"),
     ("Which products come from the south of France?", "Which products come from the south of France?"),
     # a restatement after "i.e." left out; "more X than anyone else" as "the most X"

@@ -189,10 +189,10 @@ _COMPASS_EXTREME = re.compile(r"\b(?:(?:is|are|was|were)\s+)?(?:(?:located|situa
                               r"(?:ern|wards?)?\b(?!\s+of\b)", re.IGNORECASE)
 _COMPASS_MOST = re.compile(r"\b(?:(?P<direction>north|south|east|west)ernmost|most\s+(?P<adjective>north|south|east|west)ern)"
                            r"\s+(?P<noun>[a-z]+(?:\s+[a-z]+s)?)\b", re.IGNORECASE)
-_COMPASS_BOUND = re.compile(r"\b(?P<copula>(?:is|are|was|were)\s+)?(?:(?:located|situated|based|lying|lies|lie)\s+)?"
+_COMPASS_BOUND = re.compile(r"\b(?P<copula>(?:is|are|was|were|lies|lie)\s+)?(?:(?:located|situated|based|lying)\s+)?"
                             r"(?P<direction>north|south|east|west)\s+of\s+(?:(?P<value>-?\d+(?:\.\d+)?)\s*(?:degrees|°)?"
-                            r"(?:\s+(?:latitude|longitude|north|south|east|west|[NSEW])\b)?|the\s+(?:equator|prime\s+meridian|"
-                            r"greenwich\s+meridian|meridian))", re.IGNORECASE)
+                            r"(?:\s*(?P<hemisphere>north|south|east|west|[NSEW])(?:ern)?\b)?(?:\s+(?:latitude|longitude)\b)?"
+                            r"|the\s+(?:equator|prime\s+meridian|greenwich\s+meridian|meridian))", re.IGNORECASE)
 # "for more hardware products than anyone else", "fewer employees than any other department": the most, fewest
 _MORE_THAN_ANY = re.compile(r"\b(?P<more>more|fewer|less)\s+(?P<things>[a-z]+(?:\s+[a-z]+){0,2}?)\s+than\s+"
                             r"(?:any(?:one|body|thing)?(?:\s+else)?|any\s+other(?:\s+[a-z]+)?|all\s+(?:the\s+)?others|"
@@ -251,8 +251,10 @@ def _compass_read_as_coordinates(question: str) -> str:
 
     def bound(found: re.Match[str]) -> str:
         coordinate, up = _COMPASS[found.group("direction").lower()]
-        return f"{'have' if found.group('copula') else 'with'} a {coordinate} {'greater' if up else 'less'} " \
-               f"than {found.group('value') or 0}"
+        value = found.group("value") or "0"
+        if (found.group("hemisphere") or "n")[0].lower() in "sw" and not value.startswith("-"):
+            value = "-" + value  # "30 degrees south": -30
+        return f"{'have' if found.group('copula') else 'with'} a {coordinate} {'greater' if up else 'less'} than {value}"
 
     question = _COMPASS_MOST.sub(most, question)
     question = _COMPASS_EXTREME.sub(extreme, question)

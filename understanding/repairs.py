@@ -1461,12 +1461,19 @@ _GROUP_POSSESSIVE_AGGREGATE = re.compile(
     r"^\s*(?:which|what)\s+(?P<group>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2}?)(?:'s|’s|s'|s’)\s+(?P<members>[a-z][a-z ]*?)\s+"
     r"(?:have|has|had|show|get|weigh|cost)\s+the\s+(?P<end>highest|largest|greatest|biggest|lowest|smallest|least)\s+"
     r"(?P<measure>average|mean|total|combined)\s+(?P<attribute>[a-z][a-z ]*?)\s*\?*\s*$", re.I)
+# "Which supplier's products weigh the most in total?": the measure after a verb that names the attribute
+_GROUP_POSSESSIVE_VERB_AGGREGATE = re.compile(
+    r"^\s*(?:which|what)\s+(?P<group>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2}?)(?:'s|’s|s'|s’)\s+(?P<members>[a-z][a-z ]*?)\s+"
+    r"(?P<measured>weigh|cost)\s+the\s+(?P<end>most|least)\s+(?P<measure>in\s+total|combined|altogether|together|on\s+average)"
+    r"\s*\?*\s*$", re.I)
+_VERB_MEASURED = {"weigh": "weight", "cost": "price"}
 # "Which department is responsible for the products with the highest combined price?": the members after a verb
 _GROUP_VERB_AGGREGATE = re.compile(
     r"^\s*(?:which|what)\s+(?P<group>[a-z][a-z-]*(?:\s+[a-z][a-z-]*)?)\s+(?P<verb>(?:is|are)\s+[a-z]+\s+(?:for|of|to)|"
     r"[a-z]+s)\s+the\s+(?P<members>[a-z][a-z ]*?)\s+with\s+the\s+(?P<end>highest|largest|greatest|biggest|lowest|"
     r"smallest|least)\s+(?P<measure>average|mean|total|combined)\s+(?P<attribute>[a-z][a-z ]*?)\s*\?*\s*$", re.I)
-_MEASURE = {"average": "avg", "mean": "avg", "total": "sum", "combined": "sum"}
+_MEASURE = {"average": "avg", "mean": "avg", "total": "sum", "combined": "sum", "in total": "sum", "altogether": "sum",
+            "together": "sum", "on average": "avg"}
 
 
 def with_grouped_aggregate(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
@@ -1474,11 +1481,12 @@ def with_grouped_aggregate(question: str, pattern: PhraseGraphPattern) -> Phrase
     which category has the highest average price?", "Which category of hardware products has ..."): groups ranked by an average or
     a total of their members' values, which the model cannot write (its training data ranks groups by
     counts only): `?u1 | is a | supplier ; ?u2 | supplier | ?u1 ; ?u2 | is a | products ; ?u2 | price
-    | ?u3 :: order avg ?u3 desc 1`; also "Which supplier's products have the highest total weight?" and
+    | ?u3 :: order avg ?u3 desc 1`; also "Which supplier's products have the highest total weight?" (or
+    "... weigh the most in total?") and
     "Which department is responsible for the products with the highest combined price?". Only for those
     shapes of question."""
     found = _GROUP_AGGREGATE.match(question) or _GROUP_POSSESSIVE_AGGREGATE.match(question) or \
-        _GROUP_VERB_AGGREGATE.match(question)
+        _GROUP_VERB_AGGREGATE.match(question) or _GROUP_POSSESSIVE_VERB_AGGREGATE.match(question)
     if found is None or pattern.form is not QuestionForm.LIST:
         return pattern
     group, verb = found.group("group") or found.groupdict().get("sort"), found.groupdict().get("verb")
@@ -1489,11 +1497,12 @@ def with_grouped_aggregate(question: str, pattern: PhraseGraphPattern) -> Phrase
     members = found.group("members") or found.groupdict().get("among") or found.groupdict().get("of")
     if members:
         triples.append(PhraseTriple("?unknown2", TYPE_RELATION, members))
-    triples.append(PhraseTriple("?unknown2", found.group("attribute"), "?unknown3"))
+    attribute = found.groupdict().get("attribute") or _VERB_MEASURED[found.group("measured").lower()]
+    triples.append(PhraseTriple("?unknown2", attribute, "?unknown3"))
     descending = found.group("end").lower() not in ("lowest", "smallest", "least")
     return PhraseGraphPattern(form=QuestionForm.LIST, triples=tuple(triples),
                               ordering=Ordering("?unknown3", descending=descending, limit=1,
-                                                aggregate=_MEASURE[found.group("measure").lower()]))
+                                                aggregate=_MEASURE[" ".join(found.group("measure").lower().split())]))
 
 
 _TEXT_VALUE = r"['\"‘“](?P<value>[^'\"’”]+)['\"’”]"

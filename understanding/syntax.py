@@ -610,6 +610,9 @@ _DIMENSION_ATTRIBUTE = {"high": "height", "tall": "height", "wide": "width", "lo
 # "have both a height and a width of less than 15 mm": one bound for two attributes
 _SHARED_BOUND = re.compile(rf"^(?:(?:have|has|with)\s+)?(?:both\s+)?(?:an?\s+)?(?P<first>[a-z]+) and (?:an?\s+)?"
                            rf"(?P<second>[a-z]+)\s+(?:of\s+)?(?P<bound>(?:{_OPERATOR}) {_VALUE})$")
+# "are both taller and wider than 75 mm": one bound for two comparatives
+_SHARED_COMPARATIVE = re.compile(rf"^(?:(?:are|is)\s+)?(?:both\s+)?(?P<first>[a-z]+er) and (?P<second>[a-z]+er)\s+"
+                                 rf"(?P<bound>than {_VALUE})$")
 _VERB_ATTRIBUTE = {"weigh": "weight", "cost": "price", "measure": "size", "priced": "price", "weighing": "weight",
                    "costing": "price", "measuring": "size"}
 _UNIT_ATTRIBUTE = {**dict.fromkeys(["g", "gram", "grams", "kg", "kilograms"], "weight"),
@@ -635,7 +638,7 @@ def coordinated_comparisons(question: str) -> PhraseGraphPattern | None:
         asked = shape.match(text)
         if asked is None or not _CONJUNCTION.search(asked.group("rest")):
             continue
-        shared = _SHARED_BOUND.match(asked.group("rest"))
+        shared = _SHARED_BOUND.match(asked.group("rest")) or _SHARED_COMPARATIVE.match(asked.group("rest"))
         conjuncts = ([f"{shared.group('first')} {shared.group('bound')}", f"{shared.group('second')} {shared.group('bound')}"]
                      if shared else _CONJUNCTION.split(asked.group("rest")))
         conditions = [_comparison(conjunct.strip()) for conjunct in conjuncts]
@@ -651,8 +654,9 @@ _AGENTS = ("suppliers", "vendors", "manufacturers", "makers", "producers", "comp
 # weigh more than 15 g?": a kind, one named restriction, one comparison
 _RESTRICTED_KIND = re.compile(
     r"^(?:(?:which|what|list|show(?: me)?|give me|find|name)\s+)?(?:the\s+|all\s+(?:the\s+)?)?"
-    r"(?P<kind>[a-z]+(?: [a-z]+)?)\s+(?P<relation>from|supplied by|made by|managed by|sold by|in the category|"
-    r"of the category|in)\s+(?P<name>[A-Z0-9][\w&.'-]*(?:,? (?:and |& )?[A-Z0-9][\w&.'-]*)*"
+    r"(?P<kind>[a-z]+(?: (?!(?:supplied|delivered|made|managed|sold|provided)\b)[a-z]+)?)\s+"
+    r"(?P<relation>from|supplied by|supplied from|delivered by|delivered from|made by|made in|managed by|sold by|"
+    r"in the category|of the category|in)\s+(?P<name>[A-Z0-9][\w&.'-]*(?:,? (?:and |& )?[A-Z0-9][\w&.'-]*)*"
     r"(?: (?:" + "|".join(_AGENTS) + r"))?)\s+"
     r"(?:that\s+|which\s+)?(?P<condition>[a-z].+?)\s*[?.!]?$")
 # "Which products in the Warp category have a reliability index above 0.93?": the name before its kind
