@@ -313,7 +313,7 @@ class QueryBuilder:
             return CandidateQuery(sparql, where, ANSWER, score, form, sparql, VALUE_VAR[1:])
         if form.is_aggregate:
             target = aggregate_target(pattern)
-            sparql = f"SELECT ({form.value.upper()}({numeric(target)}) AS {VALUE_VAR}) WHERE {{ {where} }}"
+            sparql = f"SELECT ({form.value.upper()}({numeric(target)}) AS {VALUE_VAR}) WHERE {{ {distinct_values(target, where)} }}"
             return CandidateQuery(sparql, where, target, score, form, sparql, VALUE_VAR[1:])
         projected = (answer,) if answer else (pattern.projection or (ANSWER,))
         answer = ANSWER if ANSWER in projected else projected[0]
@@ -608,6 +608,17 @@ def aggregate_target(pattern: PhraseGraphPattern) -> str:
         return ANSWER
     leaves = _answer_leaves(pattern)
     return leaves[0] if len(leaves) == 1 else ANSWER
+
+
+def distinct_values(target: str, where: str) -> str:
+    """The body an AVG/SUM runs over: each thing's value once (`SELECT DISTINCT ?thing ?value`), so a
+    join the reading adds beside the thing (`?other hasSupplier ?supplier` next to the product's own
+    supplier) does not count the value once per joined row; the plain body where no one triple holds
+    the value."""
+    holders = re.findall(rf"(\?\w+) (?:<[^>]+>|\S+) {re.escape(target)}(?=\s*(?:\.|}}|$))", where)
+    if len(holders) != 1 or holders[0] == target:
+        return where
+    return f"{{ SELECT DISTINCT {holders[0]} {target} WHERE {{ {where} }} }}"
 
 
 def count_query(variable: str, where: str) -> str:

@@ -541,3 +541,14 @@ async def test_the_executor_starts_only_as_many_queries_as_requests_are_left(con
                                                  requests_left=lambda left=left: left - counter.count)
         assert sum(e.status != SKIPPED for e in executed) == ran == counter.count
     assert sum(e.status != SKIPPED for e in await QueryExecutor().run(empty, concert, accept_all)) == 12
+
+
+def test_an_average_counts_each_things_value_once() -> None:
+    """A join beside the thing (another product of the same supplier) must not weigh a value by its rows."""
+    from linking.queries import distinct_values
+
+    where = ("?h <http://x/supplier> ?s . ?h <http://x/depth> ?unknown1 . ?other <http://x/supplier> ?s . "
+             "?s <http://x/country> \"Japan\"")
+    assert distinct_values("?unknown1", where) == f"{{ SELECT DISTINCT ?h ?unknown1 WHERE {{ {where} }} }}"
+    two_holders = "?a <http://x/depth> ?unknown1 . ?b <http://x/width> ?unknown1"
+    assert distinct_values("?unknown1", two_holders) == two_holders  # no one thing holds the value
