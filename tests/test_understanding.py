@@ -1964,6 +1964,8 @@ def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> Non
     ("Which supplier is located furthest south?", "Which supplier has the lowest latitude?"),
     ("Which German supplier lies farthest to the east?", "Which German supplier has the highest longitude?"),
     ("Which is the northernmost supplier?", "Which is the supplier with the highest latitude?"),
+    ("What is the northernmost supplier in Japan?", "What is the supplier in Japan with the highest latitude?"),
+    ("Name the westernmost supplier in Canada.", "Name the supplier in Canada with the lowest longitude."),
     ("What is the most northern city?", "What is the city with the highest latitude?"),
     ("List the suppliers located north of 60 degrees latitude.", "List the suppliers with a latitude greater than 60."),
     ("How many suppliers are located south of the equator?", "How many suppliers have a latitude less than 0?"),
@@ -1987,6 +1989,12 @@ def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> Non
     ("What's the total number of component units needed to build one ElectroMech ProDrive?",
      "What's the total quantity of parts needed to build one ElectroMech ProDrive?"),
     ("How many units does Acme sell?", "How many units does Acme sell?"),
+    # a preposition put first goes back after the verb
+    ("For which products can the Component Confabulation service be booked?",
+     "Which products can the Component Confabulation service be booked for?"),
+    ("To which department does Lili Geier belong?", "Which department does Lili Geier belong to?"),
+    ("For how many products can customers get Predictive Maintenance?",
+     "For how many products can customers get Predictive Maintenance?"),
 ])
 def test_the_read_text_leaves_out_context_told_first_and_which_of_our(question: str, read: str) -> None:
     from understanding.parser import read_text
@@ -2089,7 +2097,16 @@ READER_CASES = [
      "list :: ?u1 | is a | products ; Production | responsible for | ?u1"),
     ("kind_a_name_relates_to", "Which suppliers does Acme Corp work with?",
      "list :: ?u1 | is a | suppliers ; Acme Corp | work with | ?u1"),
+    ("kind_a_name_relates_to", "Which products can the Component Confabulation service be booked for?",  # a modal
+     "list :: ?u1 | is a | products ; Component Confabulation | booked for | ?u1"),
     ("kind_a_name_relates_to", "Which department is the product manager of M770-3602005 a member of?", None),
+    # the asked kind and one comparison of its own value (kind_compared)
+    ("kind_compared", "Which French suppliers have a latitude less than 44?",
+     "list :: ?u1 | is a | French suppliers ; ?u1 | latitude | ?u2 :: filter ?u2 < 44"),
+    ("kind_compared", "How many suppliers have a latitude less than -30?",
+     "count :: ?u1 | is a | suppliers ; ?u1 | latitude | ?u2 :: filter ?u2 < -30"),
+    ("kind_compared", "Which departments have more than 9 members?", None),  # counted things, not a value
+    ("kind_compared", "Which products weigh more than 15 g and cost less than 2 EUR?", None),  # two: coordinated
     ("kind_a_name_relates_to", "Which films did Stanley Kubrick direct?", None),  # no preposition left
     # a kind restricted by a name, and what those things are (restricted_kind_related)
     ("restricted_kind_related", "Which members of the Marketing department are experts in capacitors?",

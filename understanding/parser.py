@@ -56,6 +56,7 @@ from understanding.syntax import (
     counted_chain_reading,
     counted_superlative_reading,
     kind_a_name_relates_to,
+    kind_compared,
     kind_having_a_thing,
     kind_of_an_owned_things_relation,
     kind_related_to_name,
@@ -75,7 +76,7 @@ log = logging.getLogger(__name__)
 _TEXT_READERS = (restricted_comparison, coordinated_comparisons, compared_with_named, kind_related_to_name,
                  through_a_clause, kind_of_an_owned_things_relation, value_as_attribute, place_of_a_name,
                  kind_having_a_thing, stated_value_of_kind, same_as_named, kind_a_name_relates_to,
-                 restricted_kind_related, placed_kind_related)
+                 restricted_kind_related, placed_kind_related, kind_compared)
 
 MAX_QUESTION_CHARS = 1000
 MAX_ALTERNATIVES = 2  # readings after the best one kept for a second try (`UnderstoodQuestion.alternatives`)
@@ -188,7 +189,8 @@ _COMPASS_EXTREME = re.compile(r"\b(?:(?:is|are|was|were)\s+)?(?:(?:located|situa
                               r"(?:furthest|farthest|most)\s+(?:to\s+the\s+)?(?P<direction>north|south|east|west)"
                               r"(?:ern|wards?)?\b(?!\s+of\b)", re.IGNORECASE)
 _COMPASS_MOST = re.compile(r"\b(?:(?P<direction>north|south|east|west)ernmost|most\s+(?P<adjective>north|south|east|west)ern)"
-                           r"\s+(?P<noun>[a-z]+(?:\s+[a-z]+s)?)\b", re.IGNORECASE)
+                           r"\s+(?P<noun>[a-z]+(?:\s+[a-z]+s)?)\b(?P<place>\s+(?:in|from|of)\s+(?:the\s+)?"
+                           r"[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*)*)?", re.IGNORECASE)
 _COMPASS_BOUND = re.compile(r"\b(?P<copula>(?:is|are|was|were|lies|lie)\s+)?(?:(?:located|situated|based|lying)\s+)?"
                             r"(?P<direction>north|south|east|west)\s+of\s+(?:(?P<value>-?\d+(?:\.\d+)?)\s*(?:degrees|°)?"
                             r"(?:\s*(?P<hemisphere>north|south|east|west|[NSEW])(?:ern)?\b)?(?:\s+(?:latitude|longitude)\b)?"
@@ -197,6 +199,11 @@ _COMPASS_BOUND = re.compile(r"\b(?P<copula>(?:is|are|was|were|lies|lie)\s+)?(?:(
 _MORE_THAN_ANY = re.compile(r"\b(?P<more>more|fewer|less)\s+(?P<things>[a-z]+(?:\s+[a-z]+){0,2}?)\s+than\s+"
                             r"(?:any(?:one|body|thing)?(?:\s+else)?|any\s+other(?:\s+[a-z]+)?|all\s+(?:the\s+)?others|"
                             r"every(?:one|body|thing)\s+else)(?=\s*[?.!,]|$)", re.IGNORECASE)
+# "For which products can the X service be booked?", "To which department does X belong?": the preposition
+# put back after the verb, as the readers of "Which products is X responsible for?" read it
+_PREPOSITION_FIRST = re.compile(r"^\s*(?P<preposition>for|to|with|from|by|about)\s+(?P<wh>which|what)\s+(?P<kind>[a-z]+(?:\s+[a-z]+)?)"
+                                r"\s+(?P<rest>(?:is|are|was|were|does|do|did|can|could|may|will)\s+[^?]+?)\s*\?\s*$",
+                                re.IGNORECASE)
 # "the largest quantity of a single part": "single" and "individual" only stress the article
 _SINGLE = re.compile(r"\b(?P<article>a|an|one|each|any|every)\s+(?:single|individual)\s+(?=[a-z])", re.IGNORECASE)
 # "How many units of parts in total are needed to build X?", "the total number of component units": the
@@ -247,7 +254,9 @@ def _compass_read_as_coordinates(question: str) -> str:
 
     def most(found: re.Match[str]) -> str:
         coordinate, up = _COMPASS[(found.group("direction") or found.group("adjective")).lower()]
-        return f"{found.group('noun')} with the {'highest' if up else 'lowest'} {coordinate}"
+        place = found.group("place") or ""
+        end = "." if place.endswith(".") else ""  # "... in Canada.": the sentence's stop stays last
+        return f"{found.group('noun')}{place.removesuffix('.')} with the {'highest' if up else 'lowest'} {coordinate}{end}"
 
     def bound(found: re.Match[str]) -> str:
         coordinate, up = _COMPASS[found.group("direction").lower()]
@@ -272,8 +281,8 @@ def read_text(question: str) -> str:
     country is the supplier of the cheapest X located?" as "What is the country of the supplier of the
     cheapest X?", "Among/Of the products ..., which one ..." asked directly, compass directions as
     coordinates ("furthest south": the lowest latitude), "more X than anyone else" as "the most X", "how
-    many units in total" as the total quantity, "a single part" as "a part", and a restatement after "i.e."
-    left out; the understood question keeps the words as asked."""
+    many units in total" as the total quantity, "a single part" as "a part", "For which X can Y be booked?"
+    as "Which X can Y be booked for?", and a restatement after "i.e." left out; the understood question keeps the words as asked."""
     question = question[:1].upper() + question[1:]  # "how many people work in Data Services" as asked formally
     if question[-1:].isalnum():
         question += "?" if _ASKED.match(question) else "."
@@ -295,6 +304,10 @@ def read_text(question: str) -> str:
         question = "What is the " + phrase[:1].lower() + phrase[1:]
     question = _RESTATED.sub("", question)
     question = _SINGLE.sub(lambda found: found.group("article") + " ", question)
+    stranded = _PREPOSITION_FIRST.match(question)
+    if stranded is not None:
+        question = (f"{stranded.group('wh').capitalize()} {stranded.group('kind')} {stranded.group('rest')} "
+                    f"{stranded.group('preposition').lower()}?")
     units = _UNITS_IN_TOTAL.match(question)
     if units is not None:
         question = f"What is the total quantity of {units.group('things') or 'parts'} {units.group('rest')}"
@@ -628,6 +641,9 @@ class QuestionParser:
         both = restricted_kind_related(understood.question)  # "Which members of the Marketing department are
         if both is not None and not _says_all(understood.pattern, both):  # experts in capacitors?"
             return both, None
+        compared = kind_compared(understood.question)  # "Which French suppliers have a latitude below 44?"
+        if compared is not None and not _says_kind(understood.pattern, compared):  # the model lost the kind
+            return compared, AnswerKind.NUMBER if compared.form is QuestionForm.COUNT else AnswerKind.RESOURCE
         restricted = restricted_comparison(understood.question)  # "products from X that cost under 2 EUR?"
         if restricted is not None and not _same_reading(restricted, understood.pattern):
             if not _says_all(understood.pattern, restricted) or not understood.pattern.comparisons:
@@ -785,6 +801,13 @@ def _says_all(model: PhraseGraphPattern, reading: PhraseGraphPattern) -> bool:
             for w in phrase.lower().split()}
     return all(w in said for t in reading.triples for phrase in t.nodes() + (t.relation,)
                if not is_unknown(phrase) and phrase != TYPE_RELATION for w in phrase.lower().split())
+
+
+def _says_kind(model: PhraseGraphPattern, reading: PhraseGraphPattern) -> bool:
+    """Whether the model's reading names every word of the reading's kinds ("French suppliers")."""
+    said = {w for t in model.triples for phrase in t.nodes() + (t.relation,) if not is_unknown(phrase)
+            for w in phrase.lower().split()}
+    return all(w in said for t in reading.triples if t.is_type for w in t.object.lower().split())
 
 
 def _chained_name(pattern: PhraseGraphPattern) -> bool:

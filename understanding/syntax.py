@@ -595,7 +595,7 @@ _HOW_MANY_KIND = re.compile(r"^how many (?P<rest>.+)$")
 _ELLIPTIC_KIND = re.compile(r"^[a-z]+s (?!(?:and|or|of|are|is|have|has|do)\b)[a-z]+ing\b")  # a plural noun, a participle
 # between two comparisons: "and", "and that", "that", "but" ("weighing at least 19 g that cost under 2 EUR")
 _CONJUNCTION = re.compile(r"\s+(?:and(?:\s+(?:that|which|also))?|but(?:\s+also)?|yet|that|which)\s+")
-_VALUE = r"(?P<value>\d[\d,]*(?:\.\d+)?)\s*(?P<unit>[a-z€$%]+)?"
+_VALUE = r"(?P<value>-?\d[\d,]*(?:\.\d+)?)\s*(?P<unit>[a-z€$%]+)?"
 _OPERATOR = "|".join(re.escape(phrase) for phrase, _ in sorted(COMPARATIVE_PHRASES, key=lambda p: -len(p[0])))
 _CONJUNCTS = (
     re.compile(rf"^(?:(?:are|is)\s+)?(?P<adjective>[a-z]+er|more [a-z]+|less [a-z]+) than {_VALUE}$"),
@@ -646,6 +646,27 @@ def coordinated_comparisons(question: str) -> PhraseGraphPattern | None:
             said = re.search(rf"\b{re.escape(asked.group('kind'))}\b", question, re.I)  # "Coil products" keeps its name
             pattern = _compared(said.group() if said else asked.group("kind"), [c for c in conditions if c is not None])
             return replace(pattern, form=QuestionForm.COUNT) if counted is not None else pattern
+    return None
+
+
+def kind_compared(question: str) -> PhraseGraphPattern | None:
+    """"Which French suppliers have a latitude below 44?" as `?u1 | is a | French suppliers ; ?u1 |
+    latitude | ?u2 :: filter ?u2 < 44` (counted for "How many ..."): the asked kind and one comparison
+    of its own value; None for anything else (two comparisons are `coordinated_comparisons`')."""
+    text = question.strip().lower()
+    counted = _HOW_MANY_KIND.match(text)
+    if counted is not None:
+        text = "which " + counted.group("rest")
+    for shape in (_ASKED_KIND_ONE_WORD, _ASKED_KIND):
+        asked = shape.match(text)
+        if asked is None or asked.group("kind").split()[0] in _NOT_KINDS or _CONJUNCTION.search(asked.group("rest")):
+            continue
+        condition = _comparison(asked.group("rest").strip())
+        if condition is None:
+            continue
+        said = re.search(rf"\b{re.escape(asked.group('kind'))}\b", question, re.I)  # "French suppliers" keeps its capital
+        pattern = _compared(said.group() if said else asked.group("kind"), [condition])
+        return replace(pattern, form=QuestionForm.COUNT) if counted is not None else pattern
     return None
 
 
@@ -1007,7 +1028,8 @@ def _comparison(conjunct: str) -> tuple[str, str, str] | None:
     return None
 
 
-_NOT_ATTRIBUTES = frozenset({"than", "that", "which", "who", "are", "is", "be", "been", "and", "or", "not", "no"})
+_NOT_ATTRIBUTES = frozenset({"than", "that", "which", "who", "are", "is", "be", "been", "and", "or", "not", "no",
+                             "have", "has", "had", "with"})
 _OPERATOR_OF = dict(COMPARATIVE_PHRASES)  # "more than" -> ">", "at most" -> "<="
 
 
@@ -1161,15 +1183,15 @@ def same_as_named(question: str) -> PhraseGraphPattern | None:
 # "Which products is the Production department responsible for?", "Which suppliers does Acme Corp work with?":
 # the asked things at the end of a relation from a name, its preposition left at the end
 _NAME_RELATES_TO_KIND = re.compile(
-    r"^(?:which|what)\s+(?P<kind>[a-z]+(?: [a-z]+)?)\s+(?:is|are|was|were|does|do|did)\s+(?:the\s+)?"
-    r"(?P<name>" + _PROPER_NAME + r")(?:\s+(?P<noun>[a-z]+))?\s+"
+    r"^(?:which|what)\s+(?P<kind>[a-z]+(?: [a-z]+)?)\s+(?:is|are|was|were|does|do|did|(?P<modal>can|could|may|will))\s+"
+    r"(?:the\s+)?(?P<name>" + _PROPER_NAME + r")(?:\s+(?P<noun>[a-z]+))?\s+(?(modal)(?:be\s+)?)"
     r"(?P<relation>[a-z]+(?:\s+[a-z]+)?\s+(?:for|to|with|in|on|of|by|from|at|about|after))\s*[?.!]?$")
 
 
 def kind_a_name_relates_to(question: str) -> PhraseGraphPattern | None:
-    """"Which products is the Production department responsible for?" as `?u1 | is a | products ;
-    Production | responsible for | ?u1` (the noun after the name, "department", says what it is and
-    goes); None for anything else."""
+    """"Which products is the Production department responsible for?" (or "can the X service be booked
+    for?") as `?u1 | is a | products ; Production | responsible for | ?u1` (the noun after the name,
+    "department", says what it is and goes); None for anything else."""
     found = _asked_kind_shape(question, (_NAME_RELATES_TO_KIND,))
     if found is None or found.group("relation").split()[0] in _NOT_ATTRIBUTES | _COMPARING_WORDS:
         return None
