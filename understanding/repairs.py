@@ -637,6 +637,7 @@ def with_stated_range(question: str, pattern: PhraseGraphPattern) -> PhraseGraph
 
 
 _MOST_NOUN = re.compile(r"\b(most|fewest|least)\s+((?:[a-z]+\s+){0,2}[a-z]+s)\b(?!\s+(?:than|as)\b)")
+_OCCASIONS = frozenset({"times", "occasions"})  # "nominated the greatest number of times": how often, no kind
 _PLURAL_AFTER_VALUE = re.compile(r"^\s*((?:[a-z]+\s+){0,2}?[a-z]+s)\b")
 _NOUN_AFTER_VALUE = re.compile(r"^\s*([a-z]+)\b(?!\s+(?:of|or|and)\b)")
 
@@ -681,10 +682,12 @@ def with_counted_nouns(question: str, pattern: PhraseGraphPattern) -> PhraseGrap
             return replace(pattern, triples=triples, ordering=replace(ordering, node=counted))
     if ordering is not None and ordering.by_count and (found := _COUNTED_NOUN.search(text)) is not None:
         edges = [t for t in pattern.triples if ordering.node in t.nodes()]
+        noun = found.group(2)
         if ordering.node != ANSWER and is_unknown(ordering.node) and edges and not any(t.is_type for t in edges) \
-                and not any(same_words(t.relation, found.group(2)) for t in edges):
+                and noun.split()[-1] not in _OCCASIONS \
+                and not any(singular(noun.split()[-1]) in {singular(w) for w in t.relation.lower().split()} for t in edges):
             # "the employee who manages the most products" (`?u2 | manages | ?u3 :: order count ?u3`): products counted
-            return replace(pattern, triples=(*pattern.triples, PhraseTriple(ordering.node, TYPE_RELATION, found.group(2))))
+            return replace(pattern, triples=(*pattern.triples, PhraseTriple(ordering.node, TYPE_RELATION, noun)))
     for index, comparison in enumerate(pattern.comparisons):
         if comparison.by_count or comparison.node != ANSWER or not _typed_only(pattern, ANSWER):
             continue

@@ -649,6 +649,9 @@ def coordinated_comparisons(question: str) -> PhraseGraphPattern | None:
     return None
 
 
+_NOT_A_KINDS_END = frozenset({"in", "of", "from", "with", "by", "at", "on", "for", "to", "that", "which", "who"})
+
+
 def kind_compared(question: str) -> PhraseGraphPattern | None:
     """"Which French suppliers have a latitude below 44?" as `?u1 | is a | French suppliers ; ?u1 |
     latitude | ?u2 :: filter ?u2 < 44` (counted for "How many ..."): the asked kind and one comparison
@@ -659,11 +662,14 @@ def kind_compared(question: str) -> PhraseGraphPattern | None:
         text = "which " + counted.group("rest")
     for shape in (_ASKED_KIND_ONE_WORD, _ASKED_KIND):
         asked = shape.match(text)
-        if asked is None or asked.group("kind").split()[0] in _NOT_KINDS or _CONJUNCTION.search(asked.group("rest")):
+        kind = asked.group("kind").split() if asked is not None else []
+        if not kind or kind[0] in _NOT_KINDS or kind[-1] in _NOT_A_KINDS_END or \
+                _CONJUNCTION.search(asked.group("rest")):
             continue
         condition = _comparison(asked.group("rest").strip())
-        if condition is None:
-            continue
+        if condition is None or any(re.search(rf"\b{re.escape(w.capitalize())}\b", question)
+                                    and not re.search(rf"\b{re.escape(w)}\b", question) for w in condition[0].split()):
+            continue  # "Which volcanos in Japan erupted since 2000?": a name is no attribute ("japan erupted")
         said = re.search(rf"\b{re.escape(asked.group('kind'))}\b", question, re.I)  # "French suppliers" keeps its capital
         pattern = _compared(said.group() if said else asked.group("kind"), [condition])
         return replace(pattern, form=QuestionForm.COUNT) if counted is not None else pattern
