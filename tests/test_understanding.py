@@ -2127,6 +2127,9 @@ READER_CASES = [
     ("restricted_kind_related", "Which members of the Engineering department have a phone number on record?",
      "list :: ?u1 | members | Engineering ; ?u1 | phone number | ?u2"),  # one of their own
     ("kind_related_to_name", "How many products are compatible with X?", None),
+    ("kind_related_to_name", "How many hardware products belong to the Sensor category?",  # a verb of membership
+     "count :: ?u1 | is a | hardware products ; ?u1 | belong to | Sensor"),
+    ("kind_related_to_name", "Which suppliers come from Japan?", "list :: ?u1 | is a | suppliers ; ?u1 | come from | Japan"),
     ("through_a_clause", "How many products have a product manager who belongs to the Engineering department?",
      "count :: ?u1 | is a | products ; ?u1 | product manager | ?u2 ; ?u2 | belongs to | Engineering"),
     ("through_a_clause", "List the products whose product manager sits in the Data Services department.",

@@ -630,7 +630,7 @@ class QuestionParser:
         related = kind_related_to_name(understood.question)  # "Which products are compatible with X?"
         if related is not None and not _same_reading(related, understood.pattern) and \
                 not _says_all(understood.pattern, related):
-            return related, None
+            return related, AnswerKind.NUMBER if related.form is QuestionForm.COUNT else None
         relating = kind_a_name_relates_to(understood.question)  # "Which products is the Production department
         if relating is not None and not _same_reading(relating, understood.pattern) and \
                 not _says_all(understood.pattern, relating):  # responsible for?"

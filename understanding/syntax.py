@@ -750,14 +750,25 @@ _KIND_RELATED_TO_NAME = re.compile(
     r"\s*[?.!]?$")
 
 
+# "How many hardware products belong to the Sensor category?": a verb of membership instead of "are ... with"
+_KIND_BELONGS_TO_NAME = re.compile(
+    r"^(?P<ask>which|what|how many)\s+(?P<kind>[a-z]+(?: [a-z]+)?)\s+(?P<relation>(?:belongs?|come|comes|fall|falls)\s+"
+    r"(?:to|from|under|into|in))\s+(?:the\s+)?(?:[a-z]+\s+)?(?P<name>[A-Z0-9][\w&.'-]*(?:,? (?:and |& )?[A-Z0-9][\w&.'-]*)*)"
+    r"(?:\s+(?:category|department|group|team|division|class))?\s*[?.!]?$")
+
+
 def kind_related_to_name(question: str) -> PhraseGraphPattern | None:
     """"Which products are compatible with Y863-3538159?" (or "with the product Y863-3538159") as `?u1 |
     is a | products ; ?u1 | compatible with | Y863-3538159`, which the model often reads without the
-    adjective (`?u1 | products | Y863-3538159`); None for anything else."""
-    found = _asked_kind_shape(question, (_KIND_RELATED_TO_NAME,))
-    if found is None or found.group("relation").split()[0] in ("more", "less", "not", "no"):
+    adjective (`?u1 | products | Y863-3538159`); also "How many hardware products belong to the Sensor
+    category?" (counted); None for anything else."""
+    found = _asked_kind_shape(question, (_KIND_RELATED_TO_NAME,)) or _lowered_match(question, _KIND_BELONGS_TO_NAME)
+    if found is None or found.group("relation").split()[0] in ("more", "less", "not", "no") or \
+            found.group("kind").split()[0] in _NOT_KINDS:
         return None
-    return PhraseGraphPattern(triples=(PhraseTriple(ANSWER, TYPE_RELATION, found.group("kind")),
+    counted = "ask" in found.groupdict() and found.group("ask") == "how many"
+    return PhraseGraphPattern(form=QuestionForm.COUNT if counted else QuestionForm.LIST,
+                              triples=(PhraseTriple(ANSWER, TYPE_RELATION, found.group("kind")),
                                        PhraseTriple(ANSWER, found.group("relation"), found.group("name"))))
 
 
