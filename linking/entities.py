@@ -37,7 +37,7 @@ SYNONYM_FACTOR = 0.9  # a class fitting a synonym of the phrase's kind word, not
 # words stand for each other when a class phrase is linked; general English, the same for every graph.
 _KIND_SYNONYMS = (("supplier", "vendor", "provider", "seller"), ("product", "item", "article", "merchandise"),
                   ("employee", "staff", "worker", "personnel", "staffer", "colleague"),
-                  ("department", "team", "division"), ("customer", "client", "buyer"))
+                  ("department", "team", "division"), ("customer", "client", "buyer"), ("part", "component"))
 KIND_SYNONYMS = {word: tuple(other for other in group if other != word) for group in _KIND_SYNONYMS for word in group}
 
 

@@ -29,7 +29,15 @@ from gateway.qa import AskOptions
 from gateway.sparql import Term, counting_requests, sharing_results, term_to_sparql
 from linking.affinity import AffinityScorer, default_scorer, split_words
 from linking.demonyms import country_of
-from linking.entities import RDF_TYPE, EntityLinker, LinkedEntity, NodeLinks, is_value_phrase, local_name
+from linking.entities import (
+    RDF_TYPE,
+    EntityLinker,
+    LinkedEntity,
+    NodeLinks,
+    is_value_phrase,
+    kind_synonyms,
+    local_name,
+)
 from linking.execution import ExecutedQuery, QueryExecutor, readable_alternative, select_answer, term_key
 from linking.filtering import AnswerTypeFilter, FilterOutcome
 from linking.naming import EntityNamer, Naming
@@ -543,11 +551,12 @@ class KgqanPath:
                 not query.sparql.startswith(f"SELECT DISTINCT {query.answer_var} WHERE") or \
                 "GROUP BY" in query.modifiers or query.answer_var in query.modifiers:
             return False
-        words = {singular(split_words(asked)[-1])} if split_words(asked) else set()  # the head: "hardware part"
+        head = singular(split_words(asked)[-1]) if split_words(asked) else ""  # the head: "hardware part"
+        heads = {head, *kind_synonyms(head)} if head else set()  # "component": a part
 
         def record_class(iri: str) -> bool:  # "BomPart" for "parts": the asked word and more
             class_words = {singular(w) for w in split_words(local_name(iri))}
-            return words < class_words
+            return any({h} < class_words for h in heads)
 
         known = {c for a in iris for c in chosen.types.get(a.value, [])}
         if known and not any(record_class(c) for c in known):
@@ -563,7 +572,7 @@ class KgqanPath:
         rows = [row for row in result if isinstance(row.get("p"), ox.NamedNode) and isinstance(row.get("c"), ox.NamedNode)]
 
         def named(iri: str) -> bool:
-            return words <= {singular(w) for w in split_words(local_name(iri))}
+            return bool(heads & {singular(w) for w in split_words(local_name(iri))})
 
         typed = [row for row in rows if row["p"].value == RDF_TYPE]
         if len(typed) != 1 or int(typed[0]["k"].value) != 1 or int(typed[0]["n"].value) != len(records) or \

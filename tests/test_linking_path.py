@@ -357,6 +357,13 @@ async def test_records_asked_for_by_their_word_answer_with_the_thing_they_record
         f'SELECT ?h WHERE {{ ?b <{PV}name> "AeroVibe Matrix" ; <{PV}hasBomPart> ?r . ?r <{PV}hasPart> ?h ; '
         f'<{PV}quantity> ?q }} ORDER BY ASC(<http://www.w3.org/2001/XMLSchema#integer>(?q)) LIMIT 1')
     assert [a.value for a in ordered.answers] == [least.rows[0]["h"].value]
+    # asked by a synonym of the record's word ("Which component ...")
+    component = UnderstoodQuestion(
+        "Which component in AeroVibe Matrix has the smallest quantity?",
+        PhraseGraphPattern.from_text("list :: ?u1 | is a | component ; ?u1 | in | AeroVibe Matrix ; ?u1 | quantity | ?u2 "
+                                     ":: order ?u2 asc 1"), AnswerType(AnswerKind.RESOURCE), "hand-written")
+    assert [a.value for a in (await path.answer_understood(component, ck25, KGQAN_ONLY)).answers] == \
+        [least.rows[0]["h"].value]
     # the asked class itself is no record of anything
     services = UnderstoodQuestion("Which services are there?", PhraseGraphPattern.from_text("list :: ?u1 | is a | services"),
                                   AnswerType(AnswerKind.RESOURCE), "hand-written")

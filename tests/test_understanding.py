@@ -1989,6 +1989,12 @@ def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> Non
     ("What's the total number of component units needed to build one ElectroMech ProDrive?",
      "What's the total quantity of parts needed to build one ElectroMech ProDrive?"),
     ("How many units does Acme sell?", "How many units does Acme sell?"),
+    # the quantity a part is needed in is ranked, not counted
+    ("Which part is needed in the largest quantity in the bill of material of the NexaCore Integrator?",
+     "Which part in NexaCore Integrator has the largest quantity?"),
+    ("In the PulseCraft Vertex bill of materials, which component is needed in the largest quantity?",
+     "Which component in PulseCraft Vertex has the largest quantity?"),
+    ("What is the price of the bill of material of the NexaCore Integrator?", "What is the price of NexaCore Integrator?"),
     # a preposition put first goes back after the verb
     ("For which products can the Component Confabulation service be booked?",
      "Which products can the Component Confabulation service be booked for?"),

@@ -204,6 +204,18 @@ _MORE_THAN_ANY = re.compile(r"\b(?P<more>more|fewer|less)\s+(?P<things>[a-z]+(?:
 _PREPOSITION_FIRST = re.compile(r"^\s*(?P<preposition>for|to|with|from|by|about)\s+(?P<wh>which|what)\s+(?P<kind>[a-z]+(?:\s+[a-z]+)?)"
                                 r"\s+(?P<rest>(?:is|are|was|were|does|do|did|can|could|may|will)\s+[^?]+?)\s*\?\s*$",
                                 re.IGNORECASE)
+# "Which part is needed in the largest quantity in the bill of material X?" (or "In X, which part is needed in
+# the largest quantity?"): the parts' quantity ranked, not a count of them
+_NEEDED = (r"(?:is|are)\s+(?:needed|used|required|included|contained)\s+in\s+the\s+"
+           r"(?P<grade>largest|highest|greatest|biggest|smallest|lowest)\s+(?:quantity|amount|number)")
+_QUANTITY_RANKED = (
+    re.compile(r"^\s*(?P<wh>which|what)\s+(?P<kind>[a-z]+(?:\s+[a-z]+)?)\s+" + _NEEDED +
+               r"\s+(?:in|within|of|for)\s+(?P<place>[^?]+?)\s*\?\s*$", re.IGNORECASE),
+    re.compile(r"^\s*(?:in|within|for)\s+(?P<place>[^,]+),\s*(?P<wh>which|what)\s+(?P<kind>[a-z]+(?:\s+[a-z]+)?)\s+" +
+               _NEEDED + r"\s*\?\s*$", re.IGNORECASE),
+)
+# "the bill of material of the NexaCore Integrator": the kind and its "of the" before the name
+_KIND_OF_KIND_OF_THE = re.compile(r"\b(?P<preposition>in|of|from|for|to|on|at|with|by) the [a-z]+ of [a-z]+ of (?:the\s+)?(?=[A-Z0-9])")
 # "the largest quantity of a single part": "single" and "individual" only stress the article
 _SINGLE = re.compile(r"\b(?P<article>a|an|one|each|any|every)\s+(?:single|individual)\s+(?=[a-z])", re.IGNORECASE)
 # "How many units of parts in total are needed to build X?", "the total number of component units": the
@@ -304,6 +316,12 @@ def read_text(question: str) -> str:
         question = "What is the " + phrase[:1].lower() + phrase[1:]
     question = _RESTATED.sub("", question)
     question = _SINGLE.sub(lambda found: found.group("article") + " ", question)
+    for shape in _QUANTITY_RANKED:
+        if (ranked := shape.match(question)) is not None:
+            question = (f"{ranked.group('wh').capitalize()} {ranked.group('kind')} in {ranked.group('place').strip()} "
+                        f"has the {ranked.group('grade').lower()} quantity?")
+            break
+    question = _KIND_OF_KIND_OF_THE.sub(r"\g<preposition> ", question)
     stranded = _PREPOSITION_FIRST.match(question)
     if stranded is not None:
         question = (f"{stranded.group('wh').capitalize()} {stranded.group('kind')} {stranded.group('rest')} "
