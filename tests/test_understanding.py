@@ -873,6 +873,10 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
      "list :: ?u1 | is a | bill of lading ; ?u2 | lading | ?u1 ; ?u2 | is a | items ; ?u2 | weight | ?u3 "
      ":: order sum ?u3 desc 1"),
     # a quoted text the answers' value contains or starts with (with_text_match)
+    ("with_text_match", "List the suppliers whose name contains martinez, regardless of upper or lower case.",  # unquoted
+     "list :: ?u1 | is a | suppliers", "list :: ?u1 | is a | suppliers ; ?u1 | name | ?u2 :: filter ?u2 contains martinez"),
+    ("with_text_match", "What are the names and ids of customers whose address contains TN?",  # no asked kind
+     "list :: ?u1 | names | ?u2 ; ?u2 | address | TN", None),
     ("with_text_match", "Which employees have an email address containing 'Fried'?",
      "list :: ?u1 | is a | employees ; ?u1 | email address | Fried",
      "list :: ?u1 | is a | employees ; ?u1 | email address | ?u2 :: filter ?u2 contains Fried"),
@@ -1995,6 +1999,11 @@ def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> Non
     ("In the PulseCraft Vertex bill of materials, which component is needed in the largest quantity?",
      "Which component in PulseCraft Vertex has the largest quantity?"),
     ("What is the price of the bill of material of the NexaCore Integrator?", "What is the price of NexaCore Integrator?"),
+    # things with none of a thing recorded; "on average ... a bill of material" is per bill of material
+    ("For how many hardware products is no reliability index recorded?", "How many hardware products have no reliability index?"),
+    ("On average, how many parts does a bill of material list?", "On average, how many parts does each bill of material list?"),
+    ("Which suppliers are located further south than 30 degrees south latitude?",
+     "Which suppliers have a latitude less than -30?"),
     # a preposition put first goes back after the verb
     ("For which products can the Component Confabulation service be booked?",
      "Which products can the Component Confabulation service be booked for?"),
@@ -2106,7 +2115,14 @@ READER_CASES = [
     ("kind_a_name_relates_to", "Which products can the Component Confabulation service be booked for?",  # a modal
      "list :: ?u1 | is a | products ; Component Confabulation | booked for | ?u1"),
     ("kind_a_name_relates_to", "Which department is the product manager of M770-3602005 a member of?", None),
+    # the asked things that have one of their own (kind_having_own)
+    ("kind_having_own", "How many hardware products have a compatible product?",
+     "count :: ?u1 | is a | hardware products ; ?u1 | compatible product | ?u2"),
+    ("kind_having_own", "Which departments have more than 9 members?", None),
+    ("kind_having_own", "how many states have a city named springfield", None),  # a name
     # the asked kind and one comparison of its own value (kind_compared)
+    ("kind_compared", "Which Transducer products have a price between 5 and 5.50 euros?",  # a range
+     "list :: ?u1 | is a | Transducer products ; ?u1 | price | ?u2 :: filter ?u2 >= 5 :: filter ?u2 <= 5.50"),
     ("kind_compared", "Which French suppliers have a latitude less than 44?",
      "list :: ?u1 | is a | French suppliers ; ?u1 | latitude | ?u2 :: filter ?u2 < 44"),
     ("kind_compared", "How many suppliers have a latitude less than -30?",

@@ -58,6 +58,7 @@ from understanding.syntax import (
     kind_a_name_relates_to,
     kind_compared,
     kind_having_a_thing,
+    kind_having_own,
     kind_of_an_owned_things_relation,
     kind_related_to_name,
     place_of_a_name,
@@ -76,7 +77,7 @@ log = logging.getLogger(__name__)
 _TEXT_READERS = (restricted_comparison, coordinated_comparisons, compared_with_named, kind_related_to_name,
                  through_a_clause, kind_of_an_owned_things_relation, value_as_attribute, place_of_a_name,
                  kind_having_a_thing, stated_value_of_kind, same_as_named, kind_a_name_relates_to,
-                 restricted_kind_related, placed_kind_related, kind_compared)
+                 restricted_kind_related, placed_kind_related, kind_compared, kind_having_own)
 
 MAX_QUESTION_CHARS = 1000
 MAX_ALTERNATIVES = 2  # readings after the best one kept for a second try (`UnderstoodQuestion.alternatives`)
@@ -192,7 +193,7 @@ _COMPASS_MOST = re.compile(r"\b(?:(?P<direction>north|south|east|west)ernmost|mo
                            r"\s+(?P<noun>[a-z]+(?:\s+[a-z]+s)?)\b(?P<place>\s+(?:in|from|of)\s+(?:the\s+)?"
                            r"[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*)*)?", re.IGNORECASE)
 _COMPASS_BOUND = re.compile(r"\b(?P<copula>(?:is|are|was|were|lies|lie)\s+)?(?:(?:located|situated|based|lying)\s+)?"
-                            r"(?P<direction>north|south|east|west)\s+of\s+(?:(?P<value>-?\d+(?:\.\d+)?)\s*(?:degrees|°)?"
+                            r"(?:(?:further|farther|more)\s+)?(?P<direction>north|south|east|west)(?:ern)?\s+(?:of|than)\s+(?:(?P<value>-?\d+(?:\.\d+)?)\s*(?:degrees|°)?"
                             r"(?:\s*(?P<hemisphere>north|south|east|west|[NSEW])(?:ern)?\b)?(?:\s+(?:latitude|longitude)\b)?"
                             r"|the\s+(?:equator|prime\s+meridian|greenwich\s+meridian|meridian))", re.IGNORECASE)
 # "for more hardware products than anyone else", "fewer employees than any other department": the most, fewest
@@ -216,6 +217,11 @@ _QUANTITY_RANKED = (
 )
 # "the bill of material of the NexaCore Integrator": the kind and its "of the" before the name
 _KIND_OF_KIND_OF_THE = re.compile(r"\b(?P<preposition>in|of|from|for|to|on|at|with|by) the [a-z]+ of [a-z]+ of (?:the\s+)?(?=[A-Z0-9])")
+# "For how many hardware products is no reliability index recorded?": the things that have none
+_NONE_RECORDED = re.compile(r"^\s*for\s+how\s+many\s+(?P<kind>[a-z]+(?:\s+[a-z]+)?)\s+(?:is|are)\s+no\s+(?P<thing>[a-z]+(?:\s+[a-z]+){0,2}?)\s+"
+                            r"(?:recorded|stored|given|listed|known|available|specified|on\s+record|on\s+file)\s*\?\s*$", re.IGNORECASE)
+# "On average, how many parts does a bill of material list?": per bill of material, as "each" says it
+_ON_AVERAGE_A = re.compile(r"^(?P<head>\s*on\s+average,?\s+how\s+many\s+.+?\s+(?:does|do|did)\s+)(?:a|an|one)\s+", re.IGNORECASE)
 # "the largest quantity of a single part": "single" and "individual" only stress the article
 _SINGLE = re.compile(r"\b(?P<article>a|an|one|each|any|every)\s+(?:single|individual)\s+(?=[a-z])", re.IGNORECASE)
 # "How many units of parts in total are needed to build X?", "the total number of component units": the
@@ -316,6 +322,9 @@ def read_text(question: str) -> str:
         question = "What is the " + phrase[:1].lower() + phrase[1:]
     question = _RESTATED.sub("", question)
     question = _SINGLE.sub(lambda found: found.group("article") + " ", question)
+    if (none := _NONE_RECORDED.match(question)) is not None:
+        question = f"How many {none.group('kind')} have no {none.group('thing')}?"
+    question = _ON_AVERAGE_A.sub(lambda found: found.group("head") + "each ", question)
     for shape in _QUANTITY_RANKED:
         if (ranked := shape.match(question)) is not None:
             question = (f"{ranked.group('wh').capitalize()} {ranked.group('kind')} in {ranked.group('place').strip()} "
@@ -631,6 +640,9 @@ class QuestionParser:
                     "?unknown2", having.triples[-1].relation.split()[-1], "?unknown3"),))):
                 return _NextReading(having), None  # the model kept the thing ("contain a sensor" as `| sensor`)
             return having, AnswerKind.NUMBER if having.form is QuestionForm.COUNT else AnswerKind.RESOURCE
+        own = kind_having_own(understood.question)  # "How many hardware products have a compatible product?"
+        if own is not None and not _says_all(understood.pattern, own):
+            return own, AnswerKind.NUMBER if own.form is QuestionForm.COUNT else AnswerKind.RESOURCE
         same = same_as_named(understood.question)  # "Which suppliers are in the same country as Neal LLC?"
         if same is not None and not _same_reading(same, understood.pattern):
             return same, AnswerKind.NUMBER if same.form is QuestionForm.COUNT else None

@@ -1515,6 +1515,12 @@ _TEXT_MATCH = [
                r"(?:have|has|with|whose|that have|which have)\s+(?:an?\s+|the\s+)?(?P<attribute>[a-z][a-z ]*?)\s+"
                r"(?:(?P<starts>starting|starts|begins|beginning)\s+with|containing|contains|that contains?|with)\s+"
                r"(?:the\s+(?:word|text|string)\s+)?" + _TEXT_VALUE + r"\s*[?.]*\s*$", re.I),
+    # "List the suppliers whose name contains martinez, regardless of upper or lower case.": one word unquoted
+    re.compile(r"^\s*(?P<ask>which|how many|list|show|give me)\s+(?:the\s+|all\s+)?"
+               r"(?P<kind>(?!(?:are|is|were|was)\b)[a-z]+(?: [a-z]+){0,2}?)\s+"
+               r"(?:have|has|with|whose|that have|which have)\s+(?:an?\s+|the\s+)?(?P<attribute>[a-z]+(?: [a-z]+)?)\s+"
+               r"(?:(?P<starts>starting|starts|begins|beginning)\s+with|containing|contains|that contains?)\s+"
+               r"(?:the\s+(?:word|text|string)\s+)?(?P<value>[A-Za-z0-9][\w-]*)\s*(?:,[^?]*)?[?.]*\s*$", re.I),
     # "Which products have 'Sensor' in their name?"
     re.compile(r"^\s*(?P<ask>which|what|how many|list|show|give me)\s+(?:the\s+|all\s+)?(?P<kind>[a-z][a-z ]*?)\s+"
                r"(?:have|has|contain|contains)\s+" + _TEXT_VALUE +

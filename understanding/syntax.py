@@ -663,15 +663,21 @@ def kind_compared(question: str) -> PhraseGraphPattern | None:
     for shape in (_ASKED_KIND_ONE_WORD, _ASKED_KIND):
         asked = shape.match(text)
         kind = asked.group("kind").split() if asked is not None else []
-        if not kind or kind[0] in _NOT_KINDS or kind[-1] in _NOT_A_KINDS_END or \
-                _CONJUNCTION.search(asked.group("rest")):
+        if not kind or kind[0] in _NOT_KINDS or kind[-1] in _NOT_A_KINDS_END:
             continue
-        condition = _comparison(asked.group("rest").strip())
+        rest = asked.group("rest").strip()
+        ranged = _range(rest)  # "have a price between 5 and 5.50 euros": one value, two bounds
+        if ranged is None and _CONJUNCTION.search(rest):
+            continue
+        condition = ranged[0] if ranged and None not in ranged else _comparison(rest)
         if condition is None or any(re.search(rf"\b{re.escape(w.capitalize())}\b", question)
                                     and not re.search(rf"\b{re.escape(w)}\b", question) for w in condition[0].split()):
             continue  # "Which volcanos in Japan erupted since 2000?": a name is no attribute ("japan erupted")
         said = re.search(rf"\b{re.escape(asked.group('kind'))}\b", question, re.I)  # "French suppliers" keeps its capital
         pattern = _compared(said.group() if said else asked.group("kind"), [condition])
+        if ranged and None not in ranged and len(ranged) == 2:
+            pattern = replace(pattern, comparisons=tuple(Comparison(pattern.comparisons[0].node, op, value)
+                                                         for _, op, value in ranged))
         return replace(pattern, form=QuestionForm.COUNT) if counted is not None else pattern
     return None
 
@@ -856,6 +862,23 @@ def value_as_attribute(question: str) -> PhraseGraphPattern | None:
 _HAVING_A_THING = re.compile(
     _COUNTED_OR_LISTED_KIND + r"(?P<verb>" + HAVING_VERB_FORMS + r")\s+"
     r"(?:an?\s+|any\s+|some\s+)?(?P<thing>[a-z][a-z-]*(?: [a-z][a-z-]*){0,3})\s*[?.!]?$")
+
+
+# "How many hardware products have a compatible product?", "Which employees have a phone number?"
+_HAVING_OWN = re.compile(_COUNTED_OR_LISTED_KIND + r"(?:have|has)\s+(?:an?\s+|any\s+)?"
+                         r"(?P<thing>[a-z][a-z-]*(?: [a-z][a-z-]*){0,2})(?:\s+at\s+all)?\s*[?.!]?$")
+
+
+def kind_having_own(question: str) -> PhraseGraphPattern | None:
+    """"How many hardware products have a compatible product?" as `?u1 | is a | hardware products ; ?u1
+    | compatible product | ?u2`: the asked things that have one of their own (the model keeps the kind
+    alone; read again without "no" for "have no compatible product"); None for anything else."""
+    read = _counted_or_listed(question, _HAVING_OWN, "thing")
+    if read is None or read[0].group("thing").split()[0] in _NOT_ATTRIBUTES | _COMPARING_WORDS | {"no", "more", "less"} \
+            or set(read[0].group("thing").split()) & {"named", "called", "titled", "labelled", "labeled"}:
+        return None  # "a city named springfield": a name, not a kind of thing
+    found, asked = read
+    return replace(asked, triples=(*asked.triples, PhraseTriple(ANSWER, found.group("thing"), "?unknown2")))
 
 
 def kind_having_a_thing(question: str) -> PhraseGraphPattern | None:
