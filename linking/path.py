@@ -905,6 +905,7 @@ class KgqanPath:
         plans: list[tuple[PhraseTriple, str, dict[str, PredicateSet]]] = []
         unanchored: list[tuple[PhraseTriple, str, str | None]] = []
         related = await self._related_to_holders(triples, nodes, holders, endpoint)
+        related.update(await self._related_to_vertices(triples, pattern, nodes, around, endpoint))
         for triple in triples:
             anchor = _entity_anchor(triple)
             if anchor is not None:
@@ -1015,6 +1016,29 @@ class KgqanPath:
                 ranked = await self.relation_linker.rank(triple.relation, holder_set, endpoint, top_k=1)
                 if ranked and ranked[0].score >= NEIGHBOUR_FIT and \
                         ranked[0].score > (carrier_fit[0].score if carrier_fit else 0.0):
+                    related[(node, named)] = (ranked[0].iri, ranked[0].direction)
+        return related
+
+    async def _related_to_vertices(self, triples: list[PhraseTriple], pattern: PhraseGraphPattern,
+                                   nodes: dict[str, list[LinkedEntity]], around: dict[str, PredicateSet],
+                                   endpoint: Endpoint) -> dict[tuple[str, str], tuple[str, str]]:
+        """Unknowns next to a named thing whose relation phrase names one of its predicates clearly ("the
+        manager of the product manager of X": `?u2 | product manager | X`, X's `hasProductManager`): ?u2 is
+        what that predicate leads to, so the edges beyond ?u2 are looked for around those things, not
+        around everything next to X. Only for unknowns that also have an edge to another unknown and no
+        class. Per (unknown, name): the predicate and its direction from the thing."""
+        related: dict[tuple[str, str], tuple[str, str]] = {}
+        for triple in triples:
+            for node, named in ((triple.subject, triple.object), (triple.object, triple.subject)):
+                found = nodes.get(named) if is_unknown(node) and not is_unknown(named) else None
+                if not found or found[0].is_literal or any(t.is_type and t.subject == node for t in pattern.triples) or \
+                        not any(t is not triple and not t.is_type and node in t.nodes() and
+                                all(is_unknown(n) for n in t.nodes()) for t in triples):
+                    continue
+                predicate_set = union(around.get(iri) for iri in found[0].iris)
+                ranked = await self.relation_linker.rank(triple.relation, predicate_set, endpoint, top_k=2)
+                if ranked and ranked[0].score >= NEIGHBOUR_FIT and not ranked[0].through and \
+                        (len(ranked) < 2 or ranked[1].score < ranked[0].score or ranked[1].iri == ranked[0].iri):
                     related[(node, named)] = (ranked[0].iri, ranked[0].direction)
         return related
 
@@ -1405,6 +1429,9 @@ def _unknown_anchor(triple: PhraseTriple, pattern: PhraseGraphPattern, nodes: di
                 return node, f"?kgqaHolder <{term.predicates[0]}> {value} . {step}"
             if term.is_literal:
                 return node, f"{node} ?anchorPredicate {value}"
+            if hop is not None:  # the predicate the edge's phrase names ("the product manager of X")
+                predicate, direction = hop
+                return node, f"{value} <{predicate}> {node}" if direction == OUT else f"{node} <{predicate}> {value}"
             return node, f"{{ {value} ?anchorPredicate {node} }} UNION {{ {node} ?anchorPredicate {value} }}"
     return triple.subject, None
 

@@ -975,3 +975,16 @@ async def test_a_yes_no_question_is_answered_through_one_thing_between_two_names
                                    AnswerType(AnswerKind.BOOLEAN), "model")
         result = await path.answer_readings(asked, ck25, KGQAN_ONLY)
         assert [a.value for a in result.answers] == [expected], (place, result.notes)
+
+
+async def test_an_unknown_next_to_a_name_is_looked_around_where_its_phrase_leads(path: KgqanPath, ck25: Endpoint) -> None:
+    """"the manager of the product manager of the Sensor Adjustment service": the product manager is what
+    the service's `hasProductManager` leads to, so "manager" is looked for around that person, not around
+    every product the service is eligible for."""
+    result = await path.answer_understood(
+        understood("list :: ?u1 | manager | ?u2 ; ?u2 | product manager | Sensor Adjustment service",
+                   AnswerType(AnswerKind.RESOURCE)), ck25, KGQAN_ONLY)
+    truth = await ck25.sparql.select(f'SELECT ?m WHERE {{ ?s <{PV}name> "Sensor Adjustment" ; <{PV}hasProductManager> ?p . '
+                                     f'?p <{PV}hasManager> ?m }}')
+    assert truth.rows and [a.value for a in result.answers] == [r["m"].value for r in truth.rows]
+    assert f"<{PV}hasProductManager> ?unknown2" in result.evidence.sparql

@@ -872,6 +872,16 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
      "list :: ?u1 | is a | bill of lading ; ?u1 | total weight | ?u2 :: order ?u2 desc 1",
      "list :: ?u1 | is a | bill of lading ; ?u2 | lading | ?u1 ; ?u2 | is a | items ; ?u2 | weight | ?u3 "
      ":: order sum ?u3 desc 1"),
+    # a thing whose only relation is "of" is the role its class names (with_role_of)
+    ("with_role_of", "Who is the manager of the product manager of the Sensor Adjustment service?",
+     "list :: ?u1 | manager | ?u2 ; ?u2 | is a | product manager ; ?u2 | of | Sensor Adjustment service",
+     "list :: ?u1 | manager | ?u2 ; ?u2 | product manager | Sensor Adjustment service"),
+    ("with_role_of", "Which cities of France are large?", "list :: ?u1 | is a | cities ; ?u1 | of | France", None),  # the answer's kind
+    # the kind said before a name is the name's (with_named_by_its_kind)
+    ("with_named_by_its_kind", "What is the country code of the supplier Salinas-Kelly?",
+     "list :: ?u1 | country code | ?u2 ; ?u2 | supplier | Salinas-Kelly", "list :: ?u1 | country code | Salinas-Kelly"),
+    ("with_named_by_its_kind", "Which product of the category Meter is the cheapest?",  # the product has the category
+     "list :: ?u1 | product | ?u2 ; ?u2 | category | Meter ; ?u2 | cheapest | ?u3 :: order ?u3 asc 1", None),
     # a quoted text the answers' value contains or starts with (with_text_match)
     ("with_text_match", "List the suppliers whose name contains martinez, regardless of upper or lower case.",  # unquoted
      "list :: ?u1 | is a | suppliers", "list :: ?u1 | is a | suppliers ; ?u1 | name | ?u2 :: filter ?u2 contains martinez"),

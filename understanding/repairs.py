@@ -70,7 +70,43 @@ def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     pattern = with_value_of_the_best(question, with_sorted_kind(question, pattern))
     pattern = with_counted_kind(question, with_cents(question, pattern))
     pattern = with_had_thing(question, with_apposed_kind(question, with_counted_name(question, pattern)))
+    pattern = with_named_by_its_kind(question, with_role_of(question, pattern))
     return with_asked_kind_counting(question, with_others_excluded(question, pattern))
+
+
+def with_role_of(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"the manager of the product manager of the Sensor Adjustment service" decoded as `?u2 | is a |
+    product manager ; ?u2 | of | Sensor Adjustment service`: a thing between the answer and a name whose
+    only relation to the name is "of" is the role its class names (`?u2 | product manager | Sensor
+    Adjustment service`)."""
+    for node in pattern.unknowns():
+        edges = [t for t in pattern.triples if node in t.nodes()]
+        types = [t for t in edges if t.is_type and t.subject == node]
+        ofs = [t for t in edges if not t.is_type and t.relation.lower() == "of" and t.subject == node]
+        if node != ANSWER and len(types) == 1 and len(ofs) == 1 and len(edges) >= 3 and node not in pattern.modified_nodes():
+            role = PhraseTriple(node, types[0].object, ofs[0].object)
+            return replace(pattern, triples=tuple(role if t == ofs[0] else t for t in pattern.triples if t != types[0]))
+    return pattern
+
+
+def with_named_by_its_kind(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"the country code of the supplier Salinas-Kelly" decoded as `?u1 | country code | ?u2 ; ?u2 |
+    supplier | Salinas-Kelly`: the relation is the kind the question puts before the name ("the
+    supplier Salinas-Kelly"), so the unknown is the named thing itself: `?u1 | country code |
+    Salinas-Kelly`. Only where the unknown is nothing but what the answer is of."""
+    for triple in pattern.triples:
+        node, name = (triple.subject, triple.object) if is_unknown(triple.subject) else (triple.object, triple.subject)
+        if triple.is_type or not is_unknown(node) or is_unknown(name) or node == ANSWER or \
+                node in pattern.modified_nodes() or node in pattern.projection:
+            continue
+        if not re.search(rf"\bthe\s+{re.escape(triple.relation)}\s+{re.escape(name)}\b", question, re.IGNORECASE):
+            continue
+        others = [t for t in pattern.triples if t != triple]
+        beside = [t for t in others if node in t.nodes()]
+        if len(beside) != 1 or beside[0].is_type or ANSWER not in beside[0].nodes():
+            continue  # "the products in the category Gauge whose width ...": the unknown is a thing of its own
+        return _renamed(replace(pattern, triples=tuple(others)), node, name)
+    return pattern
 
 
 def finished(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
