@@ -234,6 +234,24 @@ class KgqanPath:
         return await get_parser().rule_reading(question)
 
     async def answer(self, question: str, endpoint: Endpoint, options: AskOptions) -> PathResult:
+        """The answers to the question; one about two named things joined by "and" ("the phone numbers of
+        Lili Geier and Erhard Fried") is answered for each and the answers joined, unless the graph names
+        one thing so ("Lee and Sons")."""
+        both = two_names_asked(question)
+        if both is None or await self._names_one_thing(f"{both[0]} and {both[1]}", endpoint, options):
+            return await self._answer_one(question, endpoint, options)
+        first = await self._answer_one(_one_of(question, both, both[0]), endpoint, options)
+        left = replace(options, max_requests=max(1, options.max_requests - first.sparql_requests))
+        second = await self._answer_one(_one_of(question, both, both[1]), endpoint, left)
+        return _joined(first, second, both)
+
+    async def _names_one_thing(self, phrase: str, endpoint: Endpoint, options: AskOptions) -> bool:
+        """Whether a thing of the graph is labelled with the whole phrase ("Lee and Sons")."""
+        found = await self.entity_linker.link_entities(phrase, endpoint, max_vertices=options.max_vertices,
+                                                       top_k=options.vertices_per_node + 2)
+        return any(c.label.casefold() == phrase.casefold() for c in found)
+
+    async def _answer_one(self, question: str, endpoint: Endpoint, options: AskOptions) -> PathResult:
         started = time.perf_counter()
         with counting_requests() as counter, sharing_results():  # the readings share their lookups
             understood = await self._understood_on(question, endpoint, options)
@@ -1268,6 +1286,42 @@ def _kept(first: PathResult, tried: PathResult, note: str | None) -> PathResult:
         first.evidence.zero_counts += tried.evidence.all_zero_counts()
     if note:
         first.notes.append(note)
+    return first
+
+
+# "the phone numbers of Lili Geier and Erhard Fried", "What do the Compensator Switch and the Flow Compensator
+# cost?": two names joined by "and" (not the last two of a list of names, "Bennett, Best and Jacobson")
+_TWO_NAMES = re.compile(r"(?<=[a-z] )(?:the\s+)?(?P<first>[A-Z0-9][\w'-]*(?:\s+[A-Z0-9][\w'-]*)*)\s+and\s+(?:the\s+)?"
+                        r"(?P<second>[A-Z0-9][\w'-]*(?:\s+[A-Z0-9][\w'-]*)*)")
+_JOINT = re.compile(r"\b(?:both|same|between|common|together|compare|than|either|neither)\b|^\s*(?:is|are|was|were|do|does|"
+                    r"did|has|have|can)\b", re.IGNORECASE)
+
+
+def two_names_asked(question: str) -> tuple[str, str] | None:
+    """The two names a question asks about one after the other ("... of A and B"), or None (also where the
+    question relates them to each other: "both", "the same", "than", a yes/no question)."""
+    found = _TWO_NAMES.search(question)
+    if found is None or _JOINT.search(question):
+        return None
+    return found.group("first"), found.group("second")
+
+
+def _one_of(question: str, both: tuple[str, str], name: str) -> str:
+    """The question about one of the two names: "the phone numbers of A and B" -> "... of A"."""
+    return re.sub(rf"{re.escape(both[0])}\s+and\s+(?:the\s+)?{re.escape(both[1])}", name, question, count=1)
+
+
+def _joined(first: PathResult, second: PathResult, both: tuple[str, str]) -> PathResult:
+    """The first name's result with the second's answers added (each once), requests and time summed."""
+    seen = {a.value for a in first.answers}
+    first.answers += [a for a in second.answers if a.value not in seen]
+    first.notes.insert(0, f"the question names two things ({both[0]}; {both[1]}): answered for each, answers joined")
+    first.notes += [f"{both[1]}: {note}" for note in second.notes]
+    first.sparql_requests += second.sparql_requests
+    first.setup_requests += second.setup_requests
+    first.timings_ms = {phase: spent + second.timings_ms.get(phase, 0.0) for phase, spent in first.timings_ms.items()}
+    if not first.answers and second.answers:
+        first.status = second.status
     return first
 
 

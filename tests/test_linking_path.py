@@ -988,3 +988,26 @@ async def test_an_unknown_next_to_a_name_is_looked_around_where_its_phrase_leads
                                      f'?p <{PV}hasManager> ?m }}')
     assert truth.rows and [a.value for a in result.answers] == [r["m"].value for r in truth.rows]
     assert f"<{PV}hasProductManager> ?unknown2" in result.evidence.sparql
+
+
+@pytest.mark.parametrize(("question", "names"), [
+    ("What are the phone numbers of Lili Geier and Erhard Fried?", ("Lili Geier", "Erhard Fried")),
+    ("What do the Compensator Switch and the Flow Compensator cost?", ("Compensator Switch", "Flow Compensator")),
+    ("Which products are supplied by Bennett, Best and Jacobson?", None),  # the last two of a list of names
+    ("Do Lili Geier and Erhard Fried work in the same department?", None),  # related to each other
+    ("Which products are compatible with both A100 and B200?", None),
+])
+def test_two_names_asked_one_after_the_other(question: str, names: tuple[str, str] | None) -> None:
+    from linking.path import two_names_asked
+
+    assert two_names_asked(question) == names
+
+
+async def test_a_question_about_two_names_is_answered_for_each(path: KgqanPath, ck25: Endpoint) -> None:
+    result = await path.answer("What are the phone numbers of Lili Geier and Erhard Fried?", ck25, KGQAN_ONLY)
+    truth = await ck25.sparql.select(f'SELECT ?p WHERE {{ VALUES ?n {{ "Lili Geier" "Erhard Fried" }} '
+                                     f'?e <{PV}name> ?n ; <{PV}phone> ?p }}')
+    assert len(truth.rows) == 2 and {a.value for a in result.answers} == {r["p"].value for r in truth.rows}
+    assert "answered for each" in result.notes[0]
+    one = await path.answer("Which products does Lee and Sons supply?", ck25, KGQAN_ONLY)
+    assert not any("answered for each" in n for n in one.notes)  # the graph names one supplier so
