@@ -2146,6 +2146,8 @@ READER_CASES = [
     ("restricted_kind_related", "Which products of Acme Corp are compatible with Y863-3538159?",
      "list :: ?u1 | products | Acme Corp ; ?u1 | compatible with | Y863-3538159"),
     ("restricted_kind_related", "Which cities of France are more than 100 km from Paris?", None),  # a comparison
+    ("restricted_kind_related", "Which employees reporting to Elena Herzog are experts in Sensor?",  # linked by a participle
+     "list :: ?u1 | is a | employees ; ?u1 | reporting to | Elena Herzog ; ?u1 | experts in | Sensor"),
     ("restricted_kind_related", "Which employees in the Data Services department have expertise in sensors?",
      "list :: ?u1 | employees | Data Services ; ?u1 | expertise in | sensors"),
     # a kind placed somewhere, and a condition on what it relates to (placed_kind_related)

@@ -1242,7 +1242,8 @@ def kind_a_name_relates_to(question: str) -> PhraseGraphPattern | None:
 # "Which members of the Marketing department are experts in capacitors?", "Which products of Acme Corp are
 # compatible with Y863-3538159?": a kind restricted by a name, and what those things are
 _RESTRICTED_KIND_RELATED = re.compile(
-    r"^(?:which|what)\s+(?P<kind>[a-z]+)\s+(?:of|from|in)\s+(?:the\s+)?"
+    r"^(?:which|what)\s+(?P<kind>[a-z]+)\s+(?:of|from|in|(?P<link>(?:reporting|working|belonging)\s+(?:to|in|for)|"
+    r"(?:managed|supplied|led|headed)\s+by))\s+(?:the\s+)?"
     r"(?P<name>" + _PROPER_NAME + r")(?:\s+(?:department|team|category|group|division|unit))?"
     r"\s+(?:(?:are|is)\s+(?:an?\s+)?(?P<relation>[a-z]+(?:\s+[a-z]+)?\s+(?:in|on|for|with|of|to|by|from|at))\s+(?:the\s+)?"
     r"(?P<other>[A-Za-z0-9][\w&.'-]*(?: [\w&.'-]+){0,3})|(?:have|has)\s+(?:an?\s+)?(?P<field>[a-z]+\s+(?:in|on|with))"
@@ -1263,6 +1264,9 @@ def restricted_kind_related(question: str) -> PhraseGraphPattern | None:
         related = PhraseTriple(ANSWER, said, found.group("other") or found.group("fielded"))
     else:  # "... have a phone number": one of their own
         related = PhraseTriple(ANSWER, said, "?unknown2")
+    if found.group("link"):  # "Which employees reporting to Elena Herzog are ...": the kind and its link
+        return PhraseGraphPattern(triples=(PhraseTriple(ANSWER, TYPE_RELATION, found.group("kind")),
+                                           PhraseTriple(ANSWER, found.group("link"), found.group("name")), related))
     return PhraseGraphPattern(triples=(PhraseTriple(ANSWER, found.group("kind"), found.group("name")), related))
 
 
