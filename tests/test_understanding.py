@@ -2014,6 +2014,12 @@ def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> Non
     ("On average, how many parts does a bill of material list?", "On average, how many parts does each bill of material list?"),
     ("Which suppliers are located further south than 30 degrees south latitude?",
      "Which suppliers have a latitude less than -30?"),
+    # the extreme of a count per one thing
+    ("What is the largest number of hardware products that a single supplier provides?",
+     "What is the largest number of hardware products per supplier?"),
+    ("What is the maximum number of products supplied by one supplier?", "What is the maximum number of products per supplier?"),
+    ("What is the largest number of parts in a bill of material?", "What is the largest number of parts per bill of material?"),
+    ("Which supplier has the largest number of products?", "Which supplier has the largest number of products?"),
     # a preposition put first goes back after the verb
     ("For which products can the Component Confabulation service be booked?",
      "Which products can the Component Confabulation service be booked for?"),

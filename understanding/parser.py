@@ -222,6 +222,13 @@ _NONE_RECORDED = re.compile(r"^\s*for\s+how\s+many\s+(?P<kind>[a-z]+(?:\s+[a-z]+
                             r"(?:recorded|stored|given|listed|known|available|specified|on\s+record|on\s+file)\s*\?\s*$", re.IGNORECASE)
 # "On average, how many parts does a bill of material list?": per bill of material, as "each" says it
 _ON_AVERAGE_A = re.compile(r"^(?P<head>\s*on\s+average,?\s+how\s+many\s+.+?\s+(?:does|do|did)\s+)(?:a|an|one)\s+", re.IGNORECASE)
+# "the largest number of hardware products that a single supplier provides", "... supplied by one supplier":
+# the extreme of a count per supplier
+_COUNT_PER_ONE = re.compile(r"\b(?P<head>(?:largest|highest|greatest|biggest|maximum|max|smallest|lowest|minimum|min)\s+"
+                            r"(?:number|count|amount)\s+of\s+[a-z]+(?:\s+[a-z]+)?)\s+(?:(?:that|which)\s+(?:a|an|one|any)\s+"
+                            r"(?:single\s+)?(?P<group>[a-z]+)\s+[a-z]+(?:\s+[a-z]+)?|[a-z]+ed\s+by\s+(?:a|an|one|any)\s+"
+                            r"(?:single\s+)?(?P<agent>[a-z]+)|(?:in|within|on)\s+(?:a|an|one|any)\s+(?:single\s+)?"
+                            r"(?P<container>[a-z]+(?:\s+of\s+[a-z]+)?))(?=\s*[?.!]?\s*$)", re.IGNORECASE)
 # "the largest quantity of a single part": "single" and "individual" only stress the article
 _SINGLE = re.compile(r"\b(?P<article>a|an|one|each|any|every)\s+(?:single|individual)\s+(?=[a-z])", re.IGNORECASE)
 # "How many units of parts in total are needed to build X?", "the total number of component units": the
@@ -321,6 +328,8 @@ def read_text(question: str) -> str:
         phrase = question[elliptic.start("phrase"):]
         question = "What is the " + phrase[:1].lower() + phrase[1:]
     question = _RESTATED.sub("", question)
+    question = _COUNT_PER_ONE.sub(lambda found: f"{found.group('head')} per "
+                                                f"{found.group('group') or found.group('agent') or found.group('container')}", question)
     question = _SINGLE.sub(lambda found: found.group("article") + " ", question)
     if (none := _NONE_RECORDED.match(question)) is not None:
         question = f"How many {none.group('kind')} have no {none.group('thing')}?"
