@@ -88,6 +88,7 @@ from understanding.repairs import (
     with_compound_kind,
     with_counted_relation,
     with_dropped_value,
+    with_named_by_its_kind,
     with_swallowed_value,
     with_whole_name,
 )
@@ -288,7 +289,7 @@ class KgqanPath:
         def merged(pattern: PhraseGraphPattern) -> PhraseGraphPattern:
             for name in whole:
                 pattern = with_whole_name(pattern, name)
-            return pattern
+            return with_named_by_its_kind(understood.question, pattern)  # "the supplier Baker, Medina and George"
 
         return _each_reading(understood, merged)
 

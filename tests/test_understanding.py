@@ -880,6 +880,9 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
     # the kind said before a name is the name's (with_named_by_its_kind)
     ("with_named_by_its_kind", "What is the country code of the supplier Salinas-Kelly?",
      "list :: ?u1 | country code | ?u2 ; ?u2 | supplier | Salinas-Kelly", "list :: ?u1 | country code | Salinas-Kelly"),
+    ("with_named_by_its_kind", "What is the latitude of the supplier Baker, Medina and George?",  # the kind said twice
+     "list :: ?u1 | latitude | ?u2 ; ?u2 | supplier | Baker, Medina and George ; ?u2 | is a | supplier :: select ?u1 ?u2",
+     "list :: ?u1 | latitude | Baker, Medina and George"),
     ("with_named_by_its_kind", "Which product of the category Meter is the cheapest?",  # the product has the category
      "list :: ?u1 | product | ?u2 ; ?u2 | category | Meter ; ?u2 | cheapest | ?u3 :: order ?u3 asc 1", None),
     # a quoted text the answers' value contains or starts with (with_text_match)
@@ -2025,7 +2028,14 @@ def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> Non
      "Which products can the Component Confabulation service be booked for?"),
     ("To which department does Lili Geier belong?", "Which department does Lili Geier belong to?"),
     ("For how many products can customers get Predictive Maintenance?",
-     "For how many products can customers get Predictive Maintenance?"),
+     "How many products can customers get Predictive Maintenance for?"),
+    ("For how many hardware products is the Component Confabulation service eligible?",
+     "How many hardware products is the Component Confabulation service eligible for?"),
+    # a unit after the attribute, and an explanation after a comma, say nothing more
+    ("What is the average price in EUR of hardware products in the Capacitor category?",
+     "What is the average price of hardware products in the Capacitor category?"),
+    ("Which bill of material requires the highest total quantity of parts, summing the quantities of all its BOM parts?",
+     "Which bill of material requires the highest total quantity of parts?"),
 ])
 def test_the_read_text_leaves_out_context_told_first_and_which_of_our(question: str, read: str) -> None:
     from understanding.parser import read_text
@@ -2130,11 +2140,15 @@ READER_CASES = [
      "list :: ?u1 | is a | suppliers ; Acme Corp | work with | ?u1"),
     ("kind_a_name_relates_to", "Which products can the Component Confabulation service be booked for?",  # a modal
      "list :: ?u1 | is a | products ; Component Confabulation | booked for | ?u1"),
+    ("kind_a_name_relates_to", "How many hardware products is the Component Confabulation service eligible for?",
+     "count :: ?u1 | is a | hardware products ; Component Confabulation | eligible for | ?u1"),
     ("kind_a_name_relates_to", "Which department is the product manager of M770-3602005 a member of?", None),
     # the asked things that have one of their own (kind_having_own)
     ("kind_having_own", "How many hardware products have a compatible product?",
      "count :: ?u1 | is a | hardware products ; ?u1 | compatible product | ?u2"),
     ("kind_having_own", "Which departments have more than 9 members?", None),
+    ("kind_having_own", "Which Marketing employees have a phone number on record?",  # a qualifying name, "on record"
+     "list :: ?u1 | is a | employees ; ?u1 | employees | Marketing ; ?u1 | phone number | ?u2"),
     ("kind_having_own", "how many states have a city named springfield", None),  # a name
     # the asked kind and one comparison of its own value (kind_compared)
     ("kind_compared", "Which Transducer products have a price between 5 and 5.50 euros?",  # a range

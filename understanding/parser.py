@@ -202,7 +202,7 @@ _MORE_THAN_ANY = re.compile(r"\b(?P<more>more|fewer|less)\s+(?P<things>[a-z]+(?:
                             r"every(?:one|body|thing)\s+else)(?=\s*[?.!,]|$)", re.IGNORECASE)
 # "For which products can the X service be booked?", "To which department does X belong?": the preposition
 # put back after the verb, as the readers of "Which products is X responsible for?" read it
-_PREPOSITION_FIRST = re.compile(r"^\s*(?P<preposition>for|to|with|from|by|about)\s+(?P<wh>which|what)\s+(?P<kind>[a-z]+(?:\s+[a-z]+)?)"
+_PREPOSITION_FIRST = re.compile(r"^\s*(?P<preposition>for|to|with|from|by|about)\s+(?P<wh>which|what|how\s+many)\s+(?P<kind>[a-z]+(?:\s+[a-z]+)?)"
                                 r"\s+(?P<rest>(?:is|are|was|were|does|do|did|can|could|may|will)\s+[^?]+?)\s*\?\s*$",
                                 re.IGNORECASE)
 # "Which part is needed in the largest quantity in the bill of material X?" (or "In X, which part is needed in
@@ -238,8 +238,11 @@ _UNITS_IN_TOTAL = re.compile(r"^\s*how\s+many\s+(?:units|pieces)(?:\s+of\s+(?P<t
                              re.IGNORECASE)
 _TOTAL_UNITS = re.compile(r"\btotal\s+number\s+of\s+(?:[a-z]+\s+)?(?:units|pieces)\b", re.IGNORECASE)
 # "furthest west, i.e. has the smallest longitude": a restatement of what was just asked, left out
-_RESTATED = re.compile(r"\s*(?:,\s*|\s\()(?:i\.\s?e\.|that is,|in other words,?)[^),?]*\)?(?=\s*[?.!]?\s*$)",
-                       re.IGNORECASE)
+_RESTATED = re.compile(r"\s*(?:,\s*|\s\()(?:i\.\s?e\.|that is,|in other words,?|(?:summing|adding|counting|taking)\s+(?:up\s+)?"
+                       r"(?:the|all|its|their)\b)[^),?]*\)?(?=\s*[?.!]?\s*$)", re.IGNORECASE)
+# "the average price in EUR of ...": the unit after the attribute says nothing the attribute does not
+_UNIT_AFTER_ATTRIBUTE = re.compile(r"\b(?P<attribute>price|cost|weight|height|width|depth|length)\s+in\s+(?:EUR|euros?|USD|dollars?|"
+                                   r"grams?|g|kg|kilograms?|mm|cm|millimet(?:er|re)s|centimet(?:er|re)s)\b", re.IGNORECASE)
 _REFERS_BACK = re.compile(r"\b(?:their|its|his|her|them|they|it|he|she|this|that|these|those|there)\b", re.IGNORECASE)
 
 
@@ -328,6 +331,7 @@ def read_text(question: str) -> str:
         phrase = question[elliptic.start("phrase"):]
         question = "What is the " + phrase[:1].lower() + phrase[1:]
     question = _RESTATED.sub("", question)
+    question = _UNIT_AFTER_ATTRIBUTE.sub(lambda found: found.group("attribute"), question)
     question = _COUNT_PER_ONE.sub(lambda found: f"{found.group('head')} per "
                                                 f"{found.group('group') or found.group('agent') or found.group('container')}", question)
     question = _SINGLE.sub(lambda found: found.group("article") + " ", question)
@@ -673,7 +677,7 @@ class QuestionParser:
         relating = kind_a_name_relates_to(understood.question)  # "Which products is the Production department
         if relating is not None and not _same_reading(relating, understood.pattern) and \
                 not _says_all(understood.pattern, relating):  # responsible for?"
-            return relating, None
+            return relating, AnswerKind.NUMBER if relating.form is QuestionForm.COUNT else None
         placed = placed_kind_related(understood.question)  # "Which suppliers based in Germany supply products
         if placed is not None and not _says_all(understood.pattern, placed):  # in the Sensor category?"
             return placed, None

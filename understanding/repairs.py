@@ -97,15 +97,17 @@ def with_named_by_its_kind(question: str, pattern: PhraseGraphPattern) -> Phrase
     for triple in pattern.triples:
         node, name = (triple.subject, triple.object) if is_unknown(triple.subject) else (triple.object, triple.subject)
         if triple.is_type or not is_unknown(node) or is_unknown(name) or node == ANSWER or \
-                node in pattern.modified_nodes() or node in pattern.projection:
+                node in pattern.modified_nodes():
             continue
-        if not re.search(rf"\bthe\s+{re.escape(triple.relation)}\s+{re.escape(name)}\b", question, re.IGNORECASE):
+        if not re.search(rf"\bthe\s+{re.escape(triple.relation)}\s+{re.escape(name)}(?!\w)", question, re.IGNORECASE):
             continue
-        others = [t for t in pattern.triples if t != triple]
+        same_kind = [t for t in pattern.triples if t.is_type and t.subject == node and same_words(t.object, triple.relation)]
+        others = [t for t in pattern.triples if t != triple and t not in same_kind]  # "?u2 | is a | supplier" says it again
         beside = [t for t in others if node in t.nodes()]
         if len(beside) != 1 or beside[0].is_type or ANSWER not in beside[0].nodes():
             continue  # "the products in the category Gauge whose width ...": the unknown is a thing of its own
-        return _renamed(replace(pattern, triples=tuple(others)), node, name)
+        renamed = _renamed(replace(pattern, triples=tuple(others)), node, name)
+        return replace(renamed, projection=tuple(n for n in renamed.projection if is_unknown(n)))
     return pattern
 
 

@@ -866,7 +866,7 @@ _HAVING_A_THING = re.compile(
 
 # "How many hardware products have a compatible product?", "Which employees have a phone number?"
 _HAVING_OWN = re.compile(_COUNTED_OR_LISTED_KIND + r"(?:have|has)\s+(?:an?\s+|any\s+)?"
-                         r"(?P<thing>[a-z][a-z-]*(?: [a-z][a-z-]*){0,2})(?:\s+at\s+all)?\s*[?.!]?$")
+                         r"(?P<thing>[a-z][a-z-]*(?: [a-z][a-z-]*){0,2}?)(?:\s+at\s+all|\s+on\s+(?:record|file))?\s*[?.!]?$")
 
 
 def kind_having_own(question: str) -> PhraseGraphPattern | None:
@@ -1223,7 +1223,7 @@ def same_as_named(question: str) -> PhraseGraphPattern | None:
 # "Which products is the Production department responsible for?", "Which suppliers does Acme Corp work with?":
 # the asked things at the end of a relation from a name, its preposition left at the end
 _NAME_RELATES_TO_KIND = re.compile(
-    r"^(?:which|what)\s+(?P<kind>[a-z]+(?: [a-z]+)?)\s+(?:is|are|was|were|does|do|did|(?P<modal>can|could|may|will))\s+"
+    r"^(?P<ask>which|what|how many)\s+(?P<kind>[a-z]+(?: [a-z]+)?)\s+(?:is|are|was|were|does|do|did|(?P<modal>can|could|may|will))\s+"
     r"(?:the\s+)?(?P<name>" + _PROPER_NAME + r")(?:\s+(?P<noun>[a-z]+))?\s+(?(modal)(?:be\s+)?)"
     r"(?P<relation>[a-z]+(?:\s+[a-z]+)?\s+(?:for|to|with|in|on|of|by|from|at|about|after))\s*[?.!]?$")
 
@@ -1232,10 +1232,12 @@ def kind_a_name_relates_to(question: str) -> PhraseGraphPattern | None:
     """"Which products is the Production department responsible for?" (or "can the X service be booked
     for?") as `?u1 | is a | products ; Production | responsible for | ?u1` (the noun after the name,
     "department", says what it is and goes); None for anything else."""
-    found = _asked_kind_shape(question, (_NAME_RELATES_TO_KIND,))
-    if found is None or found.group("relation").split()[0] in _NOT_ATTRIBUTES | _COMPARING_WORDS:
+    found = _lowered_match(question, _NAME_RELATES_TO_KIND)
+    if found is None or found.group("relation").split()[0] in _NOT_ATTRIBUTES | _COMPARING_WORDS or \
+            found.group("kind").split()[0] in _NOT_KINDS:
         return None
-    return PhraseGraphPattern(triples=(PhraseTriple(ANSWER, TYPE_RELATION, found.group("kind")),
+    return PhraseGraphPattern(form=QuestionForm.COUNT if found.group("ask").lower() == "how many" else QuestionForm.LIST,
+                              triples=(PhraseTriple(ANSWER, TYPE_RELATION, found.group("kind")),
                                        PhraseTriple(found.group("name"), found.group("relation"), ANSWER)))
 
 
