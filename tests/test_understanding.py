@@ -872,6 +872,10 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
      "list :: ?u1 | is a | bill of lading ; ?u1 | total weight | ?u2 :: order ?u2 desc 1",
      "list :: ?u1 | is a | bill of lading ; ?u2 | lading | ?u1 ; ?u2 | is a | items ; ?u2 | weight | ?u3 "
      ":: order sum ?u3 desc 1"),
+    # "the <kind> in <name>" is a thing of that kind placed there (with_kind_in_place)
+    ("with_kind_in_place", "Who is the manager in the Engineering department?", "list :: ?u1 | manager | Engineering",
+     "list :: ?u1 | is a | manager ; ?u1 | in | Engineering"),
+    ("with_kind_in_place", "Who is the manager of the Engineering department?", "list :: ?u1 | manager | Engineering", None),
     # a thing whose only relation is "of" is the role its class names (with_role_of)
     ("with_role_of", "Who is the manager of the product manager of the Sensor Adjustment service?",
      "list :: ?u1 | manager | ?u2 ; ?u2 | is a | product manager ; ?u2 | of | Sensor Adjustment service",

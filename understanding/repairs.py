@@ -70,8 +70,27 @@ def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     pattern = with_value_of_the_best(question, with_sorted_kind(question, pattern))
     pattern = with_counted_kind(question, with_cents(question, pattern))
     pattern = with_had_thing(question, with_apposed_kind(question, with_counted_name(question, pattern)))
-    pattern = with_named_by_its_kind(question, with_role_of(question, pattern))
+    pattern = with_named_by_its_kind(question, with_role_of(question, with_kind_in_place(question, pattern)))
     return with_asked_kind_counting(question, with_others_excluded(question, pattern))
+
+
+_KIND_IN_PLACE = re.compile(r"^\s*(?:who|which|what)\s+(?:is|are|was|were)\s+the\s+(?P<kind>[a-z]+(?:\s+[a-z]+)?)\s+"
+                            r"(?P<preposition>in|at|within|inside)\s+(?:the\s+)?(?P<name>[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*)*)", re.I)
+
+
+def with_kind_in_place(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"Who is the manager in the Engineering department?" decoded as `?u1 | manager | Engineering`
+    (Engineering's manager): "the <kind> in <name>" asks for the thing of that kind placed there:
+    `?u1 | is a | manager ; ?u1 | in | Engineering` ("the manager of X" stays X's manager)."""
+    found = _KIND_IN_PLACE.match(question)
+    if found is None or len(pattern.triples) != 1:
+        return pattern
+    triple = pattern.triples[0]
+    if triple.is_type or triple.subject != ANSWER or not same_words(triple.relation, found.group("kind")) or \
+            not found.group("name").startswith(triple.object.split()[0]):
+        return pattern
+    return replace(pattern, triples=(PhraseTriple(ANSWER, TYPE_RELATION, found.group("kind")),
+                                     PhraseTriple(ANSWER, found.group("preposition").lower(), triple.object)))
 
 
 def with_role_of(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
