@@ -1970,7 +1970,7 @@ def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> Non
     ("Among hardware products, which product category has the highest average price?",
      "Among hardware products, which product category has the highest average price?"),
     ("Among the switches, which product has the best reliability index?",  # the switches are asked
-     "Which switch has the best reliability index?"),
+     "Which switch has the highest reliability index?"),
     ("Of the products the Marketing department is responsible for, which one is the heaviest?",
      "What is the heaviest product that the Marketing department is responsible for?"),
     ("Among the products supplied by Bennett, Best and Jacobson, which one is the heaviest?",  # commas in the name
@@ -2021,6 +2021,12 @@ def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> Non
     ("On average, how many parts does a bill of material list?", "On average, how many parts does each bill of material list?"),
     ("Which suppliers are located further south than 30 degrees south latitude?",
      "Which suppliers have a latitude less than -30?"),
+    # graded measures said plainly
+    ("Among the Oscillator products, which one has the best reliability index?",
+     "Which Oscillator product has the highest reliability index?"),
+    ("What is the lightest weight among the products compatible with V156-6277722?",
+     "What is the lowest weight of the products compatible with V156-6277722?"),
+    ("Which singer has the best rank?", "Which singer has the best rank?"),  # the best rank is the lowest number
     # the extreme of a count per one thing
     ("What is the largest number of hardware products that a single supplier provides?",
      "What is the largest number of hardware products per supplier?"),

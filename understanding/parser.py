@@ -229,6 +229,12 @@ _COUNT_PER_ONE = re.compile(r"\b(?P<head>(?:largest|highest|greatest|biggest|max
                             r"(?:single\s+)?(?P<group>[a-z]+)\s+[a-z]+(?:\s+[a-z]+)?|[a-z]+ed\s+by\s+(?:a|an|one|any)\s+"
                             r"(?:single\s+)?(?P<agent>[a-z]+)|(?:in|within|on)\s+(?:a|an|one|any)\s+(?:single\s+)?"
                             r"(?P<container>[a-z]+(?:\s+of\s+[a-z]+)?))(?=\s*[?.!]?\s*$)", re.IGNORECASE)
+# "the best reliability index" (the highest), "the lightest weight" (the lowest), "... among the products" (of)
+_GRADED_MEASURE = re.compile(r"\bthe\s+(?:(?P<good>best|worst)\s+(?P<quality>reliability index|reliability|rating|score|quality)|"
+                             r"(?P<light>lightest|heaviest)\s+weight|(?P<cheap>cheapest|most\s+expensive)\s+price)\b",
+                             re.IGNORECASE)
+_MEASURE_AMONG = re.compile(r"\b(?P<measure>(?:lowest|highest|smallest|largest|minimum|maximum)\s+[a-z]+(?:\s+[a-z]+)?)\s+among\s+"
+                            r"(?=(?:the|all|our)\b)", re.IGNORECASE)
 # "the largest quantity of a single part": "single" and "individual" only stress the article
 _SINGLE = re.compile(r"\b(?P<article>a|an|one|each|any|every)\s+(?:single|individual)\s+(?=[a-z])", re.IGNORECASE)
 # "How many units of parts in total are needed to build X?", "the total number of component units": the
@@ -244,6 +250,16 @@ _RESTATED = re.compile(r"\s*(?:,\s*|\s\()(?:i\.\s?e\.|that is,|in other words,?|
 _UNIT_AFTER_ATTRIBUTE = re.compile(r"\b(?P<attribute>price|cost|weight|height|width|depth|length)\s+in\s+(?:EUR|euros?|USD|dollars?|"
                                    r"grams?|g|kg|kilograms?|mm|cm|millimet(?:er|re)s|centimet(?:er|re)s)\b", re.IGNORECASE)
 _REFERS_BACK = re.compile(r"\b(?:their|its|his|her|them|they|it|he|she|this|that|these|those|there)\b", re.IGNORECASE)
+
+
+def _graded_measure(found: re.Match[str]) -> str:
+    """"the best reliability index" -> "the highest reliability index", "the lightest weight" -> "the
+    lowest weight", "the cheapest price" -> "the lowest price"."""
+    if found.group("good"):
+        return f"the {'highest' if found.group('good').lower() == 'best' else 'lowest'} {found.group('quality')}"
+    if found.group("light"):
+        return f"the {'lowest' if found.group('light').lower() == 'lightest' else 'highest'} weight"
+    return f"the {'lowest' if found.group('cheap').lower() == 'cheapest' else 'highest'} price"
 
 
 def _among_asked_directly(question: str) -> str:
@@ -335,6 +351,8 @@ def read_text(question: str) -> str:
     question = _COUNT_PER_ONE.sub(lambda found: f"{found.group('head')} per "
                                                 f"{found.group('group') or found.group('agent') or found.group('container')}", question)
     question = _SINGLE.sub(lambda found: found.group("article") + " ", question)
+    question = _GRADED_MEASURE.sub(_graded_measure, question)
+    question = _MEASURE_AMONG.sub(lambda found: found.group("measure") + " of ", question)
     if (none := _NONE_RECORDED.match(question)) is not None:
         question = f"How many {none.group('kind')} have no {none.group('thing')}?"
     question = _ON_AVERAGE_A.sub(lambda found: found.group("head") + "each ", question)
