@@ -2027,6 +2027,9 @@ def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> Non
     ("What is the lightest weight among the products compatible with V156-6277722?",
      "What is the lowest weight of the products compatible with V156-6277722?"),
     ("Which singer has the best rank?", "Which singer has the best rank?"),  # the best rank is the lowest number
+    ("What does the most reliable product in the Warp category cost?",
+     "What is the price of the most reliable product in the Warp category?"),
+    ("How much does the heaviest sensor weigh?", "What is the weight of the heaviest sensor?"),
     # the extreme of a count per one thing
     ("What is the largest number of hardware products that a single supplier provides?",
      "What is the largest number of hardware products per supplier?"),

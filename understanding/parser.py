@@ -235,6 +235,11 @@ _GRADED_MEASURE = re.compile(r"\bthe\s+(?:(?P<good>best|worst)\s+(?P<quality>rel
                              re.IGNORECASE)
 _MEASURE_AMONG = re.compile(r"\b(?P<measure>(?:lowest|highest|smallest|largest|minimum|maximum)\s+[a-z]+(?:\s+[a-z]+)?)\s+among\s+"
                             r"(?=(?:the|all|our)\b)", re.IGNORECASE)
+# "What does the most reliable product in the Warp category cost?", "How much does ... weigh?": the value of
+# the thing a superlative describes asked as its attribute
+_VERB_OF_THE_BEST = re.compile(r"^\s*(?:what|how\s+much)\s+(?:does|do|did)\s+(?P<thing>the\s+(?:most|least|[a-z]+est)\b.+?)\s+"
+                               r"(?P<verb>cost|weigh)\s*\?\s*$", re.IGNORECASE)
+_VERB_VALUE = {"cost": "price", "weigh": "weight"}
 # "the largest quantity of a single part": "single" and "individual" only stress the article
 _SINGLE = re.compile(r"\b(?P<article>a|an|one|each|any|every)\s+(?:single|individual)\s+(?=[a-z])", re.IGNORECASE)
 # "How many units of parts in total are needed to build X?", "the total number of component units": the
@@ -352,6 +357,8 @@ def read_text(question: str) -> str:
                                                 f"{found.group('group') or found.group('agent') or found.group('container')}", question)
     question = _SINGLE.sub(lambda found: found.group("article") + " ", question)
     question = _GRADED_MEASURE.sub(_graded_measure, question)
+    if (best := _VERB_OF_THE_BEST.match(question)) is not None:
+        question = f"What is the {_VERB_VALUE[best.group('verb').lower()]} of {best.group('thing')}?"
     question = _MEASURE_AMONG.sub(lambda found: found.group("measure") + " of ", question)
     if (none := _NONE_RECORDED.match(question)) is not None:
         question = f"How many {none.group('kind')} have no {none.group('thing')}?"
