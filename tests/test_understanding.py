@@ -2199,6 +2199,8 @@ READER_CASES = [
     ("kind_related_to_name", "Which suppliers come from Japan?", "list :: ?u1 | is a | suppliers ; ?u1 | come from | Japan"),
     ("through_a_clause", "How many products have a product manager who belongs to the Engineering department?",
      "count :: ?u1 | is a | products ; ?u1 | product manager | ?u2 ; ?u2 | belongs to | Engineering"),
+    ("through_a_clause", "How many Capacitor products have a product manager who belongs to the Engineering department?",
+     "count :: ?u1 | is a | products ; ?u1 | products | Capacitor ; ?u1 | product manager | ?u2 ; ?u2 | belongs to | Engineering"),
     ("through_a_clause", "List the products whose product manager sits in the Data Services department.",
      "list :: ?u1 | is a | products ; ?u1 | product manager | ?u2 ; ?u2 | sits in | Data Services"),
     ("through_a_clause", "count the products whose product manager works in the Engineering department",

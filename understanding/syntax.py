@@ -780,7 +780,8 @@ def kind_related_to_name(question: str) -> PhraseGraphPattern | None:
 
 # "How many products have a product manager who belongs to the Engineering department?", "Which products
 # have a supplier that is located in Japan?", "List the products whose product manager sits in Data Services."
-_ASKED_FOR = r"^(?P<ask>how many|count|which|what|list|show me|give me|name)\s+(?:all\s+)?(?:the\s+|our\s+)?(?P<kind>[a-z]+(?: (?!(?:that|which|who)\b)[a-z]+)?)\s+"
+_ASKED_FOR = (r"^(?P<ask>how many|count|which|what|list|show me|give me|name)\s+(?:all\s+)?(?:the\s+|our\s+)?"
+              r"(?:(?P<qualifier>[A-Z][A-Za-z0-9&-]*)\s+)?(?P<kind>[a-z]+(?: (?!(?:that|which|who)\b)[a-z]+)?)\s+")
 _THROUGH_A_CLAUSE = (
     re.compile(_ASKED_FOR + r"(?:(?:that|which|who)\s+)?(?:have|has|with)\s+an?\s+(?P<noun>[a-z]+(?: [a-z]+)?)\s+(?:who|that|which)\s+"
                r"(?P<verb>(?!(?:is|are)\s+(?:more|less|older|younger|[a-z]+er)\b)[a-z]+(?: [a-z]+){0,2}?)\s+"
@@ -801,8 +802,9 @@ def through_a_clause(question: str) -> PhraseGraphPattern | None:
     if found is None:
         return None
     form = QuestionForm.COUNT if found.group("ask") in ("how many", "count") else QuestionForm.LIST
+    qualified = (PhraseTriple(ANSWER, found.group("kind"), found.group("qualifier")),) if found.group("qualifier") else ()
     return PhraseGraphPattern(form=form, triples=(
-        PhraseTriple(ANSWER, TYPE_RELATION, found.group("kind")), PhraseTriple(ANSWER, found.group("noun"), "?unknown2"),
+        PhraseTriple(ANSWER, TYPE_RELATION, found.group("kind")), *qualified, PhraseTriple(ANSWER, found.group("noun"), "?unknown2"),
         PhraseTriple("?unknown2", found.group("verb"), found.group("name").removesuffix("."))))  # an imperative's "."
 
 
