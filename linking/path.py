@@ -239,12 +239,21 @@ class KgqanPath:
         Lili Geier and Erhard Fried") is answered for each and the answers joined, unless the graph names
         one thing so ("Lee and Sons")."""
         both = two_names_asked(question)
-        if both is None or await self._names_one_thing(f"{both[0]} and {both[1]}", endpoint, options):
+        if both is None:
             return await self._answer_one(question, endpoint, options)
-        first = await self._answer_one(_one_of(question, both, both[0]), endpoint, options)
-        left = replace(options, max_requests=max(1, options.max_requests - first.sparql_requests))
-        second = await self._answer_one(_one_of(question, both, both[1]), endpoint, left)
-        return _joined(first, second, both)
+        with counting_requests() as counter:  # the look-up counts against the question's budget
+            one_thing = await self._names_one_thing(f"{both[0]} and {both[1]}", endpoint, options)
+        options = replace(options, max_requests=max(1, options.max_requests - counter.count))
+        if one_thing:
+            result = await self._answer_one(question, endpoint, options)
+        else:
+            first = await self._answer_one(_one_of(question, both, both[0]), endpoint, options)
+            left = replace(options, max_requests=max(1, options.max_requests - first.sparql_requests))
+            second = await self._answer_one(_one_of(question, both, both[1]), endpoint, left)
+            result = _joined(first, second, both)
+        result.sparql_requests += counter.count
+        result.setup_requests += counter.setup
+        return result
 
     async def _names_one_thing(self, phrase: str, endpoint: Endpoint, options: AskOptions) -> bool:
         """Whether a thing of the graph is labelled with the whole phrase ("Lee and Sons")."""
