@@ -1919,7 +1919,7 @@ def test_the_largest_value_ranks_by_the_value_not_by_a_count() -> None:
 
 
 def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> None:
-    from understanding.parser import read_text
+    from understanding.rewording import read_text
 
     assert read_text("Which parts of the bill of material PulseCraft Vertex are needed?") == \
         "Which parts of PulseCraft Vertex are needed?"
@@ -2051,7 +2051,7 @@ def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> Non
      "Which bill of material requires the highest total quantity of parts?"),
 ])
 def test_the_read_text_leaves_out_context_told_first_and_which_of_our(question: str, read: str) -> None:
-    from understanding.parser import read_text
+    from understanding.rewording import read_text
 
     assert read_text(question) == read
 

@@ -1,0 +1,272 @@
+"""The question as the model and the readers read it (`read_text`): the same question in the words the
+pattern model was trained on. Each rewrite is a paraphrase of everyday English that the model reads
+worse than its plain form ("Among the X ..., which one ..." asked directly, "furthest south" as the
+lowest latitude, "a single part" as "a part"); the understood question keeps the words as asked.
+"""
+
+from __future__ import annotations
+
+import re
+
+from understanding.grading import SUPERLATIVE_DESCENDING, singular, stated_ordering
+
+# "the bill of material PulseCraft Vertex": a kind of two words joined by "of" before a name, which the
+# model splits across the pattern ("?u1 | bill | material PulseCraft Vertex"); the name alone says it
+_KIND_OF_KIND_BEFORE_NAME = re.compile(
+    r"\b(?P<preposition>in|of|from|for|to|on|at|with|by) the [a-z]+ of "
+    r"(?!(?:the|a|an|our|their|its|product|all|which|whom|whose|that)\b)[a-z]+ (?=[A-Z0-9])")
+
+
+# "the PulseCraft Vertex bill of material", "the Mechtron SynthWave BOM": the same kind after the name
+_KIND_OF_KIND_AFTER_NAME = re.compile(
+    r"\b(?P<preposition>in|of|from|for|to|on|at|with|by) the (?P<name>[A-Z0-9][\w-]*(?: [A-Z0-9][\w-]*)*?)"
+    r" (?:[a-z]+ of [a-z]+|[A-Z]{2,5})(?=\s+[a-z]|\s*[?.,!]|$)")
+_QUESTION_WORDS = "which|what|who|whom|whose|where|when|how|is|are|was|were|do|does|did|can|has|have"
+_ASKING = r"(?i:" + _QUESTION_WORDS + r"|list|give|show|name)\b"  # a question or an imperative starts so
+# "I have a customer in Zurich asking about local sourcing - which of our products ...?": the context
+# before the question, told first and not itself a question; a new sentence starts with a capital
+_TOLD_FIRST = re.compile(r"^(?!\s*" + _ASKING + r")[^?]*?(?:\s[-\u2013\u2014]\s|:\s+|(?<=[a-z]{2})[.;!]\s+(?=[A-Z]))"
+                         r"(?P<asked>" + _ASKING + r"[^?]*\?)\s*$")
+# "Which of our hardware products come from ...?" asks what "Which hardware products ...?" asks; the
+# model, trained on few such questions, makes the things asked among an intermediate node
+_WHICH_OF_OUR = re.compile(r"^(?P<wh>which|what)\s+of\s+(?:all\s+)?(?:our|the)\s+"
+                           r"(?!(?:two|three|four|five|following|above|below|these|those)\b)(?=(?:[a-z-]+\s+){0,2}[a-z]+s\s+(?!of\b)[a-z])",
+                           re.IGNORECASE)
+# "Cheapest sensor?", "Most reliable resistor from Japan?": a superlative noun phrase asked alone
+_ELLIPTIC_SUPERLATIVE = re.compile(r"^\s*(?:the\s+)?(?P<phrase>(?:most|least)\s+[a-z]+\s+[a-z]|(?P<word>[a-z]+)\s+[a-z])",
+                                   re.IGNORECASE)
+_STATED_VERB = re.compile(r"\b(?:is|are|was|were|do|does|did|has|have|had)\b", re.IGNORECASE)
+# "wider than 75 mm but less than 15 mm high": "but" joins two comparisons as "and" does
+_BUT_COMPARED = re.compile(r"(?<=\d)(?P<unit>\s*[a-zA-Z\u20ac$%]*)\s+but\s+(?=(?:less|more|[a-z]+er)\s+than\b)")
+# "For each country, what is the average age of the singers?": the group put first, read after the question
+_GROUP_FIRST = re.compile(r"^\s*(?P<group>(?i:for|in)\s+(?i:each|every)\s+[^,?]+?),\s*(?P<asked>" + _ASKING +
+                          r"[^?]*?)\s*(?P<end>[?.!]?)\s*$")
+_ASKED = re.compile(r"(?i:" + _QUESTION_WORDS + r"|in|on|at|from|for)\b")  # a question ("In which city ..."), not an imperative
+# "In which country is the supplier of the cheapest sensor located?": the place of a thing described by a
+# superlative (the model reads "the supplier of X" well, the chain to a superlative not)
+_PLACE_OF_A_DESCRIBED_THING = re.compile(r"^\s*(?:in|at)\s+which\s+(?P<kind>[a-z]+)\s+(?:is|are|was|were)\s+"
+                                         r"(?P<thing>the\s+[a-z].*?\s+of\s+.+?)\s+(?:located|based|situated|headquartered)\s*\?\s*$",
+                                         re.IGNORECASE)
+# what a verb after "which" starts ("which is ...", "which costs the most"), not a noun ("which category has")
+_VERB_ASKED = (r"(?:is|are|was|were|has|have|had|does|do|did|can)\b|[a-z]+s\s+(?:the|a|an|more|most|less|least|"
+               r"fewest|over|under)\b")
+# "Among the products whose supplier is in Japan, which one costs the most?", "Of the products the Marketing
+# department is responsible for, which one is the heaviest?", "Among the switches, which product has the best
+# reliability index?": the kind, restricted, asked directly (a superlative as "What is the heaviest product
+# that ...?"); a name in the restriction may hold commas, so the last ", which" ends it
+_AMONG_WHICH_ONE = re.compile(r"^\s*(?:among|of)\s+(?:all\s+)?(?:the\s+|our\s+|these\s+|those\s+)?"
+                              r"(?P<kind>(?:[a-z]+\s+(?!(?:the|a|an|our|its|their)\b)(?=[a-z]+s\b))?[a-z]+s)\b"
+                              r"(?:\s+(?P<rest>[^?]+?))?,\s*which(?:\s+one|\s+of\s+(?:them|these)|\s+(?!" + _VERB_ASKED + r")(?P<noun>[a-z]+))?"
+                              r"\s+(?P<asked>[a-z].*)$", re.IGNORECASE)
+_AMONG_ANY_OF = ("product", "products", "item", "items", "ones")  # "which product" among switches asks for a switch
+_AMONG_RELATIVE = re.compile(r"(?:whose|that|which|who|whom|from|of|in|on|at|with|without|by|for|under|over|"
+                             r"[a-z]+ed|[a-z]+ing)\b")
+_ASKED_BY_VERB = re.compile(_VERB_ASKED + r"|[a-z]+(?:s|ed)\b(?!\s+(?:is|are|was|were|has|have|does|do)\b)")
+_SINGULAR_VERB = re.compile(r"(?:is|was|has|does)\b|[a-z]+[^s\W]s\b")
+_IS_THE_SUPERLATIVE = re.compile(r"^(?:is|was)\s+the\s+(?P<grade>(?:most|least)\s+[a-z]+|[a-z]+est|best|worst)\s*[?.!]?$",
+                                 re.IGNORECASE)
+# "furthest south", "the most northern", "northernmost": the extreme of a coordinate; "north of 60 degrees
+# latitude", "south of the equator": a bound on it (the coordinate's words are what graphs name them by)
+_COMPASS = {"north": ("latitude", True), "south": ("latitude", False), "east": ("longitude", True),
+            "west": ("longitude", False)}
+_COMPASS_EXTREME = re.compile(r"\b(?:(?:is|are|was|were)\s+)?(?:(?:located|situated|based|lying|lies|lie)\s+)?(?:the\s+)?"
+                              r"(?:furthest|farthest|most)\s+(?:to\s+the\s+)?(?P<direction>north|south|east|west)"
+                              r"(?:ern|wards?)?\b(?!\s+of\b)", re.IGNORECASE)
+_COMPASS_MOST = re.compile(r"\b(?:(?P<direction>north|south|east|west)ernmost|most\s+(?P<adjective>north|south|east|west)ern)"
+                           r"\s+(?P<noun>[a-z]+(?:\s+[a-z]+s)?)\b(?P<place>\s+(?:in|from|of)\s+(?:the\s+)?"
+                           r"[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*)*)?", re.IGNORECASE)
+_COMPASS_BOUND = re.compile(r"\b(?P<copula>(?:is|are|was|were|lies|lie)\s+)?(?:(?:located|situated|based|lying)\s+)?"
+                            r"(?:(?:further|farther|more)\s+)?(?P<direction>north|south|east|west)(?:ern)?\s+(?:of|than)\s+(?:(?P<value>-?\d+(?:\.\d+)?)\s*(?:degrees|°)?"
+                            r"(?:\s*(?P<hemisphere>north|south|east|west|[NSEW])(?:ern)?\b)?(?:\s+(?:latitude|longitude)\b)?"
+                            r"|the\s+(?:equator|prime\s+meridian|greenwich\s+meridian|meridian))", re.IGNORECASE)
+# "for more hardware products than anyone else", "fewer employees than any other department": the most, fewest
+_MORE_THAN_ANY = re.compile(r"\b(?P<more>more|fewer|less)\s+(?P<things>[a-z]+(?:\s+[a-z]+){0,2}?)\s+than\s+"
+                            r"(?:any(?:one|body|thing)?(?:\s+else)?|any\s+other(?:\s+[a-z]+)?|all\s+(?:the\s+)?others|"
+                            r"every(?:one|body|thing)\s+else)(?=\s*[?.!,]|$)", re.IGNORECASE)
+# "For which products can the X service be booked?", "To which department does X belong?": the preposition
+# put back after the verb, as the readers of "Which products is X responsible for?" read it
+_PREPOSITION_FIRST = re.compile(r"^\s*(?P<preposition>for|to|with|from|by|about)\s+(?P<wh>which|what|how\s+many)\s+(?P<kind>[a-z]+(?:\s+[a-z]+)?)"
+                                r"\s+(?P<rest>(?:is|are|was|were|does|do|did|can|could|may|will)\s+[^?]+?)\s*\?\s*$",
+                                re.IGNORECASE)
+# "Which part is needed in the largest quantity in the bill of material X?" (or "In X, which part is needed in
+# the largest quantity?"): the parts' quantity ranked, not a count of them
+_NEEDED = (r"(?:is|are)\s+(?:needed|used|required|included|contained)\s+in\s+the\s+"
+           r"(?P<grade>largest|highest|greatest|biggest|smallest|lowest)\s+(?:quantity|amount|number)")
+_QUANTITY_RANKED = (
+    re.compile(r"^\s*(?P<wh>which|what)\s+(?P<kind>[a-z]+(?:\s+[a-z]+)?)\s+" + _NEEDED +
+               r"\s+(?:in|within|of|for)\s+(?P<place>[^?]+?)\s*\?\s*$", re.IGNORECASE),
+    re.compile(r"^\s*(?:in|within|for)\s+(?P<place>[^,]+),\s*(?P<wh>which|what)\s+(?P<kind>[a-z]+(?:\s+[a-z]+)?)\s+" +
+               _NEEDED + r"\s*\?\s*$", re.IGNORECASE),
+)
+# "the bill of material of the NexaCore Integrator": the kind and its "of the" before the name
+_KIND_OF_KIND_OF_THE = re.compile(r"\b(?P<preposition>in|of|from|for|to|on|at|with|by) the [a-z]+ of [a-z]+ of (?:the\s+)?(?=[A-Z0-9])")
+# "For how many hardware products is no reliability index recorded?": the things that have none
+_NONE_RECORDED = re.compile(r"^\s*for\s+how\s+many\s+(?P<kind>[a-z]+(?:\s+[a-z]+)?)\s+(?:is|are)\s+no\s+(?P<thing>[a-z]+(?:\s+[a-z]+){0,2}?)\s+"
+                            r"(?:recorded|stored|given|listed|known|available|specified|on\s+record|on\s+file)\s*\?\s*$", re.IGNORECASE)
+# "On average, how many parts does a bill of material list?": per bill of material, as "each" says it
+_ON_AVERAGE_A = re.compile(r"^(?P<head>\s*on\s+average,?\s+how\s+many\s+.+?\s+(?:does|do|did)\s+)(?:a|an|one)\s+", re.IGNORECASE)
+# "the largest number of hardware products that a single supplier provides", "... supplied by one supplier":
+# the extreme of a count per supplier
+_COUNT_PER_ONE = re.compile(r"\b(?P<head>(?:largest|highest|greatest|biggest|maximum|max|smallest|lowest|minimum|min)\s+"
+                            r"(?:number|count|amount)\s+of\s+[a-z]+(?:\s+[a-z]+)?)\s+(?:(?:that|which)\s+(?:a|an|one|any)\s+"
+                            r"(?:single\s+)?(?P<group>[a-z]+)\s+[a-z]+(?:\s+[a-z]+)?|[a-z]+ed\s+by\s+(?:a|an|one|any)\s+"
+                            r"(?:single\s+)?(?P<agent>[a-z]+)|(?:in|within|on)\s+(?:a|an|one|any)\s+(?:single\s+)?"
+                            r"(?P<container>[a-z]+(?:\s+of\s+[a-z]+)?))(?=\s*[?.!]?\s*$)", re.IGNORECASE)
+# "the best reliability index" (the highest), "the lightest weight" (the lowest), "... among the products" (of)
+_GRADED_MEASURE = re.compile(r"\bthe\s+(?:(?P<good>best|worst)\s+(?P<quality>reliability index|reliability|rating|score|quality)|"
+                             r"(?P<light>lightest|heaviest)\s+weight|(?P<cheap>cheapest|most\s+expensive)\s+price)\b",
+                             re.IGNORECASE)
+_MEASURE_AMONG = re.compile(r"\b(?P<measure>(?:lowest|highest|smallest|largest|minimum|maximum)\s+[a-z]+(?:\s+[a-z]+)?)\s+among\s+"
+                            r"(?=(?:the|all|our)\b)", re.IGNORECASE)
+# "What does the most reliable product in the Warp category cost?", "How much does ... weigh?": the value of
+# the thing a superlative describes asked as its attribute
+_VERB_OF_THE_BEST = re.compile(r"^\s*(?:what|how\s+much)\s+(?:does|do|did)\s+(?P<thing>the\s+(?:most|least|[a-z]+est)\b.+?)\s+"
+                               r"(?P<verb>cost|weigh)\s*\?\s*$", re.IGNORECASE)
+_VERB_VALUE = {"cost": "price", "weigh": "weight"}
+# "the largest quantity of a single part": "single" and "individual" only stress the article
+_SINGLE = re.compile(r"\b(?P<article>a|an|one|each|any|every)\s+(?:single|individual)\s+(?=[a-z])", re.IGNORECASE)
+# "How many units of parts in total are needed to build X?", "the total number of component units": the
+# summed quantity, which graphs keep as a value of each part line ("quantity"), not as things to count
+_UNITS_IN_TOTAL = re.compile(r"^\s*how\s+many\s+(?:units|pieces)(?:\s+of\s+(?P<things>[a-z]+(?:\s+[a-z]+)?))?\s+"
+                             r"(?:in\s+total|altogether|overall|in\s+all)\s+(?:(?:are|is|were|was|do|does)\s+)?(?P<rest>.+)$",
+                             re.IGNORECASE)
+_TOTAL_UNITS = re.compile(r"\btotal\s+number\s+of\s+(?:[a-z]+\s+)?(?:units|pieces)\b", re.IGNORECASE)
+# "furthest west, i.e. has the smallest longitude": a restatement of what was just asked, left out
+_RESTATED = re.compile(r"\s*(?:,\s*|\s\()(?:i\.\s?e\.|that is,|in other words,?|(?:summing|adding|counting|taking)\s+(?:up\s+)?"
+                       r"(?:the|all|its|their)\b)[^),?]*\)?(?=\s*[?.!]?\s*$)", re.IGNORECASE)
+# "the average price in EUR of ...": the unit after the attribute says nothing the attribute does not
+_UNIT_AFTER_ATTRIBUTE = re.compile(r"\b(?P<attribute>price|cost|weight|height|width|depth|length)\s+in\s+(?:EUR|euros?|USD|dollars?|"
+                                   r"grams?|g|kg|kilograms?|mm|cm|millimet(?:er|re)s|centimet(?:er|re)s)\b", re.IGNORECASE)
+_REFERS_BACK = re.compile(r"\b(?:their|its|his|her|them|they|it|he|she|this|that|these|those|there)\b", re.IGNORECASE)
+
+
+def _graded_measure(found: re.Match[str]) -> str:
+    """"the best reliability index" -> "the highest reliability index", "the lightest weight" -> "the
+    lowest weight", "the cheapest price" -> "the lowest price"."""
+    if found.group("good"):
+        return f"the {'highest' if found.group('good').lower() == 'best' else 'lowest'} {found.group('quality')}"
+    if found.group("light"):
+        return f"the {'lowest' if found.group('light').lower() == 'lightest' else 'highest'} weight"
+    return f"the {'lowest' if found.group('cheap').lower() == 'cheapest' else 'highest'} price"
+
+
+def _among_asked_directly(question: str) -> str:
+    """"Among the <things> <restriction>, which one <asked>" as "Which <things> <restriction> <asked>", and
+    "..., which one is the heaviest?" as "What is the heaviest <thing> <restriction>?"; unchanged where the
+    noun after "which" asks for another kind ("Among hardware products, which category ...")."""
+    among = _AMONG_WHICH_ONE.match(question)
+    if among is None:
+        return question
+    kind, rest, noun = among.group("kind"), among.group("rest") or "", (among.group("noun") or "").lower()
+    if noun and (noun not in _AMONG_ANY_OF and singular(noun) != singular(kind.split()[-1].lower())
+                 or not _ASKED_BY_VERB.match(among.group("asked"))):  # "which product category has ..."
+        return question
+    if rest and not _AMONG_RELATIVE.match(rest):  # "the Marketing department is responsible for": a clause
+        rest = "that " + rest
+    if not rest and noun in _AMONG_ANY_OF:  # "Among the switches, which product ...": the switches are asked
+        noun = ""
+    superlative = _IS_THE_SUPERLATIVE.match(among.group("asked"))
+    if superlative is not None:
+        words = kind.split()
+        return " ".join(["What is the", superlative.group("grade"), *words[:-1], singular(words[-1]), rest]).strip() + "?"
+    asked = among.group("asked")
+    if _SINGULAR_VERB.match(asked):  # "which one costs the most": one thing asked, "Which product ... costs ..."
+        words = kind.split()
+        kind = " ".join([*words[:-1], singular(words[-1])])
+    return " ".join(["Which", kind, rest, asked]).replace("  ", " ")
+
+
+def _compass_read_as_coordinates(question: str) -> str:
+    """"Which supplier is located furthest south?" as "Which supplier has the lowest latitude?", "the
+    northernmost supplier" as "the supplier with the highest latitude", "suppliers located north of 60
+    degrees" as "suppliers with a latitude greater than 60"."""
+    def extreme(found: re.Match[str]) -> str:
+        coordinate, up = _COMPASS[found.group("direction").lower()]
+        return f"has the {'highest' if up else 'lowest'} {coordinate}"
+
+    def most(found: re.Match[str]) -> str:
+        coordinate, up = _COMPASS[(found.group("direction") or found.group("adjective")).lower()]
+        place = found.group("place") or ""
+        end = "." if place.endswith(".") else ""  # "... in Canada.": the sentence's stop stays last
+        return f"{found.group('noun')}{place.removesuffix('.')} with the {'highest' if up else 'lowest'} {coordinate}{end}"
+
+    def bound(found: re.Match[str]) -> str:
+        coordinate, up = _COMPASS[found.group("direction").lower()]
+        value = found.group("value") or "0"
+        if (found.group("hemisphere") or "n")[0].lower() in "sw" and not value.startswith("-"):
+            value = "-" + value  # "30 degrees south": -30
+        return f"{'have' if found.group('copula') else 'with'} a {coordinate} {'greater' if up else 'less'} than {value}"
+
+    question = _COMPASS_MOST.sub(most, question)
+    question = _COMPASS_EXTREME.sub(extreme, question)
+    return _COMPASS_BOUND.sub(bound, question)
+
+
+def read_text(question: str) -> str:
+    """The question as the model and the readers read it: capitalised and ended by "?" (or "." after
+    an imperative) where it was not, the context told before the question left
+    out, a group put first ("For each country, what is ...?") put after the question, "Which of our
+    <things>" read as "Which <things>", a superlative asked alone ("Cheapest
+    sensor?") as "What is the cheapest sensor?", "but" between comparisons as "and", and a kind joined
+    by "of" (or an acronym) before or after a name left out ("the parts of the bill of material
+    PulseCraft Vertex" or "of the PulseCraft Vertex BOM" -> "the parts of PulseCraft Vertex"), "In which
+    country is the supplier of the cheapest X located?" as "What is the country of the supplier of the
+    cheapest X?", "Among/Of the products ..., which one ..." asked directly, compass directions as
+    coordinates ("furthest south": the lowest latitude), "more X than anyone else" as "the most X", "how
+    many units in total" as the total quantity, "a single part" as "a part", "For which X can Y be booked?"
+    as "Which X can Y be booked for?", and a restatement after "i.e." left out; the understood question keeps the words as asked."""
+    question = question[:1].upper() + question[1:]  # "how many people work in Data Services" as asked formally
+    if question[-1:].isalnum():
+        question += "?" if _ASKED.match(question) else "."
+    told = _TOLD_FIRST.match(question)
+    asked = told.group("asked") if told is not None else question
+    if asked != question and _REFERS_BACK.search(asked) is None:  # "... - what's their email?" needs the context
+        question = asked[:1].upper() + asked[1:]
+    grouped = _GROUP_FIRST.match(question)
+    if grouped is not None:
+        asked = grouped.group("asked")
+        group = grouped.group("group")
+        question = f"{asked[:1].upper()}{asked[1:]} {group[:1].lower()}{group[1:]}{grouped.group('end') or '?'}"
+    question = _WHICH_OF_OUR.sub(lambda found: found.group("wh") + " ", question)
+    elliptic = _ELLIPTIC_SUPERLATIVE.match(question)
+    word = (elliptic.group("word") or "most").lower() if elliptic is not None else ""
+    if word in SUPERLATIVE_DESCENDING and word not in ("first", "best", "max", "min") and \
+            _STATED_VERB.search(question) is None:
+        phrase = question[elliptic.start("phrase"):]
+        question = "What is the " + phrase[:1].lower() + phrase[1:]
+    question = _RESTATED.sub("", question)
+    question = _UNIT_AFTER_ATTRIBUTE.sub(lambda found: found.group("attribute"), question)
+    question = _COUNT_PER_ONE.sub(lambda found: f"{found.group('head')} per "
+                                                f"{found.group('group') or found.group('agent') or found.group('container')}", question)
+    question = _SINGLE.sub(lambda found: found.group("article") + " ", question)
+    question = _GRADED_MEASURE.sub(_graded_measure, question)
+    if (best := _VERB_OF_THE_BEST.match(question)) is not None:
+        question = f"What is the {_VERB_VALUE[best.group('verb').lower()]} of {best.group('thing')}?"
+    question = _MEASURE_AMONG.sub(lambda found: found.group("measure") + " of ", question)
+    if (none := _NONE_RECORDED.match(question)) is not None:
+        question = f"How many {none.group('kind')} have no {none.group('thing')}?"
+    question = _ON_AVERAGE_A.sub(lambda found: found.group("head") + "each ", question)
+    for shape in _QUANTITY_RANKED:
+        if (ranked := shape.match(question)) is not None:
+            question = (f"{ranked.group('wh').capitalize()} {ranked.group('kind')} in {ranked.group('place').strip()} "
+                        f"has the {ranked.group('grade').lower()} quantity?")
+            break
+    question = _KIND_OF_KIND_OF_THE.sub(r"\g<preposition> ", question)
+    stranded = _PREPOSITION_FIRST.match(question)
+    if stranded is not None:
+        question = (f"{stranded.group('wh').capitalize()} {stranded.group('kind')} {stranded.group('rest')} "
+                    f"{stranded.group('preposition').lower()}?")
+    units = _UNITS_IN_TOTAL.match(question)
+    if units is not None:
+        question = f"What is the total quantity of {units.group('things') or 'parts'} {units.group('rest')}"
+    question = _TOTAL_UNITS.sub("total quantity of parts", question)
+    question = _compass_read_as_coordinates(question)
+    question = _MORE_THAN_ANY.sub(lambda found: f"the {'most' if found.group('more').lower() == 'more' else 'fewest'} "
+                                                f"{found.group('things')}", question)
+    question = _BUT_COMPARED.sub(lambda found: found.group("unit") + " and ", question)
+    placed = _PLACE_OF_A_DESCRIBED_THING.match(question)  # "In which country is the supplier of ... located?"
+    if placed is not None and stated_ordering(placed.group("thing")) is not None:  # of the cheapest ...: a chain
+        question = f"What is the {placed.group('kind')} of {placed.group('thing')}?"
+    question = _among_asked_directly(question)
+    question = _KIND_OF_KIND_AFTER_NAME.sub(r"\g<preposition> \g<name>", question)
+    return _KIND_OF_KIND_BEFORE_NAME.sub(r"\g<preposition> ", question)
