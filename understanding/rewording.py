@@ -76,7 +76,8 @@ _COMPASS_MOST = re.compile(r"\b(?:(?P<direction>north|south|east|west)ernmost|mo
                            r"\s+(?P<noun>[a-z]+(?:\s+[a-z]+s)?)\b(?P<place>\s+(?:in|from|of)\s+(?:the\s+)?"
                            r"[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*)*)?", re.IGNORECASE)
 _COMPASS_BOUND = re.compile(r"\b(?P<copula>(?:is|are|was|were|lies|lie)\s+)?(?:(?:located|situated|based|lying)\s+)?"
-                            r"(?:(?:further|farther|more)\s+)?(?P<direction>north|south|east|west)(?:ern)?\s+(?:of|than)\s+(?:(?P<value>-?\d+(?:\.\d+)?)\s*(?:degrees|°)?"
+                            r"(?:(?:further|farther|more)\s+)?(?P<direction>north|south|east|west)(?:ern)?\s+(?:of|than)\s+"
+                            r"(?:(?P<value>-?\d+(?:\.\d+)?)\s*(?:degrees|°)?"
                             r"(?:\s*(?P<hemisphere>north|south|east|west|[NSEW])(?:ern)?\b)?(?:\s+(?:latitude|longitude)\b)?"
                             r"|the\s+(?:equator|prime\s+meridian|greenwich\s+meridian|meridian))", re.IGNORECASE)
 # "for more hardware products than anyone else", "fewer employees than any other department": the most, fewest
@@ -85,7 +86,8 @@ _MORE_THAN_ANY = re.compile(r"\b(?P<more>more|fewer|less)\s+(?P<things>[a-z]+(?:
                             r"every(?:one|body|thing)\s+else)(?=\s*[?.!,]|$)", re.IGNORECASE)
 # "For which products can the X service be booked?", "To which department does X belong?": the preposition
 # put back after the verb, as the readers of "Which products is X responsible for?" read it
-_PREPOSITION_FIRST = re.compile(r"^\s*(?P<preposition>for|to|with|from|by|about)\s+(?P<wh>which|what|how\s+many)\s+(?P<kind>[a-z]+(?:\s+[a-z]+)?)"
+_PREPOSITION_FIRST = re.compile(r"^\s*(?P<preposition>for|to|with|from|by|about)\s+(?P<wh>which|what|how\s+many)\s+"
+                                r"(?P<kind>[a-z]+(?:\s+[a-z]+)?)"
                                 r"\s+(?P<rest>(?:is|are|was|were|does|do|did|can|could|may|will)\s+[^?]+?)\s*\?\s*$",
                                 re.IGNORECASE)
 # "Which part is needed in the largest quantity in the bill of material X?" (or "In X, which part is needed in
@@ -99,10 +101,12 @@ _QUANTITY_RANKED = (
                _NEEDED + r"\s*\?\s*$", re.IGNORECASE),
 )
 # "the bill of material of the NexaCore Integrator": the kind and its "of the" before the name
-_KIND_OF_KIND_OF_THE = re.compile(r"\b(?P<preposition>in|of|from|for|to|on|at|with|by) the [a-z]+ of [a-z]+ of (?:the\s+)?(?=[A-Z0-9])")
+_KIND_OF_KIND_OF_THE = re.compile(r"\b(?P<preposition>in|of|from|for|to|on|at|with|by) the [a-z]+ of [a-z]+ of "
+                                  r"(?:the\s+)?(?=[A-Z0-9])")
 # "For how many hardware products is no reliability index recorded?": the things that have none
-_NONE_RECORDED = re.compile(r"^\s*for\s+how\s+many\s+(?P<kind>[a-z]+(?:\s+[a-z]+)?)\s+(?:is|are)\s+no\s+(?P<thing>[a-z]+(?:\s+[a-z]+){0,2}?)\s+"
-                            r"(?:recorded|stored|given|listed|known|available|specified|on\s+record|on\s+file)\s*\?\s*$", re.IGNORECASE)
+_NONE_RECORDED = re.compile(r"^\s*for\s+how\s+many\s+(?P<kind>[a-z]+(?:\s+[a-z]+)?)\s+(?:is|are)\s+no\s+"
+                            r"(?P<thing>[a-z]+(?:\s+[a-z]+){0,2}?)\s+(?:recorded|stored|given|listed|known|available|"
+                            r"specified|on\s+record|on\s+file)\s*\?\s*$", re.IGNORECASE)
 # "On average, how many parts does a bill of material list?": per bill of material, as "each" says it
 _ON_AVERAGE_A = re.compile(r"^(?P<head>\s*on\s+average,?\s+how\s+many\s+.+?\s+(?:does|do|did)\s+)(?:a|an|one)\s+", re.IGNORECASE)
 # "the largest number of hardware products that a single supplier provides", "... supplied by one supplier":
