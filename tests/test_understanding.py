@@ -2030,6 +2030,9 @@ def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> Non
     ("What does the most reliable product in the Warp category cost?",
      "What is the price of the most reliable product in the Warp category?"),
     ("How much does the heaviest sensor weigh?", "What is the weight of the heaviest sensor?"),
+    ("List the five most expensive hardware products that Wolfgang Martin is product manager for.",  # a role "for"
+     "List the five most expensive hardware products whose product manager is Wolfgang Martin."),
+    ("Which products is the Production department responsible for?", "Which products is the Production department responsible for?"),
     # the extreme of a count per one thing
     ("What is the largest number of hardware products that a single supplier provides?",
      "What is the largest number of hardware products per supplier?"),

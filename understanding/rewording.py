@@ -127,6 +127,9 @@ _MEASURE_AMONG = re.compile(r"\b(?P<measure>(?:lowest|highest|smallest|largest|m
 _VERB_OF_THE_BEST = re.compile(r"^\s*(?:what|how\s+much)\s+(?:does|do|did)\s+(?P<thing>the\s+(?:most|least|[a-z]+est)\b.+?)\s+"
                                r"(?P<verb>cost|weigh)\s*\?\s*$", re.IGNORECASE)
 _VERB_VALUE = {"cost": "price", "weigh": "weight"}
+# "the hardware products that Wolfgang Martin is product manager for": the things whose product manager is he
+_ROLE_FOR = re.compile(r"\b(?P<kind>[a-z]+s)\s+(?:that|which)\s+(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)+)\s+(?:is|was)\s+"
+                       r"(?:the\s+)?(?P<role>[a-z]+(?:\s+[a-z]+)?)\s+(?:for|of)(?=\s*[?.!]?\s*$)")
 # "the largest quantity of a single part": "single" and "individual" only stress the article
 _SINGLE = re.compile(r"\b(?P<article>a|an|one|each|any|every)\s+(?:single|individual)\s+(?=[a-z])", re.IGNORECASE)
 # "How many units of parts in total are needed to build X?", "the total number of component units": the
@@ -243,6 +246,7 @@ def read_text(question: str) -> str:
     question = _COUNT_PER_ONE.sub(lambda found: f"{found.group('head')} per "
                                                 f"{found.group('group') or found.group('agent') or found.group('container')}", question)
     question = _SINGLE.sub(lambda found: found.group("article") + " ", question)
+    question = _ROLE_FOR.sub(lambda found: f"{found.group('kind')} whose {found.group('role')} is {found.group('name')}", question)
     question = _GRADED_MEASURE.sub(_graded_measure, question)
     if (best := _VERB_OF_THE_BEST.match(question)) is not None:
         question = f"What is the {_VERB_VALUE[best.group('verb').lower()]} of {best.group('thing')}?"
