@@ -746,7 +746,7 @@ class KgqanPath:
         # a class phrase no class fits may name a thing its members link to ("sensors" -> the category Sensor),
         # and so may a word a fitting class leaves over that names no class ("sensor hardware": Hardware
         # linked to Sensor; not "hardware products")
-        class_words = {w for _, words in await self.entity_linker.classes(endpoint) for w in _word_set(words)}
+        class_words = {w for words in (await self._all_class_words(endpoint)).values() for w in _word_set(words)}
         left = {p: word for p in class_phrases if (word := _left_by_class(p, found_classes[p])) not in (None, *class_words)}
         kinds = [p for p in class_phrases if p not in entity_phrases and p not in named_classes
                  and (max((c.score for c in found_classes[p]), default=0.0) < CLASS_FIT or p in left)]

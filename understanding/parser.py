@@ -597,18 +597,22 @@ def _names_the_value(model: PhraseGraphPattern, reading: PhraseGraphPattern) -> 
     return any(node.lower() == value for node in model.nodes())
 
 
+def _said_words(pattern: PhraseGraphPattern) -> set[str]:
+    """The lower-case words of a pattern's relations, classes and names."""
+    return {w for t in pattern.triples for phrase in t.nodes() + (t.relation,) if not is_unknown(phrase)
+            for w in phrase.lower().split()}
+
+
 def _says_all(model: PhraseGraphPattern, reading: PhraseGraphPattern) -> bool:
     """Whether the model's reading says every word of the parse's (its relations, classes and names)."""
-    said = {w for t in model.triples for phrase in t.nodes() + (t.relation,) if not is_unknown(phrase)
-            for w in phrase.lower().split()}
+    said = _said_words(model)
     return all(w in said for t in reading.triples for phrase in t.nodes() + (t.relation,)
                if not is_unknown(phrase) and phrase != TYPE_RELATION for w in phrase.lower().split())
 
 
 def _says_kind(model: PhraseGraphPattern, reading: PhraseGraphPattern) -> bool:
     """Whether the model's reading names every word of the reading's kinds ("French suppliers")."""
-    said = {w for t in model.triples for phrase in t.nodes() + (t.relation,) if not is_unknown(phrase)
-            for w in phrase.lower().split()}
+    said = _said_words(model)
     return all(w in said for t in reading.triples if t.is_type for w in t.object.lower().split())
 
 

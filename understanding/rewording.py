@@ -69,16 +69,18 @@ _IS_THE_SUPERLATIVE = re.compile(r"^(?:is|was)\s+the\s+(?P<grade>(?:most|least)\
 # latitude", "south of the equator": a bound on it (the coordinate's words are what graphs name them by)
 _COMPASS = {"north": ("latitude", True), "south": ("latitude", False), "east": ("longitude", True),
             "west": ("longitude", False)}
-_COMPASS_EXTREME = re.compile(r"\b(?:(?:is|are|was|were)\s+)?(?:(?:located|situated|based|lying|lies|lie)\s+)?(?:the\s+)?"
-                              r"(?:furthest|farthest|most)\s+(?:to\s+the\s+)?(?P<direction>north|south|east|west)"
+_DIRECTIONS = "|".join(_COMPASS)  # north|south|east|west
+_PLACED = "located|situated|based|lying"
+_COMPASS_EXTREME = re.compile(r"\b(?:(?:is|are|was|were)\s+)?(?:(?:" + _PLACED + r"|lies|lie)\s+)?(?:the\s+)?"
+                              r"(?:furthest|farthest|most)\s+(?:to\s+the\s+)?(?P<direction>" + _DIRECTIONS + r")"
                               r"(?:ern|wards?)?\b(?!\s+of\b)", re.IGNORECASE)
-_COMPASS_MOST = re.compile(r"\b(?:(?P<direction>north|south|east|west)ernmost|most\s+(?P<adjective>north|south|east|west)ern)"
+_COMPASS_MOST = re.compile(r"\b(?:(?P<direction>" + _DIRECTIONS + r")ernmost|most\s+(?P<adjective>" + _DIRECTIONS + r")ern)"
                            r"\s+(?P<noun>[a-z]+(?:\s+[a-z]+s)?)\b(?P<place>\s+(?:in|from|of)\s+(?:the\s+)?"
                            r"[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*)*)?", re.IGNORECASE)
-_COMPASS_BOUND = re.compile(r"\b(?P<copula>(?:is|are|was|were|lies|lie)\s+)?(?:(?:located|situated|based|lying)\s+)?"
-                            r"(?:(?:further|farther|more)\s+)?(?P<direction>north|south|east|west)(?:ern)?\s+(?:of|than)\s+"
+_COMPASS_BOUND = re.compile(r"\b(?P<copula>(?:is|are|was|were|lies|lie)\s+)?(?:(?:" + _PLACED + r")\s+)?"
+                            r"(?:(?:further|farther|more)\s+)?(?P<direction>" + _DIRECTIONS + r")(?:ern)?\s+(?:of|than)\s+"
                             r"(?:(?P<value>-?\d+(?:\.\d+)?)\s*(?:degrees|°)?"
-                            r"(?:\s*(?P<hemisphere>north|south|east|west|[NSEW])(?:ern)?\b)?(?:\s+(?:latitude|longitude)\b)?"
+                            r"(?:\s*(?P<hemisphere>" + _DIRECTIONS + r"|[NSEW])(?:ern)?\b)?(?:\s+(?:latitude|longitude)\b)?"
                             r"|the\s+(?:equator|prime\s+meridian|greenwich\s+meridian|meridian))", re.IGNORECASE)
 # "for more hardware products than anyone else", "fewer employees than any other department": the most, fewest
 _MORE_THAN_ANY = re.compile(r"\b(?P<more>more|fewer|less)\s+(?P<things>[a-z]+(?:\s+[a-z]+){0,2}?)\s+than\s+"
@@ -187,15 +189,18 @@ def _compass_read_as_coordinates(question: str) -> str:
     """"Which supplier is located furthest south?" as "Which supplier has the lowest latitude?", "the
     northernmost supplier" as "the supplier with the highest latitude", "suppliers located north of 60
     degrees" as "suppliers with a latitude greater than 60"."""
+    def extreme_of(direction: str) -> str:  # "south": "the lowest latitude"
+        coordinate, up = _COMPASS[direction.lower()]
+        return f"the {'highest' if up else 'lowest'} {coordinate}"
+
     def extreme(found: re.Match[str]) -> str:
-        coordinate, up = _COMPASS[found.group("direction").lower()]
-        return f"has the {'highest' if up else 'lowest'} {coordinate}"
+        return f"has {extreme_of(found.group('direction'))}"
 
     def most(found: re.Match[str]) -> str:
-        coordinate, up = _COMPASS[(found.group("direction") or found.group("adjective")).lower()]
         place = found.group("place") or ""
         end = "." if place.endswith(".") else ""  # "... in Canada.": the sentence's stop stays last
-        return f"{found.group('noun')}{place.removesuffix('.')} with the {'highest' if up else 'lowest'} {coordinate}{end}"
+        return f"{found.group('noun')}{place.removesuffix('.')} with " \
+               f"{extreme_of(found.group('direction') or found.group('adjective'))}{end}"
 
     def bound(found: re.Match[str]) -> str:
         coordinate, up = _COMPASS[found.group("direction").lower()]

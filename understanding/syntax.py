@@ -643,8 +643,7 @@ def coordinated_comparisons(question: str) -> PhraseGraphPattern | None:
                      if shared else _CONJUNCTION.split(asked.group("rest")))
         conditions = [_comparison(conjunct.strip()) for conjunct in conjuncts]
         if all(c is not None for c in conditions) and len({c[0] for c in conditions if c}) == len(conditions):
-            said = re.search(rf"\b{re.escape(asked.group('kind'))}\b", question, re.I)  # "Coil products" keeps its name
-            pattern = _compared(said.group() if said else asked.group("kind"), [c for c in conditions if c is not None])
+            pattern = _compared(_as_said(question, asked.group("kind")), [c for c in conditions if c is not None])
             return replace(pattern, form=QuestionForm.COUNT) if counted is not None else pattern
     return None
 
@@ -673,8 +672,7 @@ def kind_compared(question: str) -> PhraseGraphPattern | None:
         if condition is None or any(re.search(rf"\b{re.escape(w.capitalize())}\b", question)
                                     and not re.search(rf"\b{re.escape(w)}\b", question) for w in condition[0].split()):
             continue  # "Which volcanos in Japan erupted since 2000?": a name is no attribute ("japan erupted")
-        said = re.search(rf"\b{re.escape(asked.group('kind'))}\b", question, re.I)  # "French suppliers" keeps its capital
-        pattern = _compared(said.group() if said else asked.group("kind"), [condition])
+        pattern = _compared(_as_said(question, asked.group("kind")), [condition])
         if ranged and None not in ranged and len(ranged) == 2:
             pattern = replace(pattern, comparisons=tuple(Comparison(pattern.comparisons[0].node, op, value)
                                                          for _, op, value in ranged))
@@ -682,6 +680,10 @@ def kind_compared(question: str) -> PhraseGraphPattern | None:
     return None
 
 
+# a name or a code ("Bolton, Sanchez and Rodgers", "Y863-3538159"), and the same after an optional "the" and
+# kind word ("the product Y863-3538159"), as the readers below match them
+_NAME_OR_CODE = r"[A-Z0-9][\w&.'-]*(?:,? (?:and |& )?[A-Z0-9][\w&.'-]*)*"
+_NAME = r"(?:the\s+)?(?:[a-z]+\s+)?(?P<name>" + _NAME_OR_CODE + r")"
 _AGENTS = ("suppliers", "vendors", "manufacturers", "makers", "producers", "companies", "firms")
 # "products from Bolton, Sanchez and Rodgers that cost under 2 EUR?", "Which resistors supplied by Brown PLC
 # weigh more than 15 g?": a kind, one named restriction, one comparison
@@ -689,7 +691,7 @@ _RESTRICTED_KIND = re.compile(
     r"^(?:(?:which|what|list|show(?: me)?|give me|find|name)\s+)?(?:the\s+|all\s+(?:the\s+)?)?"
     r"(?P<kind>[a-z]+(?: (?!(?:supplied|delivered|made|managed|sold|provided)\b)[a-z]+)?)\s+"
     r"(?P<relation>from|supplied by|supplied from|delivered by|delivered from|made by|made in|managed by|sold by|"
-    r"in the category|of the category|in)\s+(?P<name>[A-Z0-9][\w&.'-]*(?:,? (?:and |& )?[A-Z0-9][\w&.'-]*)*"
+    r"in the category|of the category|in)\s+(?P<name>" + _NAME_OR_CODE +
     r"(?: (?:" + "|".join(_AGENTS) + r"))?)\s+"
     r"(?:that\s+|which\s+)?(?P<condition>[a-z].+?)\s*[?.!]?$")
 # "Which products in the Warp category have a reliability index above 0.93?": the name before its kind
@@ -752,15 +754,13 @@ _NOT_KINDS = frozenset({"is", "are", "was", "were", "do", "does", "did", "how", 
 # "Which products are compatible with Y863-3538159?", "Which services are eligible for the Film LCD Strain?"
 _KIND_RELATED_TO_NAME = re.compile(
     r"^(?:which|what)\s+(?P<kind>[a-z]+(?: [a-z]+)?)\s+(?:are|is|were|was)\s+(?P<relation>[a-z]+(?:\s+[a-z]+)?\s+"
-    r"(?:with|for|to|in|by|from|on|at))\s+(?:the\s+)?(?:[a-z]+\s+)?(?P<name>[A-Z0-9][\w&.'-]*(?:,? (?:and |& )?[A-Z0-9][\w&.'-]*)*)"
-    r"\s*[?.!]?$")
+    r"(?:with|for|to|in|by|from|on|at))\s+" + _NAME + r"\s*[?.!]?$")
 
 
 # "How many hardware products belong to the Sensor category?": a verb of membership instead of "are ... with"
 _KIND_BELONGS_TO_NAME = re.compile(
     r"^(?P<ask>which|what|how many)\s+(?P<kind>[a-z]+(?: [a-z]+)?)\s+(?P<relation>(?:belongs?|come|comes|fall|falls)\s+"
-    r"(?:to|from|under|into|in))\s+(?:the\s+)?(?:[a-z]+\s+)?(?P<name>[A-Z0-9][\w&.'-]*(?:,? (?:and |& )?[A-Z0-9][\w&.'-]*)*)"
-    r"(?:\s+(?:category|department|group|team|division|class))?\s*[?.!]?$")
+    r"(?:to|from|under|into|in))\s+" + _NAME + r"(?:\s+(?:category|department|group|team|division|class))?\s*[?.!]?$")
 
 
 def kind_related_to_name(question: str) -> PhraseGraphPattern | None:
@@ -785,11 +785,11 @@ _ASKED_FOR = (r"^(?P<ask>how many|count|which|what|list|show me|give me|name)\s+
 _THROUGH_A_CLAUSE = (
     re.compile(_ASKED_FOR + r"(?:(?:that|which|who)\s+)?(?:have|has|with)\s+an?\s+(?P<noun>[a-z]+(?: [a-z]+)?)\s+(?:who|that|which)\s+"
                r"(?P<verb>(?!(?:is|are)\s+(?:more|less|older|younger|[a-z]+er)\b)[a-z]+(?: [a-z]+){0,2}?)\s+"
-               r"(?:the\s+)?(?P<name>[A-Z0-9][\w&.'-]*(?:,? (?:and |& )?[A-Z0-9][\w&.'-]*)*)(?: [a-z]+)?\s*[?.!]?$"),
+               r"(?:the\s+)?(?P<name>" + _NAME_OR_CODE + r")(?: [a-z]+)?\s*[?.!]?$"),
     re.compile(_ASKED_FOR + r"whose\s+(?P<noun>[a-z]+(?: [a-z]+)?)\s+"
                r"(?P<verb>(?:works?|sits?|belongs?|lives?|comes?|is based|are based|is located|are located)"
                r"(?: [a-z]+){0,2}?)\s+"  # "whose company is HBO" names the owned thing itself: not a chain
-               r"(?:the\s+)?(?P<name>[A-Z0-9][\w&.'-]*(?:,? (?:and |& )?[A-Z0-9][\w&.'-]*)*)(?: [a-z]+)?\s*[?.!]?$"),
+               r"(?:the\s+)?(?P<name>" + _NAME_OR_CODE + r")(?: [a-z]+)?\s*[?.!]?$"),
 )
 
 
@@ -924,7 +924,6 @@ _COMPARING_WORDS = frozenset({"same", "such", "much", "many", "well", "long", "f
 
 # "In which city is Drake Ltd located?", "Which country is the supplier Allen-Short based in?": the place a
 # named thing is at, asked by its kind
-_NAME = r"(?:the\s+)?(?:[a-z]+\s+)?(?P<name>[A-Z0-9][\w&.'-]*(?:,? (?:and |& )?[A-Z0-9][\w&.'-]*)*)"
 _PLACE_VERB = r"(?P<verb>located|based|situated|headquartered|registered)"
 _PLACE_OF_NAME = (
     re.compile(r"^(?:in|at)\s+(?:which|what)\s+(?P<kind>[a-z]+(?: [a-z]+)?)\s+(?:is|are|was|were)\s+" + _NAME +
@@ -951,7 +950,7 @@ def place_of_a_name(question: str) -> PhraseGraphPattern | None:
 _STRANDED = re.compile(
     r"^(?:in\s+)?(?:which|what)\s+(?P<kind>[a-z]+(?: [a-z]+)?)\s+(?:is|are|was|were|does|do|did)\s+the\s+"
     r"(?P<noun>[a-z]+(?: [a-z]+)?)\s+(?:of|for)\s+(?:the\s+)?(?:[a-z]+\s+)?"
-    r"(?P<name>[A-Z0-9][\w&.'-]*(?:,? (?:and |& )?[A-Z0-9][\w&.'-]*)*)\s+"
+    r"(?P<name>" + _NAME_OR_CODE + r")\s+"
     r"(?:an?\s+|the\s+)?(?P<verb>[a-z]+(?: [a-z]+){0,2}?\s+(?:of|in|to|for|at|on|with|from|by))\s*[?.!]?$")
 
 
@@ -1026,6 +1025,13 @@ def compared_with_named(question: str) -> PhraseGraphPattern | None:
         triples=(PhraseTriple(ANSWER, TYPE_RELATION, found.group("kind")),
                  PhraseTriple(ANSWER, attribute, "?unknown2"), PhraseTriple(found.group("name"), attribute, "?unknown3")),
         comparisons=(Comparison("?unknown2", operator, "?unknown3"),))
+
+
+def _as_said(question: str, kind: str) -> str:
+    """The kind as the question writes it, read from its lower-cased text ("Coil products", "French
+    suppliers" keep their capitals)."""
+    said = re.search(rf"\b{re.escape(kind)}\b", question, re.I)
+    return said.group() if said else kind
 
 
 def _compared(kind: str, conditions: list[tuple[str, str, str]]) -> PhraseGraphPattern:
