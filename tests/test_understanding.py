@@ -2141,7 +2141,15 @@ READER_CASES = [
      "list :: ?u1 | is a | suppliers ; ?u1 | reliability index | ?u2 ; Garcia Ltd | reliability index | ?u3 "
      ":: filter ?u2 < ?u3"),
     ("compared_with_named", "Which products are cheaper than 5 EUR?", None),  # a number: no named thing
-    ("compared_with_named", "How many products are heavier than the Coil Driver?", None),
+    ("compared_with_named", "How many products are heavier than the Coil Driver?",
+     "count :: ?u1 | is a | products ; ?u1 | weight | ?u2 ; Coil Driver | weight | ?u3 :: filter ?u2 > ?u3"),
+    ("compared_with_named", "Which Rheostat products are more expensive than product Z763-7274829?",
+     "list :: ?u1 | is a | products ; ?u1 | products | Rheostat ; ?u1 | price | ?u2 ; Z763-7274829 | price | ?u3 "
+     ":: filter ?u2 > ?u3"),
+    ("compared_with_named", "Which Crystal products are both cheaper and lighter than product Z655-3173353?",
+     "list :: ?u1 | is a | products ; ?u1 | products | Crystal ; ?u1 | price | ?u2 ; Z655-3173353 | price | ?u3 ; "
+     "?u1 | weight | ?u4 ; Z655-3173353 | weight | ?u5 :: filter ?u2 < ?u3 :: filter ?u4 < ?u5"),
+    ("compared_with_named", "Which papers are older than the transformer?", None),  # no name
     ("kind_related_to_name", "Which products are compatible with Y863-3538159?",
      "list :: ?u1 | is a | products ; ?u1 | compatible with | Y863-3538159"),
     ("kind_related_to_name", "Which services are eligible for the Film LCD Strain?",

@@ -401,7 +401,7 @@ class QuestionParser:
             return compared, AnswerKind.NUMBER if compared.form is QuestionForm.COUNT else AnswerKind.RESOURCE
         named = compared_with_named(understood.question)  # "Which services are cheaper than Predictive Maintenance?"
         if named is not None:  # the model has no comparison of two values: its reading is never this one
-            return named, AnswerKind.RESOURCE
+            return named, AnswerKind.NUMBER if named.form is QuestionForm.COUNT else AnswerKind.RESOURCE
         valued = value_as_attribute(understood.question) or stated_value_of_kind(understood.question)
         if valued is not None and not _same_reading(valued, understood.pattern) and \
                 not _names_the_value(understood.pattern, valued):

@@ -986,45 +986,50 @@ def _lowered_match(question: str, shape: re.Pattern[str]) -> re.Match[str] | Non
 # a name: capitalised words, joined by commas and "and" ("Bennett, Best and Jacobson")
 _PROPER_NAME = r"[A-Z][\w&.'-]*(?:,? (?:and |& )?[A-Z0-9][\w&.'-]*)*"
 _NAMED = r"(?:the\s+(?:[a-z]+\s+){0,2})?(?P<name>" + _PROPER_NAME + r")\s*[?.!]?$"
+# "than the Coil Driver", "than product Z763-7274829": the named thing, after its kind or not
+_THAN_NAMED = r"\s+than\s+(?:the\s+)?(?:[a-z]+\s+){0,2}?(?P<name>" + _PROPER_NAME + r")\s*[?.!]?$"
+_COMPARATIVE = r"(?:[a-z]+er|more [a-z]+|less [a-z]+)"
 # "Which services are cheaper than Predictive Maintenance?", "Which products weigh more than the Coil Driver?",
-# "Which suppliers have a higher reliability than Garcia Ltd?": a kind compared with a named thing's value
+# "Which suppliers have a higher reliability than Garcia Ltd?", "How many Crystal products are both cheaper and
+# lighter than product Z655-3173353?": a kind compared with a named thing's values
 _COMPARED_WITH_NAMED = (
-    re.compile(r"^(?:which|what|list|show(?: me)?|give me|find|name)\s+(?:the\s+|all\s+(?:the\s+)?)?"
-               r"(?P<kind>[a-z]+(?: [a-z]+)?)\s+(?:are|is|were|was)\s+(?P<adjective>[a-z]+er|more [a-z]+|less [a-z]+)"
-               r"\s+than\s+" + _NAMED),
-    re.compile(r"^(?:which|what|list|show(?: me)?|give me|find|name)\s+(?:the\s+|all\s+(?:the\s+)?)?"
-               r"(?P<kind>[a-z]+(?: [a-z]+)?)\s+(?P<verb>weighs?|costs?)\s+(?P<more>more|less)\s+than\s+" + _NAMED),
-    re.compile(r"^(?:which|what|list|show(?: me)?|give me|find|name)\s+(?:the\s+|all\s+(?:the\s+)?)?"
-               r"(?P<kind>[a-z]+(?: [a-z]+)?)\s+(?:have|has|had)\s+an?\s+(?P<degree>higher|lower|greater|smaller|larger|bigger)"
-               r"\s+(?P<noun>[a-z]+(?: [a-z]+)?)\s+than\s+" + _NAMED),
+    re.compile(_COUNTED_OR_LISTED_KIND + r"(?:are|is|were|was)\s+(?:both\s+)?(?P<adjective>" + _COMPARATIVE + r")"
+               r"(?:\s+and\s+(?P<adjective2>" + _COMPARATIVE + r"))?" + _THAN_NAMED),
+    re.compile(_COUNTED_OR_LISTED_KIND + r"(?P<verb>weighs?|costs?)\s+(?P<more>more|less)" + _THAN_NAMED),
+    re.compile(_COUNTED_OR_LISTED_KIND + r"(?:have|has|had)\s+an?\s+(?P<degree>higher|lower|greater|smaller|larger|bigger)"
+               r"\s+(?P<noun>[a-z]+(?: [a-z]+)?)" + _THAN_NAMED),
 )
 _DEGREE_OPERATOR = {"higher": ">", "greater": ">", "larger": ">", "bigger": ">", "lower": "<", "smaller": "<"}
 
 
 def compared_with_named(question: str) -> PhraseGraphPattern | None:
     """"Which services are cheaper than Predictive Maintenance?" as `?u1 | is a | services ; ?u1 | price
-    | ?u2 ; Predictive Maintenance | price | ?u3 :: filter ?u2 < ?u3`; None for anything else (a
+    | ?u2 ; Predictive Maintenance | price | ?u3 :: filter ?u2 < ?u3` (counted after "How many", one
+    pair of edges per comparative in "both cheaper and lighter than"); None for anything else (a
     comparison with a number is `restricted_comparison`'s or the model's)."""
     found = _asked_kind_shape(question, _COMPARED_WITH_NAMED)
-    if found is None:
+    if found is None or _plural_then_word(found.group("kind")):
         return None
     groups = found.groupdict()
-    if groups.get("adjective"):
-        adjective = groups["adjective"]
-        operator = _comparative_operator(adjective)
-        attribute = comparative_attribute(adjective) or (
-            adjective.split(" ", 1)[1] if adjective.startswith(("more ", "less ")) else None)
-    elif groups.get("verb"):
-        operator = ">" if groups["more"] == "more" else "<"
-        attribute = _VERB_ATTRIBUTE.get(groups["verb"].rstrip("s"))
-    else:
-        operator, attribute = _DEGREE_OPERATOR[groups["degree"]], groups["noun"]
-    if operator is None or not attribute:
+    compared: list[tuple[str | None, str | None]] = []
+    for adjective in filter(None, (groups.get("adjective"), groups.get("adjective2"))):
+        compared.append((_comparative_operator(adjective), comparative_attribute(adjective) or (
+            adjective.split(" ", 1)[1] if adjective.startswith(("more ", "less ")) else None)))
+    if groups.get("verb"):
+        compared.append((">" if groups["more"] == "more" else "<", _VERB_ATTRIBUTE.get(groups["verb"].rstrip("s"))))
+    if groups.get("degree"):
+        compared.append((_DEGREE_OPERATOR[groups["degree"]], groups["noun"]))
+    if not compared or any(operator is None or not attribute for operator, attribute in compared):
         return None
-    return PhraseGraphPattern(
-        triples=(PhraseTriple(ANSWER, TYPE_RELATION, found.group("kind")),
-                 PhraseTriple(ANSWER, attribute, "?unknown2"), PhraseTriple(found.group("name"), attribute, "?unknown3")),
-        comparisons=(Comparison("?unknown2", operator, "?unknown3"),))
+    kind, qualifier, name = found.group("kind"), found.group("qualifier"), found.group("name")
+    triples = [PhraseTriple(ANSWER, TYPE_RELATION, kind), *((PhraseTriple(ANSWER, kind, qualifier),) if qualifier else ())]
+    comparisons = []
+    for index, (operator, attribute) in enumerate(compared):
+        own, named = f"?unknown{2 * index + 2}", f"?unknown{2 * index + 3}"
+        triples += [PhraseTriple(ANSWER, attribute, own), PhraseTriple(name, attribute, named)]
+        comparisons.append(Comparison(own, operator, named))
+    return PhraseGraphPattern(form=QuestionForm.COUNT if found.group("ask") == "how many" else QuestionForm.LIST,
+                              triples=tuple(triples), comparisons=tuple(comparisons))
 
 
 def _as_said(question: str, kind: str) -> str:
