@@ -47,6 +47,7 @@ from linking.queries import (
     LinkedPattern,
     QueryBuilder,
     answers_are_many,
+    ranked_owner,
     reading_factor,
     valued_nodes,
 )
@@ -1465,7 +1466,9 @@ def _unknown_anchor(triple: PhraseTriple, pattern: PhraseGraphPattern, nodes: di
         for other in pattern.triples:
             if not (other.is_type and other.subject == node):
                 continue
-            readings = [c for c in classes.get(other.object, []) if c.kind != "vertex" or not answers_are_many(pattern, node)]
+            # the members of a ranked kind are anchored by what they are or link to, never by the one thing named so
+            readings = [c for c in classes.get(other.object, [])
+                        if c.kind != "vertex" or not (answers_are_many(pattern, node) or ranked_owner(pattern, node))]
             if readings:
                 best = readings[0]
                 if best.kind == "literal":

@@ -210,8 +210,13 @@ class QueryBuilder:
                 if is_unknown(triple.object):
                     options.append([_Choice(f"{subject} <{RDF_TYPE}> {_var(triple.object)}", 1.0)])
                     continue
-                options.append(class_choices(subject, linked.classes.get(triple.object, []), index,
-                                             one_thing=not answers_are_many(linked.pattern, triple.subject)))
+                candidates = linked.classes.get(triple.object, [])
+                many = answers_are_many(linked.pattern, triple.subject)
+                if ranked_owner(linked.pattern, triple.subject) and not many:
+                    if candidates and all(c.kind == "vertex" for c in candidates):
+                        return None  # the phrase names things, not a kind: nothing to rank ("the priciest Bolton, Sanchez")
+                    many = True
+                options.append(class_choices(subject, candidates, index, one_thing=not many))
                 continue
             edge = by_triple.get(triple)
             if edge is None:
@@ -482,6 +487,14 @@ def answers_are_many(pattern: PhraseGraphPattern, node: str) -> bool:
     """One thing is never "the lightest" of anything, nor counted: a ranked or counted answer's class
     phrase is not read as the name of one thing ("the lightest Sensor" is not the category Sensor)."""
     return node == ANSWER and (pattern.ordering is not None or pattern.form is QuestionForm.COUNT)
+
+
+def ranked_owner(pattern: PhraseGraphPattern, node: str) -> bool:
+    """Whether the node's value, or the node itself, is what the pattern ranks ("the price of the most
+    expensive Memristor": the Memristors): its class phrase names many things, never one."""
+    ranked = pattern.ordering.node if pattern.ordering is not None else None
+    return ranked is not None and (node == ranked or any(
+        not t.is_type and node in t.nodes() and ranked in t.nodes() for t in pattern.triples))
 
 
 def class_choices(subject: str, candidates: Sequence[LinkedEntity], index: int, *,

@@ -406,6 +406,23 @@ async def test_a_ranked_or_counted_capitalised_kind_is_its_members(path: KgqanPa
     assert "VALUES ?unknown1" not in result.evidence.sparql
 
 
+async def test_the_owner_of_a_ranked_value_is_a_kinds_members(path: KgqanPath, ck25: Endpoint) -> None:
+    """"Who supplies the most expensive Transducer?": the Transducers are ranked by price, so the
+    phrase is the category's members, not the category itself; and a ranked owner said to be a thing
+    that names no kind ("is a | Bolton, Sanchez") gives no query rather than dropping the name."""
+    result = await path.answer_understood(understood(
+        "list :: ?u1 | supplies | ?u2 ; ?u2 | price | ?u3 ; ?u2 | is a | Transducer :: order ?u3 desc 1",
+        AnswerType(AnswerKind.RESOURCE)), ck25, KGQAN_ONLY)
+    truth = await ck25.sparql.select(f'SELECT ?s WHERE {{ ?h <{PV}hasCategory>/<{PV}name> "Transducer" ; '
+                                     f'<{PV}hasSupplier> ?s ; <{PV}price>/<{PV}amount> ?v }} ORDER BY DESC(?v) LIMIT 1')
+    assert [a.value for a in result.answers] == [truth.column("s")[0].value]
+    assert "VALUES ?unknown2" not in result.evidence.sparql
+    named = await path.answer_understood(understood(
+        "list :: ?u1 | products | ?u2 ; ?u2 | is a | Bolton, Sanchez ; ?u2 | price | ?u3 :: order ?u3 desc",
+        AnswerType(AnswerKind.RESOURCE)), ck25, KGQAN_ONLY)
+    assert not named.answers
+
+
 async def test_a_word_before_a_kinds_name_may_name_one_of_that_kind(path: KgqanPath, ck25: Endpoint) -> None:
     """"Who are the members of the marketing department?": the department labelled Marketing, not every department."""
     result = await path.answer_understood(
