@@ -2117,10 +2117,21 @@ READER_CASES = [
     ("value_as_attribute", "Which papers were published as journal articles?", None),  # no verb that says the value is the attribute
     ("value_as_attribute", "How many singers have the same age as Joe Sharp?", None),
     ("value_as_attribute", "Which singers have the same age as the oldest singer?", None),
+    ("place_of_a_name", "In which country is the supplier of product J785-9314350 located?",
+     "list :: ?u1 | country | ?u2 ; ?u2 | supplier | J785-9314350"),
+    ("attribute_of_a_name", "What is the price of the hardware product J785-9314350?",
+     "list :: ?u1 | price | J785-9314350"),
+    ("attribute_of_a_name", "What's the email address of Karen Brant?", "list :: ?u1 | email address | Karen Brant"),
+    ("attribute_of_a_name", "What is the phone number of the manager of Liese Adam?", None),  # a chain
+    ("attribute_of_a_name", "What is the average price of the services in EUR?", None),  # an aggregate
+    ("attribute_of_a_name", "What are the width and height of product K334-8882985?", None),  # two attributes
+    ("attribute_of_a_name", "What are the movies whose director of photography is Jordan Cronenweth?", None),
+    ("attribute_of_a_name", "What is the common official residence of Lezlee Westine and Arnold W. Braswell?", None),
     ("place_of_a_name", "In which city is Drake Ltd located?", "list :: ?u1 | city | Drake Ltd"),
     ("place_of_a_name", "In which country is the supplier Allen-Short based?", "list :: ?u1 | country | Allen-Short"),
     ("place_of_a_name", "Which city is Drake Ltd located in?", "list :: ?u1 | city | Drake Ltd"),
-    ("place_of_a_name", "In which city is the supplier of J370-9195708 located?", None),  # a chain: read elsewhere
+    ("place_of_a_name", "In which city is the supplier of J370-9195708 located?",  # through the owned thing
+     "list :: ?u1 | city | ?u2 ; ?u2 | supplier | J370-9195708"),
     ("kind_having_a_thing", "Which papers provide a replication package?",
      "list :: ?u1 | is a | papers ; ?u1 | provide replication package | ?u2 :: filter ?u2 != false"),
     ("kind_having_a_thing", "How many papers reference a threats-to-validity guideline?",

@@ -44,6 +44,7 @@ from understanding.pgp import (
 from understanding.repairs import chosen_reading, finished, kind_relation_reading, repaired
 from understanding.rewording import read_text
 from understanding.syntax import (
+    attribute_of_a_name,
     chain_reading,
     compared_with_named,
     coordinated_comparisons,
@@ -69,7 +70,7 @@ from understanding.syntax import (
 
 log = logging.getLogger(__name__)
 # readers of the question's words alone (no parse): a question any of them reads gets the spaCy batch
-_TEXT_READERS = (restricted_comparison, coordinated_comparisons, compared_with_named, kind_related_to_name,
+_TEXT_READERS = (attribute_of_a_name, restricted_comparison, coordinated_comparisons, compared_with_named, kind_related_to_name,
                  through_a_clause, kind_of_an_owned_things_relation, value_as_attribute, place_of_a_name,
                  kind_having_a_thing, stated_value_of_kind, same_as_named, kind_a_name_relates_to,
                  restricted_kind_related, placed_kind_related, kind_compared, kind_having_own)
@@ -421,6 +422,9 @@ class QuestionParser:
         place = place_of_a_name(understood.question)  # "In which city is Drake Ltd located?"
         if place is not None and not _same_reading(place, understood.pattern):
             return place, None
+        attribute = attribute_of_a_name(understood.question)  # "What is the price of the hardware product X?"
+        if attribute is not None and not _says_all(understood.pattern, attribute):
+            return attribute, None
         stranded = kind_of_an_owned_things_relation(understood.question)  # "Which department is the manager of X a member of?"
         if stranded is not None and not _same_reading(stranded, understood.pattern):
             return stranded, None

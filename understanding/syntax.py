@@ -930,6 +930,9 @@ _PLACE_OF_NAME = (
                r"\s+" + _PLACE_VERB + r"\s*[?.!]?$"),
     re.compile(r"^(?:which|what)\s+(?P<kind>[a-z]+(?: [a-z]+)?)\s+(?:is|are|was|were)\s+" + _NAME +
                r"\s+" + _PLACE_VERB + r"\s+(?:in|at)\s*[?.!]?$"),
+    # "In which country is the supplier of product J785-9314350 located?": the place of a named thing's owned thing
+    re.compile(r"^(?:in|at)\s+(?:which|what)\s+(?P<kind>[a-z]+(?: [a-z]+)?)\s+(?:is|are|was|were)\s+the\s+"
+               r"(?P<owned>[a-z]+(?: [a-z]+)?)\s+(?:of|for)\s+" + _NAME + r"\s+" + _PLACE_VERB + r"\s*[?.!]?$"),
 )
 
 
@@ -937,11 +940,38 @@ def place_of_a_name(question: str) -> PhraseGraphPattern | None:
     """"In which city is Drake Ltd located?" as `?u1 | city | Drake Ltd`: the kind of place asked for
     names the attribute (a graph keeps a supplier's city and country, not its "location"), which the
     model sometimes reads as a chain through an unknown (`?u1 | city | ?u2 ; ?u2 | located | Drake
-    Ltd`); None for anything else."""
+    Ltd`); the place of a named thing's owned thing ("the supplier of product X") through an unknown.
+    None for anything else."""
     found = _asked_kind_shape(question, _PLACE_OF_NAME)
     if found is None:
         return None
+    if found.groupdict().get("owned"):  # `?u1 | country | ?u2 ; ?u2 | supplier | J785-9314350`
+        return PhraseGraphPattern(triples=(PhraseTriple(ANSWER, found.group("kind"), "?unknown2"),
+                                           PhraseTriple("?unknown2", found.group("owned"), found.group("name"))))
     return PhraseGraphPattern(triples=(PhraseTriple(ANSWER, found.group("kind"), found.group("name")),))
+
+
+# "What is the price of the hardware product J785-9314350?", "What's the email of Karen Brant?": one
+# attribute of a named thing, its kind said before its name or not
+# no preposition, conjunction, relative word or verb "to be"
+_PLAIN_WORD = r"(?!(?:of|in|and|or|for|with|by|from|to|at|on|per|whose|which|that|who|is|are|was|were)\b)[a-z]+"
+_ATTRIBUTE_OF_NAME = re.compile(
+    r"^(?:what|who)(?:'s|\s+(?:is|are|was|were))\s+the\s+(?P<attribute>" + _PLAIN_WORD + r"(?: " + _PLAIN_WORD +
+    r"){0,2}?)\s+of\s+(?:the\s+)?(?:" + _PLAIN_WORD + r"(?: " + _PLAIN_WORD + r")?\s+)?(?P<name>" + _NAME_OR_CODE +
+    r")\s*[?.!]?$")
+_AGGREGATE_WORDS = frozenset({"average", "mean", "total", "sum", "number", "count", "amount", "maximum", "minimum",
+                              "highest", "lowest", "largest", "smallest", "overall", "combined"})
+
+
+def attribute_of_a_name(question: str) -> PhraseGraphPattern | None:
+    """"What is the price of the hardware product J785-9314350?" as `?u1 | price | J785-9314350`; the
+    model sometimes keeps the kind and loses the attribute (`?u1 | hardware product | J785-9314350`).
+    None for anything else."""
+    found = _lowered_match(question, _ATTRIBUTE_OF_NAME)
+    if found is None or found.group("attribute").split()[0] in _NOT_ATTRIBUTES | _AGGREGATE_WORDS or \
+            (" and " in found.group("name") and "," not in found.group("name")):  # "of Lezlee Westine and Arnold W. Braswell"
+        return None
+    return PhraseGraphPattern(triples=(PhraseTriple(ANSWER, found.group("attribute"), found.group("name")),))
 
 
 # "Which department is the product manager of M770-3602005 a member of?", "Which country is the supplier of
