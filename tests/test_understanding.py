@@ -2027,6 +2027,13 @@ def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> Non
     ("What is the lightest weight among the products compatible with V156-6277722?",
      "What is the lowest weight of the products compatible with V156-6277722?"),
     ("Which singer has the best rank?", "Which singer has the best rank?"),  # the best rank is the lowest number
+    ("How much do all products of the category Switch cost in total?",
+     "What is the total price of all products of the category Switch?"),
+    ("How much does a service cost on average?", "What is the average price of a service?"),
+    ("What is the sum of the prices of all products the Production department is responsible for?",
+     "What is the total price of all products the Production department is responsible for?"),
+    ("What is the sum of the quantities of the parts of PulseCraft Vertex?",
+     "What is the total quantity of the parts of PulseCraft Vertex?"),
     ("What does the most reliable product in the Warp category cost?",
      "What is the price of the most reliable product in the Warp category?"),
     ("How much does the heaviest sensor weigh?", "What is the weight of the heaviest sensor?"),

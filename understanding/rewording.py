@@ -129,6 +129,13 @@ _MEASURE_AMONG = re.compile(r"\b(?P<measure>(?:lowest|highest|smallest|largest|m
 _VERB_OF_THE_BEST = re.compile(r"^\s*(?:what|how\s+much)\s+(?:does|do|did)\s+(?P<thing>the\s+(?:most|least|[a-z]+est)\b.+?)\s+"
                                r"(?P<verb>cost|weigh)\s*\?\s*$", re.IGNORECASE)
 _VERB_VALUE = {"cost": "price", "weigh": "weight"}
+# "the sum of the prices of all products ...": the total price
+_SUM_OF_THE = re.compile(r"\bthe\s+sum\s+of\s+(?:all\s+)?(?:the\s+)?(?P<attribute>[a-z]+?)(?P<plural>ies|s)?\s+of\b", re.IGNORECASE)
+# "How much do all products of the category Switch cost in total?", "How much does a service cost on average?":
+# the summed or averaged value asked as its attribute
+_VERB_AGGREGATED = re.compile(r"^\s*how\s+much\s+(?:does|do|did)\s+(?P<thing>.+?)\s+(?P<verb>cost|weigh)\s+"
+                              r"(?P<how>in\s+total|altogether|together|combined|overall|in\s+all|on\s+average)\s*\?\s*$",
+                              re.IGNORECASE)
 # "the hardware products that Wolfgang Martin is product manager for": the things whose product manager is he
 _ROLE_FOR = re.compile(r"\b(?P<kind>[a-z]+s)\s+(?:that|which)\s+(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)+)\s+(?:is|was)\s+"
                        r"(?:the\s+)?(?P<role>[a-z]+(?:\s+[a-z]+)?)\s+(?:for|of)(?=\s*[?.!]?\s*$)")
@@ -255,6 +262,11 @@ def read_text(question: str) -> str:
     question = _GRADED_MEASURE.sub(_graded_measure, question)
     if (best := _VERB_OF_THE_BEST.match(question)) is not None:
         question = f"What is the {_VERB_VALUE[best.group('verb').lower()]} of {best.group('thing')}?"
+    question = _SUM_OF_THE.sub(lambda found: f"the total {found.group('attribute')}"
+                                             f"{'y' if (found.group('plural') or '').lower() == 'ies' else ''} of", question)
+    if (summed := _VERB_AGGREGATED.match(question)) is not None:
+        measure = "average" if summed.group("how").lower() == "on average" else "total"
+        question = f"What is the {measure} {_VERB_VALUE[summed.group('verb').lower()]} of {summed.group('thing')}?"
     question = _MEASURE_AMONG.sub(lambda found: found.group("measure") + " of ", question)
     if (none := _NONE_RECORDED.match(question)) is not None:
         question = f"How many {none.group('kind')} have no {none.group('thing')}?"
