@@ -1897,6 +1897,10 @@ def test_counts_of_things_doing_something_to_a_kind_are_read_from_the_syntax(que
     ("Which products from our suppliers are cheaper than 2 EUR?", None),  # not a name
     ("Which products supplied from China weigh less than 3 g?",  # the participle is the relation's, not the kind's
      "list :: ?u1 | is a | products ; ?u1 | supplied from | China ; ?u1 | weight | ?u2 :: filter ?u2 < 3"),
+    ("Show me the products from suppliers in Germany that cost less than 1 EUR.",  # the agents' place
+     "list :: ?u1 | is a | products ; ?u1 | suppliers | Germany ; ?u1 | price | ?u2 :: filter ?u2 < 1"),
+    ("How many products supplied by companies in China cost more than 5 EUR?",  # counted, related by the verb
+     "count :: ?u1 | is a | products ; ?u1 | supplied by | China ; ?u1 | price | ?u2 :: filter ?u2 > 5"),
     ("Which resistors from Acme Corp cost between 2 and 3.5 euros?",  # both bounds on one value
      "list :: ?u1 | is a | resistors ; ?u1 | from | Acme Corp ; ?u1 | price | ?u2 :: filter ?u2 >= 2 :: filter ?u2 <= 3.5"),
 ])

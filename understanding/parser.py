@@ -453,7 +453,7 @@ class QuestionParser:
         restricted = restricted_comparison(understood.question)  # "products from X that cost under 2 EUR?"
         if restricted is not None and not _same_reading(restricted, understood.pattern):
             if not _says_all(understood.pattern, restricted) or not understood.pattern.comparisons:
-                return restricted, AnswerKind.RESOURCE
+                return restricted, AnswerKind.NUMBER if restricted.form is QuestionForm.COUNT else AnswerKind.RESOURCE
             return _NextReading(restricted), None
         chain = chain_reading(doc)
         if chain is not None and not chain.kept_by(understood.pattern):

@@ -694,6 +694,15 @@ _RESTRICTED_KIND = re.compile(
     r"in the category|of the category|in)\s+(?P<name>" + _NAME_OR_CODE +
     r"(?: (?:" + "|".join(_AGENTS) + r"))?)\s+"
     r"(?:that\s+|which\s+)?(?P<condition>[a-z].+?)\s*[?.!]?$")
+# "Show me the products from suppliers in Germany that cost less than 1 EUR.", "How many products supplied by
+# companies in China cost more than 5 EUR?": a kind, its agents' place, one comparison
+_AGENT_PLACED_KIND = re.compile(
+    r"^(?:(?P<ask>how many)\s+|(?:which|what|list|show(?: me)?|give me|find|name)\s+)?(?:the\s+|all\s+(?:the\s+)?)?"
+    r"(?P<kind>[a-z]+(?: (?!(?:from|supplied|delivered|made|sold|provided)\b)[a-z]+)?)\s+"
+    r"(?:from|(?P<verb>supplied by|delivered by|made by|sold by|provided by))\s+(?:the\s+)?(?P<agents>" + "|".join(_AGENTS) +
+    r")\s+"
+    r"(?:(?:that|which|who)\s+are\s+)?(?:in|from|based in|located in|situated in)\s+(?:the\s+)?(?P<name>" + _NAME_OR_CODE +
+    r")\s+(?:that\s+|which\s+)?(?P<condition>[a-z].+?)\s*[?.!]?$")
 # "Which products in the Warp category have a reliability index above 0.93?": the name before its kind
 _NAMED_KIND_OF_KIND = re.compile(
     r"^(?:(?:which|what|list|show(?: me)?|give me|find|name)\s+)?(?:the\s+|all\s+(?:the\s+)?)?"
@@ -710,17 +719,21 @@ def restricted_comparison(question: str) -> PhraseGraphPattern | None:
     """"products from Bolton, Sanchez and Rodgers that cost under 2 EUR?" as `?u1 | is a | products ;
     ?u1 | from | Bolton, Sanchez and Rodgers ; ?u1 | price | ?u2 :: filter ?u2 < 2` ("which of Rebecca
     Hall's products weigh ...": related by the noun; "products in the Warp category": by "category";
-    "hardware from German suppliers": the name with its agents); None for anything else."""
+    "hardware from German suppliers": the name with its agents; "products from suppliers in Germany":
+    the agents' place, counted after "How many"); None for anything else."""
     text = question.strip()
     text = text[:1].lower() + text[1:]
-    found = _RESTRICTED_KIND.match(text) or _NAMED_KIND_OF_KIND.match(text) or _OWNED_KIND.match(text)
+    found = _RESTRICTED_KIND.match(text) or _NAMED_KIND_OF_KIND.match(text) or _OWNED_KIND.match(text) or \
+        _AGENT_PLACED_KIND.match(text)
     if found is None or found.group("kind").split()[0] in _NOT_KINDS:
         return None
     conditions = _range(found.group("condition").lower()) or [_comparison(found.group("condition").lower())]
     if None in conditions:
         return None
-    relation = found.group("relation").removeprefix("in the ").removeprefix("of the ") \
-        if "relation" in found.groupdict() else found.group("kind")
+    groups = found.groupdict()
+    relation = groups["relation"].removeprefix("in the ").removeprefix("of the ") if "relation" in groups \
+        else groups.get("verb") or groups.get("agents") or found.group("kind")  # "from suppliers in Germany":
+    # `suppliers | Germany`; "supplied by companies in China": `supplied by | China`
     name = found.group("name")
     adjective, _, agents = name.rpartition(" ")
     if agents in _AGENTS and adjective and " " not in adjective:  # "from German suppliers": `suppliers | German`
@@ -729,7 +742,8 @@ def restricted_comparison(question: str) -> PhraseGraphPattern | None:
     if len(conditions) == 2:  # one value between two bounds: one attribute edge
         pattern = replace(pattern, triples=pattern.triples[:2], comparisons=tuple(
             replace(c, node=pattern.comparisons[0].node) for c in pattern.comparisons))
-    return replace(pattern, triples=(*pattern.triples[:1], PhraseTriple(ANSWER, relation, name), *pattern.triples[1:]))
+    return replace(pattern, form=QuestionForm.COUNT if groups.get("ask") else QuestionForm.LIST,
+                   triples=(*pattern.triples[:1], PhraseTriple(ANSWER, relation, name), *pattern.triples[1:]))
 
 
 # "cost between 5 and 5.5 euros", "weigh between 10 and 20 g", "with a height between 50 and 60 mm"
