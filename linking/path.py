@@ -132,6 +132,7 @@ HOLDER_FACTOR = 0.95  # ... a little below the value itself
 NEIGHBOUR_FIT = 0.8  # a relation phrase fitting a predicate of a value's holder this well names a thing next to it
 CLASS_FIT = 0.9  # a class phrase that no class fits this well is also looked for as a thing ("sensors")
 KIND_LINK_FACTOR = 0.9  # a relation phrase naming the answer's class, read as any link to things of that class
+MAX_OPENED_VALUES = 100  # answers looked into for their one value ("the price" node -> its amount)
 NAMED_LINK_FACTOR = 0.95  # a capitalised class phrase read as what its members link to, not as the thing
 MAX_LINKING_PREDICATES = 4  # predicates into a thing a class phrase names, read as membership
 # The model's next reading is tried too when its best one answers nothing or fits the graph poorly
@@ -500,6 +501,7 @@ class KgqanPath:
             started = time.perf_counter()
             chosen = select_answer(executed)
             opaque_instead: ExecutedQuery | None = None
+            values_opened = False
             if chosen is not None:
                 naming = namings.get(id(chosen.raw_answers))
                 if naming is None and id(chosen.raw_answers) in unnamed:
@@ -510,6 +512,8 @@ class KgqanPath:
                 await self._open_containers(chosen, endpoint, options)
                 if await self._open_records(chosen, understood, endpoint, options):
                     naming = None  # found for the records, not for the things they record
+                elif await self._open_values(chosen, understood, endpoint):
+                    naming, values_opened = None, True
                 await self._present_by_name(chosen, naming, endpoint)
             answers = await self._answers(chosen, understood.pattern, endpoint, options)
             timings["filtering"] = filter_ms + (time.perf_counter() - started) * 1000
@@ -522,6 +526,9 @@ class KgqanPath:
             if opaque_instead is not None:
                 notes.append(f"the best query (score {opaque_instead.effective_score:.2f}) answered with things the "
                              "graph neither names nor types; the values of the next query are given instead")
+            elif values_opened:
+                notes.append(f"the best query answered with things where {understood.answer_type} is expected; "
+                             "each holds one such value, which is given")
             elif chosen.status == "mismatch":
                 notes.append(f"no answer fits the expected type {understood.answer_type}; "
                              "answers of the best query that answered are given unfiltered")
@@ -563,6 +570,34 @@ class KgqanPath:
         skipped = ", ".join(f"<{p}>" for p in (RDF_TYPE, *profile.label_predicates))
         await _answer_one_hop_on(chosen, f"?kgqaMemberOf ?kgqaMember FILTER(?kgqaMemberOf NOT IN ({skipped}))",
                                  "?kgqaMember", f" LIMIT {options.max_answers}", endpoint, first_of_ties=False)
+
+    async def _open_values(self, chosen: ExecutedQuery, understood: UnderstoodQuestion, endpoint: Endpoint) -> bool:
+        """Answers that are things where a number or a date is asked, each thing holding exactly one such
+        value through one and the same predicate ("the price" as a price node with its amount and its
+        currency), are replaced by those values: one request to look, one to rewrite the query."""
+        kind = understood.answer_type.kind
+        iris = [a for a in chosen.answers if isinstance(a, ox.NamedNode)]
+        if chosen.status != "mismatch" or kind not in (AnswerKind.NUMBER, AnswerKind.DATE) or \
+                chosen.boolean is not None or not iris or len(iris) < len(chosen.answers) or \
+                re.search(rf"\{chosen.query.answer_var}\b", chosen.query.modifiers):  # ordered by the things themselves
+            return False
+        fits = "isNumeric(?kgqaValue)" if kind is AnswerKind.NUMBER else \
+            f"datatype(?kgqaValue) IN (<{XSD}date>, <{XSD}dateTime>)"
+        things = " ".join(term_to_sparql(i) for i in iris[:MAX_OPENED_VALUES])
+        try:
+            held = await endpoint.sparql.select(f"SELECT DISTINCT ?kgqaThing ?kgqaHolding ?kgqaValue WHERE {{ VALUES "
+                                                f"?kgqaThing {{ {things} }} ?kgqaThing ?kgqaHolding ?kgqaValue "
+                                                f"FILTER({fits}) }}")
+        except GatewayError:
+            return False
+        values: dict[str, set[str]] = {}
+        for row in held.rows:
+            values.setdefault(row["kgqaThing"].value, set()).add(row["kgqaHolding"].value)
+        holdings = {p for ps in values.values() for p in ps}
+        if len(values) < len(iris[:MAX_OPENED_VALUES]) or len(holdings) != 1 or len(held.rows) != len(values):
+            return False
+        return await _answer_one_hop_on(chosen, f"<{holdings.pop()}> ?kgqaValue", "?kgqaValue", chosen.query.modifiers,
+                                        endpoint, first_of_ties=chosen.query.first_of_ties)
 
     async def _open_records(self, chosen: ExecutedQuery, understood: UnderstoodQuestion, endpoint: Endpoint,
                             options: AskOptions) -> bool:

@@ -423,6 +423,18 @@ async def test_the_owner_of_a_ranked_value_is_a_kinds_members(path: KgqanPath, c
     assert not named.answers
 
 
+async def test_a_thing_holding_one_number_is_opened_where_a_number_is_asked(path: KgqanPath, ck25: Endpoint) -> None:
+    """"How much does the most expensive Memristor cost?" answered by a price node (with its amount and
+    its currency): the node's one number is the answer, and the query says so."""
+    result = await path.answer_understood(understood(
+        "list :: ?u1 | price | ?u2 ; ?u2 | expensive | ?u3 ; ?u2 | is a | Memristor :: order ?u3 desc 1",
+        AnswerType(AnswerKind.NUMBER)), ck25, KGQAN_ONLY)
+    truth = await ck25.sparql.select(f'SELECT ?v WHERE {{ ?h <{PV}hasCategory>/<{PV}name> "Memristor" ; '
+                                     f'<{PV}price>/<{PV}amount> ?v }} ORDER BY DESC(?v) LIMIT 1')
+    assert [float(a.value) for a in result.answers] == [float(truth.column("v")[0].value)]
+    assert "?kgqaValue" in result.evidence.sparql and any("one such value" in n for n in result.notes)
+
+
 async def test_a_word_before_a_kinds_name_may_name_one_of_that_kind(path: KgqanPath, ck25: Endpoint) -> None:
     """"Who are the members of the marketing department?": the department labelled Marketing, not every department."""
     result = await path.answer_understood(
