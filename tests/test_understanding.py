@@ -2133,6 +2133,7 @@ READER_CASES = [
     ("attribute_of_a_name", "What is the price of the hardware product J785-9314350?",
      "list :: ?u1 | price | J785-9314350"),
     ("attribute_of_a_name", "What's the email address of Karen Brant?", "list :: ?u1 | email address | Karen Brant"),
+    ("attribute_of_a_name", "What are the names of the singers of France?", None),  # the name qualifies many
     ("attribute_of_a_name", "What is the phone number of the manager of Liese Adam?", None),  # a chain
     ("attribute_of_a_name", "What is the average price of the services in EUR?", None),  # an aggregate
     ("attribute_of_a_name", "What are the width and height of product K334-8882985?", None),  # two attributes

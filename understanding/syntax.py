@@ -971,10 +971,16 @@ def place_of_a_name(question: str) -> PhraseGraphPattern | None:
 _PLAIN_WORD = r"(?!(?:of|in|and|or|for|with|by|from|to|at|on|per|whose|which|that|who|is|are|was|were)\b)[a-z]+"
 _ATTRIBUTE_OF_NAME = re.compile(
     r"^(?:what|who)(?:'s|\s+(?:is|are|was|were))\s+the\s+(?P<attribute>" + _PLAIN_WORD + r"(?: " + _PLAIN_WORD +
-    r"){0,2}?)\s+of\s+(?:the\s+)?(?:" + _PLAIN_WORD + r"(?: " + _PLAIN_WORD + r")?\s+)?(?P<name>" + _NAME_OR_CODE +
+    r"){0,2}?)\s+of\s+(?:the\s+)?(?P<kind>" + _PLAIN_WORD + r"(?: " + _PLAIN_WORD + r")?\s+)?(?P<name>" + _NAME_OR_CODE +
     r")\s*[?.!]?$")
 _AGGREGATE_WORDS = frozenset({"average", "mean", "total", "sum", "number", "count", "amount", "maximum", "minimum",
                               "highest", "lowest", "largest", "smallest", "overall", "combined"})
+
+
+def _plural(words: str) -> bool:
+    """Whether the last of the words is a plural noun ("singers", not "class")."""
+    last = words.split()[-1] if words.split() else ""
+    return last.endswith("s") and not last.endswith("ss")
 
 
 def attribute_of_a_name(question: str) -> PhraseGraphPattern | None:
@@ -983,7 +989,8 @@ def attribute_of_a_name(question: str) -> PhraseGraphPattern | None:
     None for anything else."""
     found = _lowered_match(question, _ATTRIBUTE_OF_NAME)
     if found is None or found.group("attribute").split()[0] in _NOT_ATTRIBUTES | _AGGREGATE_WORDS or \
-            (" and " in found.group("name") and "," not in found.group("name")):  # "of Lezlee Westine and Arnold W. Braswell"
+            (" and " in found.group("name") and "," not in found.group("name")) or \
+            _plural(found.group("kind") or ""):  # "of the singers France": the name qualifies many things
         return None
     return PhraseGraphPattern(triples=(PhraseTriple(ANSWER, found.group("attribute"), found.group("name")),))
 
