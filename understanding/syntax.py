@@ -920,17 +920,23 @@ def _counted_or_listed(question: str, shape: re.Pattern[str],
     if found is None or found.group(said).split()[0] in _NOT_ATTRIBUTES | _COMPARING_WORDS or \
             _plural_then_word(found.group("kind")):
         return None
+    return found, _asked_things(found)
+
+
+def _asked_things(found: re.Match[str]) -> PhraseGraphPattern:
+    """The things a `_COUNTED_OR_LISTED_KIND` match asks for: counted after "How many", of its kind,
+    with its qualifying name ("ICSA papers": `?u1 | papers | ICSA`)."""
     kind, qualifier = found.group("kind"), found.group("qualifier")
     triples = (PhraseTriple(ANSWER, TYPE_RELATION, kind), *((PhraseTriple(ANSWER, kind, qualifier),) if qualifier else ()))
-    return found, PhraseGraphPattern(form=QuestionForm.COUNT if found.group("ask") == "how many" else QuestionForm.LIST,
-                                     triples=triples)
+    return PhraseGraphPattern(form=QuestionForm.COUNT if found.group("ask") == "how many" else QuestionForm.LIST,
+                              triples=triples)
 
 
 def _plural_then_word(kind: str) -> bool:
     """"papers investigate": a plural noun ends the kind, the next word is the verb (a compound kind's
     first noun is singular: "hardware products", "research papers")."""
     words = kind.split()
-    return len(words) == 2 and words[0].endswith("s") and not words[0].endswith("ss")
+    return len(words) == 2 and _plural(words[0])
 
 
 _COMPARING_WORDS = frozenset({"same", "such", "much", "many", "well", "long", "far", "soon", "more", "less", "fewer", "other"})  # "the same age as ..."
@@ -1072,15 +1078,13 @@ def compared_with_named(question: str) -> PhraseGraphPattern | None:
         compared.append((_DEGREE_OPERATOR[groups["degree"]], groups["noun"]))
     if not compared or any(operator is None or not attribute for operator, attribute in compared):
         return None
-    kind, qualifier, name = found.group("kind"), found.group("qualifier"), found.group("name")
-    triples = [PhraseTriple(ANSWER, TYPE_RELATION, kind), *((PhraseTriple(ANSWER, kind, qualifier),) if qualifier else ())]
-    comparisons = []
+    asked, name = _asked_things(found), found.group("name")
+    triples, comparisons = list(asked.triples), []
     for index, (operator, attribute) in enumerate(compared):
         own, named = f"?unknown{2 * index + 2}", f"?unknown{2 * index + 3}"
         triples += [PhraseTriple(ANSWER, attribute, own), PhraseTriple(name, attribute, named)]
         comparisons.append(Comparison(own, operator, named))
-    return PhraseGraphPattern(form=QuestionForm.COUNT if found.group("ask") == "how many" else QuestionForm.LIST,
-                              triples=tuple(triples), comparisons=tuple(comparisons))
+    return replace(asked, triples=tuple(triples), comparisons=tuple(comparisons))
 
 
 def _as_said(question: str, kind: str) -> str:
