@@ -145,12 +145,15 @@ class QueryBuilder:
         candidates_per_node = [linked.nodes.get(n, []) for n in entity_nodes]
         if any(not c for c in candidates_per_node):
             return []  # a named thing with no match in the graph: no query can be right
-        # "Which papers do not provide a replication package?" (`?u1 | not provide ... | ?u2 :: filter ?u2 != false`):
-        # a comparison of a value only the negated relation reaches belongs inside the negation
-        outside = {n for i, t in enumerate(pattern.triples) if i not in negated for n in t.nodes()}
+        # "Which suppliers do not supply any product?" (`?u1 | not supply | ?u2 ; ?u2 | is a | product`): what only
+        # the negated relation reaches belongs inside the negation, its kind as well as a comparison of its value
+        # ("Which papers do not provide a replication package?", `... | ?u2 :: filter ?u2 != false`)
+        inside = inside_negations(pattern, negated)
+        moved = {j for js in inside.values() for j in js}
+        outside = {n for i, t in enumerate(pattern.triples) if i not in negated and i not in moved for n in t.nodes()}
         inner = {i: "".join(f" FILTER({comparison_expression(c)})" for c in pattern.comparisons
                             if not c.by_count and c.other_node is None and c.node not in outside
-                            and c.node in pattern.triples[i].nodes()) for i in negated}
+                            and any(c.node in pattern.triples[j].nodes() for j in (i, *inside[i]))) for i in negated}
         if any(inner.values()):
             kept = tuple(c for c in pattern.comparisons if c.by_count or c.other_node is not None or c.node in outside)
             pattern = replace(pattern, comparisons=kept)
@@ -170,9 +173,11 @@ class QueryBuilder:
                 if any(not combination[i].triple or "FILTER(" in combination[i].triple for i in negated):
                     continue  # a negated relation is a real link, never dropped or merged
                 body = " . ".join(choice.triple for i, choice in enumerate(combination)
-                                  if choice.triple and i not in negated)
+                                  if choice.triple and i not in negated and i not in moved)
                 if negated:
-                    body = negations(body, [combination[i].triple + inner[i] for i in sorted(negated)])
+                    body = negations(body, [" . ".join([combination[i].triple, *(combination[j].triple for j in inside[i]
+                                                                                  if combination[j].triple)]) + inner[i]
+                                            for i in sorted(negated)])
                 if body and twins:
                     body = f"{twins} {body}"
                 if body and excluded and ANSWER in body:
@@ -382,6 +387,35 @@ def grouped_aggregate(pattern: PhraseGraphPattern, where: str, score: float, max
     sparql = f"SELECT {keys} ({measure} AS ?{column}) WHERE {{ {where} }} GROUP BY {keys} LIMIT {max_answers}"
     return CandidateQuery(sparql, where, target, score, pattern.form, sparql, column,
                           columns=tuple(n[1:] for n in pattern.group))
+
+
+def inside_negations(pattern: PhraseGraphPattern, negated: set[int]) -> dict[int, list[int]]:
+    """For each negated triple, the other triples that only it connects to the answer (their unknowns
+    are reached from ?unknown1 through no other relation): "do not supply any product" keeps "?u2 is a
+    product" inside the negation, or it would ask for the suppliers not supplying some one product."""
+    reached = {ANSWER}
+    grown = True
+    while grown:
+        grown = False
+        for i, triple in enumerate(pattern.triples):
+            ends = {n for n in triple.nodes() if is_unknown(n)}
+            if i not in negated and ends & reached and not ends <= reached:
+                reached |= ends
+                grown = True
+    inside: dict[int, list[int]] = {i: [] for i in negated}
+    for i in sorted(negated):
+        unknowns = {n for n in pattern.triples[i].nodes() if is_unknown(n)} - reached
+        grown = True
+        while grown:
+            grown = False
+            for j, triple in enumerate(pattern.triples):
+                ends = {n for n in triple.nodes() if is_unknown(n)}
+                if j not in negated and j not in inside[i] and ends & unknowns and not ends & reached:
+                    inside[i].append(j)
+                    unknowns |= ends
+                    grown = True
+        reached |= unknowns
+    return inside
 
 
 def negations(body: str, negated: Sequence[str]) -> str:

@@ -927,6 +927,21 @@ async def test_a_negated_relation_excludes_what_it_links_to(path: KgqanPath, ck2
     assert "FILTER NOT EXISTS" in result.evidence.sparql and "FILTER EXISTS" in result.evidence.sparql
 
 
+async def test_the_kind_of_what_a_negated_link_reaches_is_inside_the_negation(path: KgqanPath, ck25: Endpoint) -> None:
+    """"Which suppliers do not supply any product?": the other thing's kind is only reached through the
+    negated relation, so it belongs inside the FILTER NOT EXISTS; outside, it would ask for suppliers
+    that do not supply some one product, which is every supplier."""
+    result = await path.answer_understood(
+        understood("list :: ?u1 | is a | suppliers ; ?u1 | not supply | ?u2 ; ?u2 | is a | product",
+                   AnswerType(AnswerKind.RESOURCE)), ck25, KGQAN_ONLY)
+    truth = await ck25.sparql.select(f"SELECT ?s WHERE {{ ?s a <{PV}Supplier> FILTER NOT EXISTS {{ ?p <{PV}hasSupplier> ?s }} }}")
+    expected = {row["s"].value for row in truth.rows}
+    assert 0 < len(expected) < 50
+    assert {a.value for a in result.answers} == expected
+    negation = result.evidence.sparql.split("FILTER NOT EXISTS", 1)[1].split("FILTER EXISTS", 1)[0]
+    assert "type" in negation and "hasSupplier" in negation
+
+
 async def test_a_value_compared_inside_a_negation_is_compared_there(path: KgqanPath, ck25: Endpoint) -> None:
     """"Which papers do not provide a replication package?" (`?u1 | not provide ... | ?u2 :: filter ?u2 !=
     false`): the comparison of a value only the negated relation reaches goes inside the FILTER NOT EXISTS

@@ -1366,6 +1366,41 @@ def test_a_negated_relation_is_read_from_the_positive_question(question: str, po
     assert positive_question("Which departments have no more than 5 members?") is None  # a bound, not a negation
 
 
+@pytest.mark.parametrize(("question", "reading"), [
+    ("Which suppliers do not supply any product?",
+     "list :: ?u1 | is a | suppliers ; ?u1 | not supply | ?u2 ; ?u2 | is a | product"),
+    ("Which suppliers currently don't supply any of our products?",
+     "list :: ?u1 | is a | suppliers ; ?u1 | not supply | ?u2 ; ?u2 | is a | products"),
+    ("How many hardware products are not covered by any service?",
+     "count :: ?u1 | is a | hardware products ; ?u1 | not covered by | ?u2 ; ?u2 | is a | service"),
+    ("Which services are not the responsibility of any department?",
+     "list :: ?u1 | is a | services ; ?u1 | not responsibility of | ?u2 ; ?u2 | is a | department"),
+    ("How many employees do not manage anyone?", "count :: ?u1 | is a | employees ; ?u1 | not manage | ?u2"),
+    # a qualified kind on either side, a category of the other things, the asked things' category
+    ("Which German suppliers do not deliver any products in the Sensor category?",
+     "list :: ?u1 | is a | suppliers ; ?u1 | suppliers | German ; ?u1 | not deliver | ?u2 ; ?u2 | is a | products ; "
+     "?u2 | category | Sensor"),
+    ("Which hardware products in the Driver category are not compatible with any other product?",
+     "list :: ?u1 | is a | hardware products ; ?u1 | category | Driver ; ?u1 | not compatible with | ?u2 ; "
+     "?u2 | is a | product"),
+    # a verb that only says there is a link: the other kind names it
+    ("Which hardware product is not assigned to any product category?",
+     "list :: ?u1 | is a | hardware product ; ?u1 | not product category | ?u2 ; ?u2 | is a | product category"),
+    # not this shape: no "any", a bound, a named thing, "have no"
+    ("Which suppliers do not supply Sensor products?", None),
+    ("Which products do not cost more than any service?", None),
+    ("Which suppliers are not located in the United States?", None),
+    ("Which employees don't have any phone number?", None),
+])
+def test_a_negated_link_to_any_thing_of_a_kind_is_read(question: str, reading: str | None) -> None:
+    """"Which suppliers do not supply any product?": the model reads the positive question's kind as a
+    relation, so the negation had nothing to govern; the reader negates the link to the other kind."""
+    from understanding.syntax import negated_link
+
+    found = negated_link(question)
+    assert (found.to_text() if found else None) == reading
+
+
 SUPERLATIVE_READINGS = [  # (question, the reading from its syntax; None: left to the model)
     ("What is the heaviest product from a supplier in Germany?",
      "list :: ?u1 | is a | product ; ?u1 | supplier | ?u2 ; ?u2 | in | Germany ; ?u1 | heaviest | ?u3 "

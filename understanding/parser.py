@@ -57,6 +57,7 @@ from understanding.syntax import (
     kind_having_own,
     kind_of_an_owned_things_relation,
     kind_related_to_name,
+    negated_link,
     place_of_a_name,
     placed_kind_related,
     restricted_comparison,
@@ -320,6 +321,14 @@ class QuestionParser:
             return results
         readings = self._understand([found[0] for found in negated.values()])
         for (i, (_, words)), reading in zip(negated.items(), readings, strict=True):
+            linked = negated_link(results[i].question)  # "Which suppliers do not supply any product?"
+            if linked is not None:
+                results[i] = replace(reading, question=results[i].question, pattern=linked, alternatives=(),
+                                     unsupported=None,
+                                     answer_type=build_answer_type(AnswerKind.NUMBER if linked.form is QuestionForm.COUNT
+                                                                   else AnswerKind.RESOURCE, linked,
+                                                                   reading.answer_type.confidence))
+                continue
             # "Which suppliers are not ..." read as `?u1 | suppliers | ?u2 ; ?u2 | ...`: the negation is
             # of the suppliers themselves
             positive = kind_relation_reading(reading.pattern, reading.wh_noun) or reading.pattern

@@ -68,6 +68,7 @@ from understanding.grading import (
 )
 from understanding.pgp import (
     ANSWER,
+    NEGATION,
     TYPE_RELATION,
     AnswerKind,
     Comparison,
@@ -828,7 +829,7 @@ def through_a_clause(question: str) -> PhraseGraphPattern | None:
 # ICSA papers ...": the kind qualified by a name)
 _COUNTED_OR_LISTED_KIND = (r"^(?P<ask>how many|which|what|list|show me|give me|find|name)\s+(?:all\s+)?"
                            r"(?:the\s+|our\s+|some\s+|any\s+)?(?:(?P<qualifier>[A-Z][A-Za-z0-9&-]*)\s+)?"
-                           r"(?P<kind>[a-z]+(?: (?!(?:that|which|who)\b)[a-z]+)?)\s+(?:(?:that|which|who)\s+)?")
+                           r"(?P<kind>[a-z]+(?: (?!(?:that|which|who|currently|still|also|ever)\b)[a-z]+)?)\s+(?:(?:that|which|who)\s+)?")
 _VALUE_AS_ATTRIBUTE = re.compile(
     _COUNTED_OR_LISTED_KIND + r"(?:do\s+|does\s+|did\s+)?"
     r"(?:uses?|used|using|have|has|had|having|applies|apply|applied|employs?|employed|with|report|reports|name|names|"
@@ -1368,3 +1369,54 @@ def placed_kind_related(question: str) -> PhraseGraphPattern | None:
     attribute, operator, value = compared
     return PhraseGraphPattern(triples=(*triples, PhraseTriple("?unknown2", attribute, "?unknown3")),
                               comparisons=(Comparison("?unknown3", operator, value),))
+
+
+# "Which suppliers do not supply any product?", "How many hardware products are not covered by any service?",
+# "Which services are not the responsibility of any department?", "Which German suppliers do not deliver any
+# products in the Sensor category?": things with no link of a kind to anything of another kind
+_ANY_OTHER = (r"\s+any\s+(?:of\s+(?:our|the)\s+|other\s+)?(?:(?P<other_qualifier>[A-Z][A-Za-z0-9&-]*)\s+)?"
+              r"(?P<other>[a-z]+(?: [a-z]+){0,2}?)(?:\s+(?:in|of|from)\s+the\s+(?P<category>[A-Z][\w&.'-]*(?: [A-Z][\w&.'-]*)*)"
+              r"\s+category)?(?:\s+at\s+all)?\s*[?.!]?$")
+_ANY_ONE = r"\s+(?:any(?:one|body|thing)|any\s+other)(?:\s+at\s+all)?\s*[?.!]?$"  # "do not manage anyone": any thing
+_KIND_PLACE = (r"(?:(?:in|from)\s+the\s+(?P<place>[A-Z][\w&.'-]*(?: [A-Z][\w&.'-]*)*)\s+(?P<place_kind>category|department)\s+|"
+               r"(?:from|in|based in|located in)\s+(?P<country>[A-Z][\w&.'-]*(?: [A-Z][\w&.'-]*)*)\s+)?")
+_PREPOSITION = r"(?:by|to|from|in|for|with|on|at|into|of|under)"
+_NEGATED_VERB_LINK = _COUNTED_OR_LISTED_KIND + _KIND_PLACE + r"(?:(?:currently|still|ever)\s+)?(?:do|does|did)(?:\s+not|n't)\s+" \
+    r"(?:(?:currently|ever)\s+)?(?P<relation>(?!(?:have|has|had)\b)[a-z]+(?:\s+" + _PREPOSITION + r")?)"
+_NEGATED_STATE_LINK = _COUNTED_OR_LISTED_KIND + _KIND_PLACE + r"(?:are|is|were|was)(?:\s+not|n't)\s+(?:(?:currently|yet)\s+)?" \
+    r"(?P<relation>(?:the\s+[a-z]+\s+of|[a-z]+(?:\s+as\s+an?\s+[a-z]+)?\s+" + _PREPOSITION + r"))"
+_LINKING_WORDS = frozenset({"assigned", "associated", "linked", "related", "connected", "attached", "mapped", "tied",
+                            "belong", "belongs"})
+_NEGATED_LINKS = tuple(re.compile(link + other) for link in (_NEGATED_VERB_LINK, _NEGATED_STATE_LINK)
+                       for other in (_ANY_OTHER, _ANY_ONE))
+
+
+def negated_link(question: str) -> PhraseGraphPattern | None:
+    """"Which suppliers do not supply any product?" as `?u1 | is a | suppliers ; ?u1 | not supply | ?u2 ;
+    ?u2 | is a | product`: the negation is of a link to anything of the other kind (the query keeps the
+    other thing's kind inside the negation); the model reads the positive question's kind as a relation
+    (`?u1 | suppliers | ?u2`) and the negation has nothing to govern. None for anything else."""
+    found = _asked_kind_shape(question, _NEGATED_LINKS)
+    if found is None or _plural_then_word(found.group("kind")):
+        return None
+    groups = found.groupdict()
+    relation = re.sub(r"^the\s+", "", found.group("relation"))
+    if relation.split()[0] in _NOT_ATTRIBUTES | _COMPARING_WORDS:
+        return None
+    asked = _asked_things(found)
+    triples = list(asked.triples)
+    if groups.get("place"):  # "hardware products in the Driver category"
+        triples.append(PhraseTriple(ANSWER, groups["place_kind"], groups["place"]))
+    elif groups.get("country"):  # "suppliers from India"
+        triples.append(PhraseTriple(ANSWER, found.group("kind"), groups["country"]))
+    other = "?unknown2"
+    if relation.split()[0] in _LINKING_WORDS and groups.get("other"):  # "not assigned to any category": the
+        relation = groups["other"]  # other kind names the link ("has category"), the verb says only that there is one
+    triples.append(PhraseTriple(ANSWER, NEGATION + relation, other))
+    if groups.get("other"):
+        triples.append(PhraseTriple(other, TYPE_RELATION, groups["other"]))
+        if groups.get("other_qualifier"):
+            triples.append(PhraseTriple(other, groups["other"], groups["other_qualifier"]))
+        if groups.get("category"):
+            triples.append(PhraseTriple(other, "category", groups["category"]))
+    return replace(asked, triples=tuple(triples))
