@@ -897,6 +897,15 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
     ("with_text_match", "Which employees have an email address containing 'Fried'?",
      "list :: ?u1 | is a | employees ; ?u1 | email address | Fried",
      "list :: ?u1 | is a | employees ; ?u1 | email address | ?u2 :: filter ?u2 contains Fried"),
+    ("with_text_match", "Which suppliers have a name starting with the letter A?",  # "the letter", unquoted
+     "list :: ?u1 | is a | suppliers ; ?u1 | name starting with | ?u2 ; ?u1 | letter | ?u3",
+     "list :: ?u1 | is a | suppliers ; ?u1 | name | ?u2 :: filter ?u2 starts A"),
+    ("with_text_match", 'How many hardware products have the word "Sensor" in their name?',
+     "count :: ?u1 | hardware products | Sensor",
+     "count :: ?u1 | is a | hardware products ; ?u1 | name | ?u2 :: filter ?u2 contains Sensor"),
+    ("with_text_match", 'Which suppliers based in the United States have "LLC" in their name?',  # a placed kind
+     "list :: ?u1 | is a | suppliers based in the United States ; ?u1 | name | ?u2 :: filter ?u2 contains LLC",
+     "list :: ?u1 | is a | suppliers ; ?u1 | based in | United States ; ?u1 | name | ?u2 :: filter ?u2 contains LLC"),
     ("with_text_match", "How many products have 'Sensor' in their name?", "count :: ?u1 | products | Sensor",
      "count :: ?u1 | is a | products ; ?u1 | name | ?u2 :: filter ?u2 contains Sensor"),
     ("with_text_match", "List the suppliers whose name starts with 'Ad'.", "list :: ?u1 | suppliers | Ad",

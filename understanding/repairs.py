@@ -1566,21 +1566,26 @@ def with_grouped_aggregate(question: str, pattern: PhraseGraphPattern) -> Phrase
 
 
 _TEXT_VALUE = r"['\"‘“](?P<value>[^'\"’”]+)['\"’”]"
+_TEXT_NAMED = r"(?:the\s+(?:word|text|string|letters?|prefix|characters?)\s+)?"  # "the letter A", "the word 'Sensor'"
+# "suppliers based in the United States", "employees in the Marketing department": the asked kind's one place
+_TEXT_KIND = (r"(?P<kind>[a-z][a-z ]*?)(?:\s+(?P<placed>based|located|situated)\s+in\s+(?:the\s+)?"
+              r"(?P<place>[A-Z][\w&.'-]*(?: [A-Z][\w&.'-]*)*))?\s+")
 _TEXT_MATCH = [
     # "Which employees have an email address containing 'Fried'?", "... whose name starts with 'Ad'"
-    re.compile(r"^\s*(?P<ask>which|what|how many|list|show|give me)\s+(?:the\s+|all\s+)?(?P<kind>[a-z][a-z ]*?)\s+"
+    re.compile(r"^\s*(?P<ask>which|what|how many|list|show|give me)\s+(?:the\s+|all\s+)?" + _TEXT_KIND +
                r"(?:have|has|with|whose|that have|which have)\s+(?:an?\s+|the\s+)?(?P<attribute>[a-z][a-z ]*?)\s+"
-               r"(?:(?P<starts>starting|starts|begins|beginning)\s+with|containing|contains|that contains?|with)\s+"
-               r"(?:the\s+(?:word|text|string)\s+)?" + _TEXT_VALUE + r"\s*[?.]*\s*$", re.I),
-    # "List the suppliers whose name contains martinez, regardless of upper or lower case.": one word unquoted
+               r"(?:(?P<starts>starting|starts|begins|beginning)\s+with|containing|contains|that contains?|with)\s+" +
+               _TEXT_NAMED + _TEXT_VALUE + r"\s*[?.]*\s*$", re.I),
+    # "List the suppliers whose name contains martinez, regardless of upper or lower case.", "... starting with
+    # the letter A": one word unquoted
     re.compile(r"^\s*(?P<ask>which|how many|list|show|give me)\s+(?:the\s+|all\s+)?"
                r"(?P<kind>(?!(?:are|is|were|was)\b)[a-z]+(?: [a-z]+){0,2}?)\s+"
                r"(?:have|has|with|whose|that have|which have)\s+(?:an?\s+|the\s+)?(?P<attribute>[a-z]+(?: [a-z]+)?)\s+"
-               r"(?:(?P<starts>starting|starts|begins|beginning)\s+with|containing|contains|that contains?)\s+"
-               r"(?:the\s+(?:word|text|string)\s+)?(?P<value>[A-Za-z0-9][\w-]*)\s*(?:,[^?]*)?[?.]*\s*$", re.I),
-    # "Which products have 'Sensor' in their name?"
-    re.compile(r"^\s*(?P<ask>which|what|how many|list|show|give me)\s+(?:the\s+|all\s+)?(?P<kind>[a-z][a-z ]*?)\s+"
-               r"(?:have|has|contain|contains)\s+" + _TEXT_VALUE +
+               r"(?:(?P<starts>starting|starts|begins|beginning)\s+with|containing|contains|that contains?)\s+" +
+               _TEXT_NAMED + r"(?P<value>[A-Za-z0-9][\w-]*)\s*(?:,[^?]*)?[?.]*\s*$", re.I),
+    # "Which products have 'Sensor' in their name?", "How many hardware products have the word "Sensor" in their name?"
+    re.compile(r"^\s*(?P<ask>which|what|how many|list|show|give me)\s+(?:the\s+|all\s+)?" + _TEXT_KIND +
+               r"(?:have|has|contain|contains)\s+" + _TEXT_NAMED + _TEXT_VALUE +
                r"\s+in\s+(?:their|its|the)\s+(?P<attribute>[a-z][a-z ]*?)\s*[?.]*\s*$", re.I),
 ]
 
@@ -1597,7 +1602,9 @@ def with_text_match(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPa
         starts = "starts" in found.groupdict() and found.group("starts") is not None
         form = QuestionForm.COUNT if found.group("ask").lower() == "how many" else QuestionForm.LIST
         value = "?unknown2"
-        return PhraseGraphPattern(form=form, triples=(PhraseTriple(ANSWER, TYPE_RELATION, found.group("kind")),
+        placed = (PhraseTriple(ANSWER, f"{found.group('placed')} in", found.group("place")),) \
+            if found.groupdict().get("place") else ()
+        return PhraseGraphPattern(form=form, triples=(PhraseTriple(ANSWER, TYPE_RELATION, found.group("kind")), *placed,
                                                       PhraseTriple(ANSWER, found.group("attribute"), value)),
                                   comparisons=(Comparison(value, "starts" if starts else "contains",
                                                           found.group("value")),))
