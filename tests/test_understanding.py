@@ -1411,6 +1411,19 @@ def test_a_negated_link_to_any_thing_of_a_kind_is_read(question: str, reading: s
 
 
 SUPERLATIVE_READINGS = [  # (question, the reading from its syntax; None: left to the model)
+    # a relative clause with a named subject leaves the relation open for the ranked noun
+    ("What is the most expensive product the Marketing department is responsible for?",
+     "list :: ?u1 | is a | product ; Marketing | responsible for | ?u1 ; ?u1 | expensive | ?u2 :: order ?u2 desc 1"),
+    ("Which is the most expensive hardware product that Wolfgang Martin is product manager of?",
+     "list :: ?u1 | is a | hardware product ; Wolfgang Martin | product manager of | ?u1 ; ?u1 | expensive | ?u2 "
+     ":: order ?u2 desc 1"),
+    # the ranked noun is the object of "is responsible for" the asked thing is
+    ("Which department is responsible for the most expensive service?",
+     "list :: ?u1 | responsible for | ?u2 ; ?u1 | is a | department ; ?u2 | is a | service ; ?u2 | expensive | ?u3 "
+     ":: order ?u3 desc 1"),
+    # "of" with the name's kind says the relation; an ordinal is no part of the kind
+    ("Name the second tallest product of the category Coil.",
+     "list :: ?u1 | is a | product ; ?u1 | category | Coil ; ?u1 | tallest | ?u2 :: order ?u2 desc 1"),
     ("What is the heaviest product from a supplier in Germany?",
      "list :: ?u1 | is a | product ; ?u1 | supplier | ?u2 ; ?u2 | in | Germany ; ?u1 | heaviest | ?u3 "
      ":: order ?u3 desc 1"),

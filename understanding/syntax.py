@@ -60,6 +60,7 @@ from understanding.grading import (
     COMPARATIVE_PHRASES,
     HAVING_VERB_FORMS,
     IMPLIED_ORDER,
+    ORDINALS,
     SUPERLATIVE_DESCENDING,
     comparative_attribute,
     number_value,
@@ -272,6 +273,15 @@ def _attach(doc: Any, builder: _Builder, ranked: Any) -> tuple[str, AnswerKind |
             builder.add(ANSWER, TYPE_RELATION, _kind_phrase(subject))
             _restrict(builder, ANSWER, subject)  # "Which supplier from Italy ..."
         return node, AnswerKind.RESOURCE
+    if ranked.dep_ == "pobj" and verb.dep_ == "prep" and verb.head.dep_ == "acomp" and verb.head.head.dep_ == "ROOT" \
+            and verb.head.head.lemma_ == "be":  # "Which department is responsible for the most expensive service?"
+        subject = _wh_subject(verb.head.head)
+        node = builder.fresh()
+        builder.add(ANSWER, f"{verb.head.text} {verb.lower_}", node)
+        if subject is not None and subject.pos_ in ("NOUN", "PROPN"):
+            builder.add(ANSWER, TYPE_RELATION, _kind_phrase(subject))
+            _restrict(builder, ANSWER, subject)
+        return node, AnswerKind.RESOURCE
     if ranked.dep_ == "nsubj" and verb.pos_ == "VERB" and verb.dep_ == "ROOT" and doc[0].lower_ in ("what", "how"):
         node = builder.fresh()  # "What does the heaviest product cost?" parsed right
         builder.add(ANSWER, verb.text, node)
@@ -335,7 +345,7 @@ def _kind_phrase(noun: Any, skip: set[int] | frozenset[int] = frozenset()) -> st
     """The noun with its compounds and plain adjectives ("hardware product", "email address"), without
     the superlative ("the most reliable product": "product") and the tokens in `skip`."""
     words = [c for c in noun.children if c.i < noun.i and c.dep_ in ("compound", "amod") and c.i not in skip
-             and c.lower_ not in _RANK_WORDS
+             and c.lower_ not in _RANK_WORDS and c.lower_ not in ORDINALS
              and not any(g.tag_ in ("JJS", "RBS") or g.lower_ in ("most", "least") or g.i in skip
                          for g in ([c] if c.dep_ == "compound" else c.subtree))]  # "the lowest reliability index"
     if any(g.dep_ in ("cc", "conj") for w in words for g in w.subtree):
@@ -372,8 +382,8 @@ def _restrict(builder: _Builder, node: str, noun: Any, handled: set[int] | froze
                 raise _Unreadable
             builder.add(node, _kind_phrase(noun), _owner_name(child))
         elif child.dep_ == "prep":
-            if child.lower_ == "of":  # "the heaviest product of X": which relation "of" means is not said
-                raise _Unreadable
+            if child.lower_ == "of" and not _names_by_a_kind(child):  # "the heaviest product of X": which
+                raise _Unreadable  # relation "of" means is not said ("of the category Coil": the category)
             _relate(builder, node, child.lower_, child)
         elif child.dep_ == "amod" and child.i > noun.i:  # "compatible with X", "available from X"
             preps = [c for c in child.children if c.dep_ == "prep"]
@@ -387,12 +397,25 @@ def _restrict(builder: _Builder, node: str, noun: Any, handled: set[int] | froze
             _relate(builder, node, f"{child.text} {preps[0].lower_}", preps[0])
         elif child.dep_ == "relcl" and (named := _whose_name(child) or _which_name(child)) is not None:
             builder.add(node, *named)  # "whose product manager is X", "for which the service X is eligible"
+        elif child.dep_ == "relcl" and (said := _named_subject_clause(child)) is not None:
+            builder.add(said[0], said[1], node)  # "the Marketing department is responsible for", "that X supplies"
         elif child.dep_ == "relcl":  # "we buy from X"
             preps = [c for c in child.children if c.dep_ == "prep"]
             rest = [c for c in child.children if c.dep_ != "prep"]
             if len(preps) != 1 or len(rest) != 1 or rest[0].dep_ != "nsubj" or rest[0].lower_ not in _ASKERS:
                 raise _Unreadable
             _relate(builder, node, f"{child.text} {preps[0].lower_}", preps[0])
+
+
+def _names_by_a_kind(preposition: Any) -> bool:
+    """"of the category Coil", "of the Coil category": a name said with the noun of its kind, which is the
+    relation (`_relate`)."""
+    name = _name_span(preposition.doc, preposition)
+    objects = [c for c in preposition.children if c.dep_ == "pobj"]
+    if name is None or len(objects) != 1:
+        return False
+    return (objects[0].pos_ == "NOUN" and objects[0].i >= name.end) or \
+        any(t.pos_ == "NOUN" for t in preposition.doc[preposition.i + 1:name.start])
 
 
 def _whose_name(clause: Any) -> tuple[str, str] | None:
@@ -421,6 +444,44 @@ def _which_name(clause: Any) -> tuple[str, str] | None:
     if not names:
         return None
     return f"{adjectives[0].text} {preps[0].lower_}", " ".join(t.text for t in names)
+
+
+def _named_subject_clause(clause: Any) -> tuple[str, str] | None:
+    """"(that) the Marketing department is responsible for", "that Wolfgang Martin is product manager of",
+    "that Bennett, Best and Jacobson supplies": a named subject with the relation the clause leaves open
+    for the noun it modifies, as (the name, the relation); None for any other clause."""
+    subjects = [c for c in clause.children if c.dep_ == "nsubj"]
+    rest = [c for c in clause.children if c.dep_ not in ("nsubj", "mark", "punct") and
+            not (c.dep_ in ("dobj", "pobj") and c.lower_ in ("that", "which", "whom"))]
+    if len(subjects) != 1:
+        return None
+    words = sorted(subjects[0].subtree, key=lambda t: t.i)
+    named = [t for t in words if t.text[:1].isupper() or any(ch.isdigit() for ch in t.text)]
+    if not named or any(t.dep_ not in ("det", "compound", "punct", "cc", "conj", "nsubj", "amod") for t in words) or \
+            any(t.i > named[-1].i and t.pos_ != "NOUN" for t in words):
+        return None
+    name = " ".join(t.text for t in words if named[0].i <= t.i <= named[-1].i).replace(" ,", ",")
+
+    def stranded(head: Any) -> str | None:  # "responsible for", "manager of": a preposition with no object
+        preps = [c for c in head.children if c.dep_ == "prep"]
+        if len(preps) != 1 or any(True for _ in preps[0].children) or len(list(head.children)) - len(preps) > \
+                sum(1 for c in head.children if c.dep_ in ("compound", "amod", "det")):
+            return None
+        return preps[0].lower_
+    if clause.lemma_ == "be":
+        if len(rest) != 1 or rest[0].dep_ not in ("acomp", "attr"):
+            return None
+        preposition = stranded(rest[0])
+        if preposition is None:
+            return None
+        said = _kind_phrase(rest[0]) if rest[0].dep_ == "attr" else rest[0].text
+        return name, f"{said} {preposition}"
+    if clause.pos_ != "VERB" or any(c.dep_ not in ("prep", "advmod") for c in rest):
+        return None
+    preps = [c for c in rest if c.dep_ == "prep"]
+    if any(any(True for _ in p.children) for p in preps) or len(preps) > 1:
+        return None  # "that X supplies to Y": the clause has more to say
+    return name, " ".join([clause.text, *(p.lower_ for p in preps)])
 
 
 def _says_nothing(modifier: Any) -> bool:
