@@ -1514,6 +1514,23 @@ def test_superlatives_are_read_from_the_question_syntax(question: str, expected:
     assert_syntax_reading(superlative_reading, question, expected)
 
 
+@pytest.mark.parametrize(("question", "expected"), [
+    ("Who supplies the products that the Production department is responsible for?",
+     "list :: ?u1 | supplies | ?u2 ; ?u2 | is a | products ; Production | responsible for | ?u2"),
+    ("Which suppliers deliver the hardware products that Wolfgang Martin manages?",
+     "list :: ?u1 | deliver | ?u2 ; ?u1 | is a | suppliers ; ?u2 | is a | hardware products ; Wolfgang Martin | manages | ?u2"),
+    ("Who supplies the products that we sell?", None),  # no named subject
+    ("Who supplies the products of the Production department?", None),  # no clause
+])
+def test_things_a_named_subjects_clause_picks_out_are_read_from_the_syntax(question: str, expected: str | None) -> None:
+    """The asked thing's verb reaches things a relative clause with a named subject picks out."""
+    from understanding.resources import spacy_pipeline
+    from understanding.syntax import clause_object_reading
+
+    reading = clause_object_reading(spacy_pipeline()(question))
+    assert (reading.to_text() if reading else None) == (PhraseGraphPattern.from_text(expected).to_text() if expected else None)
+
+
 # decodes every question as the model does "the heaviest product from a supplier in Germany"
 GARBLED_SUPERLATIVE_MODEL = FixedModel("list :: ?u1 | heaviest | ?u2 ; ?u2 | is a | product ; ?u2 | from | Germany",
                                        AnswerKind.NUMBER)

@@ -46,6 +46,7 @@ from understanding.rewording import read_text
 from understanding.syntax import (
     attribute_of_a_name,
     chain_reading,
+    clause_object_reading,
     compared_with_named,
     coordinated_comparisons,
     coordinated_predicates,
@@ -85,6 +86,8 @@ _OF = re.compile(r"\bof\b", re.I)
 _CHAIN_LINK = re.compile(r"\b(?!(?:what|who|where|how|that|it|there|here|he|she)'s)[A-Za-z]+'s\b|\bfor\b", re.I)
 # "... and are supplied from Japan": a second condition on the answer (not "Bennett, Best and Jacobson")
 _TWO_NUMBERS = re.compile(r"\d.*\band\b.*\d")  # two compared values ("wider than 75 mm and lower than 20 mm")
+# "the products that the Production department is responsible for": a relative clause with a named subject
+_NAMED_CLAUSE = re.compile(r"\b(?:that|which|whom)\s+(?:the\s+)?[A-Z]")
 _COORDINATED = re.compile(r"\band\s+(?:(?:is|are|was|were|has|have|had|do|does|did)\s+)?[a-z]+\b")
 
 
@@ -348,7 +351,7 @@ class QuestionParser:
         wanted = [i for i, r in enumerate(results) if r is not None and (
             (stated_ordering(r.question) is not None)
             or len(_OF.findall(r.question)) + len(_CHAIN_LINK.findall(r.question)) >= 2
-            or _COORDINATED.search(r.question)
+            or _COORDINATED.search(r.question) or _NAMED_CLAUSE.search(r.question)
             or GROUPING_WORDS.search(r.question) or _TWO_NUMBERS.search(r.question)
             or r.question.lower().startswith("how many ")
             or any(read(r.question) is not None for read in _TEXT_READERS))]
@@ -406,6 +409,11 @@ class QuestionParser:
             if not _says_all(understood.pattern, counted_chain):
                 return counted_chain, AnswerKind.NUMBER
             return _NextReading(counted_chain), None
+        clause_object = clause_object_reading(doc)  # "Who supplies the products that the X department is responsible for?"
+        if clause_object is not None and not _same_reading(clause_object, understood.pattern):
+            if not _says_all(understood.pattern, clause_object):
+                return clause_object, AnswerKind.RESOURCE
+            return _NextReading(clause_object), None
         compared = coordinated_comparisons(understood.question)
         if compared is not None:  # "Which products are wider than 75 mm and lower than 20 mm?"
             return compared, AnswerKind.NUMBER if compared.form is QuestionForm.COUNT else AnswerKind.RESOURCE

@@ -1481,3 +1481,43 @@ def negated_link(question: str) -> PhraseGraphPattern | None:
         if groups.get("category"):
             triples.append(PhraseTriple(other, "category", groups["category"]))
     return replace(asked, triples=tuple(triples))
+
+
+def clause_object_reading(doc: Any) -> PhraseGraphPattern | None:
+    """"Who supplies the products that the Production department is responsible for?" as `?u1 | supplies
+    | ?u2 ; ?u2 | is a | products ; Production | responsible for | ?u2`: the asked thing's verb reaches
+    things a named subject's relative clause picks out (the model keeps one noun and the name). None for
+    anything else."""
+    try:
+        return _read_clause_object(doc)
+    except _Unreadable:
+        return None
+
+
+def _read_clause_object(doc: Any) -> PhraseGraphPattern | None:
+    """`clause_object_reading`, raising `_Unreadable` from deep in the parse."""
+    roots = [t for t in doc if t.dep_ == "ROOT"]
+    if len(roots) != 1 or not _plain(doc) or roots[0].pos_ != "VERB" or roots[0].lemma_ in ("be", "have"):
+        return None
+    verb = roots[0]
+    objects = [c for c in verb.children if c.dep_ == "dobj" and c.pos_ == "NOUN"]
+    if len(objects) != 1 or any(c.dep_ not in ("nsubj", "dobj", "punct", "aux") for c in verb.children):
+        return None
+    clauses = [c for c in objects[0].children if c.dep_ == "relcl"]
+    if len(clauses) != 1 or any(c.dep_ not in ("det", "compound", "amod", "relcl") for c in objects[0].children):
+        return None
+    said = _named_subject_clause(clauses[0])
+    if said is None:
+        return None
+    builder = _Builder()
+    subject = _wh_subject(verb)
+    things = builder.fresh()
+    builder.add(ANSWER, verb.text, things)
+    if subject is not None:
+        if subject.pos_ != "NOUN":
+            return None
+        builder.add(ANSWER, TYPE_RELATION, _kind_phrase(subject))
+        _restrict(builder, ANSWER, subject)
+    builder.add(things, TYPE_RELATION, _kind_phrase(objects[0]))
+    builder.add(said[0], said[1], things)
+    return PhraseGraphPattern(triples=tuple(builder.triples))
