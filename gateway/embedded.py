@@ -32,7 +32,7 @@ from gateway.errors import (
     SparqlSyntaxError,
     UpdateRefused,
 )
-from gateway.sparql import SelectResult, Term, record_request, shared_result
+from gateway.sparql import SelectResult, Term, check_request_budget, record_request, shared_result
 from gateway.textsearch import words_of
 
 log = logging.getLogger(__name__)
@@ -323,6 +323,7 @@ class EmbeddedStore:
     async def _run(self, query: str, work: Callable[[LoadedGraph], R], timeout_s: float | None) -> R:
         loaded = await self.graph()
         timeout = timeout_s if timeout_s is not None else self.config.timeout_s
+        check_request_budget()
         started = time.perf_counter()
         try:
             async with asyncio.timeout(timeout):

@@ -64,6 +64,12 @@ class ResultTooLarge(SparqlError):
     kind = "result-too-large"
 
 
+class RequestBudgetSpent(SparqlError):
+    """A question's SPARQL request budget is spent: the request was not sent."""
+
+    kind = "request-budget-spent"
+
+
 class UpdateRefused(SparqlError):
     """SPARQL Update sent to a read-only gateway."""
 

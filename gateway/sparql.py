@@ -35,6 +35,7 @@ from gateway.errors import (
     EndpointHTTPError,
     EndpointTimeout,
     EndpointUnreachable,
+    RequestBudgetSpent,
     ResultTooLarge,
     SparqlError,
     SparqlSyntaxError,
@@ -86,12 +87,24 @@ class RequestCounter:
     queries: list[str] = field(default_factory=list)
     keep_queries: bool = False
     setup: int = 0
+    limit: int | None = None  # requests this block may send (setup apart); past it a request is refused unsent
+    parent: RequestCounter | None = None  # the enclosing block's counter, whose limit holds here too
+    nested: int = 0  # requests counted by blocks inside this one (not in `count`: each block reports its own)
+    pending: int = 0  # requests let through by `check_request_budget` and not yet recorded (sent concurrently)
 
     def record(self, query: str, elapsed_ms: float) -> None:
         if _setup.get():
             self.setup += 1
         else:
             self.count += 1
+            outer = self.parent
+            while outer is not None:
+                outer.nested += 1
+                outer = outer.parent
+            level: RequestCounter | None = self
+            while level is not None:
+                level.pending = max(0, level.pending - 1)
+                level = level.parent
         self.elapsed_ms += elapsed_ms
         if self.keep_queries:
             self.queries.append(query)
@@ -115,9 +128,10 @@ def endpoint_setup() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def counting_requests(keep_queries: bool = False) -> Iterator[RequestCounter]:
-    """Counts the SPARQL requests made in this block, including by tasks created inside it."""
-    counter = RequestCounter(keep_queries=keep_queries)
+def counting_requests(keep_queries: bool = False, limit: int | None = None) -> Iterator[RequestCounter]:
+    """Counts the SPARQL requests made in this block, including by tasks created inside it; with a
+    `limit`, a request past it raises `RequestBudgetSpent` instead of being sent."""
+    counter = RequestCounter(keep_queries=keep_queries, limit=limit, parent=_counter.get())
     token = _counter.set(counter)
     try:
         yield counter
@@ -158,6 +172,21 @@ async def shared_result(key: tuple[object, ...], call: Callable[[], Awaitable[T]
     except Exception:
         memo.pop(key, None)
         raise
+
+
+def check_request_budget() -> None:
+    """Raises `RequestBudgetSpent` when the active `counting_requests()` block has sent all it may."""
+    if _setup.get():
+        return
+    chain = []
+    counter = _counter.get()
+    while counter is not None:
+        if counter.limit is not None and counter.count + counter.nested + counter.pending >= counter.limit:
+            raise RequestBudgetSpent(f"the budget of {counter.limit} SPARQL requests for this question is spent")
+        chain.append(counter)
+        counter = counter.parent
+    for counter in chain:  # let through: held against the budget until recorded
+        counter.pending += 1
 
 
 def record_request(query: str, started: float) -> None:
@@ -465,6 +494,7 @@ class HttpSparqlClient:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     raise EndpointTimeout(f"no answer within {timeout:g} s", endpoint=self.config.name)
+                check_request_budget()
                 try:
                     async with asyncio.timeout(remaining):  # one deadline for the answer and the caller's reading
                         attempt_started = time.perf_counter()

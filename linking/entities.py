@@ -19,7 +19,7 @@ import numpy as np
 import pyoxigraph as ox
 
 from gateway.endpoint import Endpoint
-from gateway.errors import SparqlError
+from gateway.errors import RequestBudgetSpent, SparqlError
 from gateway.sparql import XSD, Term, endpoint_setup
 from linking.affinity import AffinityScorer, split_words
 
@@ -214,6 +214,8 @@ class EntityLinker:
                  f"OPTIONAL {{ ?s <{RDF_TYPE}> ?t }} }} LIMIT 1000")
         try:
             result = await endpoint.sparql.select(query)
+        except RequestBudgetSpent:  # a spent budget ends the reading; it is not "nothing found"
+            raise
         except SparqlError:
             return {}
         found: dict[str, dict[ox.Literal, set[str]]] = {}
@@ -288,6 +290,8 @@ class EntityLinker:
     async def _optional_select(endpoint: Endpoint, query: str) -> list[dict[str, Term]]:
         try:
             return list(await endpoint.sparql.select(query))
+        except RequestBudgetSpent:  # a spent budget ends the reading; it is not "nothing found"
+            raise
         except SparqlError:
             return []
 

@@ -23,7 +23,7 @@ from typing import Any
 import pyoxigraph as ox
 
 from gateway.endpoint import Endpoint
-from gateway.errors import GatewayError, SparqlError
+from gateway.errors import GatewayError, RequestBudgetSpent, SparqlError
 from gateway.models import XSD, Answer, AnswerStatus, PathResult
 from gateway.qa import AskOptions
 from gateway.sparql import Term, counting_requests, sharing_results, term_to_sparql
@@ -243,7 +243,7 @@ class KgqanPath:
         both = two_names_asked(question)
         if both is None:
             return await self._answer_one(question, endpoint, options)
-        with counting_requests() as counter:  # the look-up counts against the question's budget
+        with counting_requests(limit=options.max_requests) as counter:  # the look-up counts against the budget
             one_thing = await self._names_one_thing(f"{both[0]} and {both[1]}", endpoint, options)
         options = replace(options, max_requests=max(1, options.max_requests - counter.count))
         if one_thing:
@@ -265,7 +265,8 @@ class KgqanPath:
 
     async def _answer_one(self, question: str, endpoint: Endpoint, options: AskOptions) -> PathResult:
         started = time.perf_counter()
-        with counting_requests() as counter, sharing_results():  # the readings share their lookups
+        # the readings share their lookups, and the question's budget: none of them sends a request past it
+        with counting_requests(limit=options.max_requests) as counter, sharing_results():
             understood = await self._understood_on(question, endpoint, options)
             understanding_ms = (time.perf_counter() - started) * 1000
             # the readings share what is left of the budget after the lookups of understanding
@@ -403,7 +404,10 @@ class KgqanPath:
                             options: AskOptions) -> PathResult:
         """The last try when the model's readings found nothing: the spaCy rules' reading, if it
         differs from those tried and is supported; it answers if it finds anything."""
-        rules = await self._swallowed_values(await self.rule_reading(understood.question), endpoint)
+        try:
+            rules = await self._swallowed_values(await self.rule_reading(understood.question), endpoint)
+        except RequestBudgetSpent:
+            return first
         if rules.unsupported or rules.pattern == understood.pattern or rules.pattern in understood.alternatives[:1]:
             return first
         second = await self.answer_understood(rules, endpoint, options)
@@ -454,9 +458,14 @@ class KgqanPath:
             return PathResult(NAME, answers=[], evidence=evidence, status=AnswerStatus.OK,
                               notes=[f"not answered: {understood.unsupported}"])
         timings: dict[str, float] = {}
-        with counting_requests() as counter:
+        with counting_requests(limit=options.max_requests) as counter:  # no reading passes its budget, linking neither
             started = time.perf_counter()
-            linking, queries = await self.link_and_build(understood, endpoint, options)
+            try:
+                linking, queries = await self.link_and_build(understood, endpoint, options)
+            except RequestBudgetSpent as spent:
+                return PathResult(NAME, answers=[], evidence=evidence, status=AnswerStatus.OK,
+                                  notes=[f"not answered: linking this reading would pass the request budget ({spent})"],
+                                  sparql_requests=counter.count, setup_requests=counter.setup)
             evidence.entities, evidence.relations = linking.entities, linking.relations
             timings["linking"] = (time.perf_counter() - started) * 1000
             started = time.perf_counter()

@@ -23,7 +23,7 @@ from typing import TypeVar
 import pyoxigraph as ox
 
 from gateway.endpoint import Endpoint
-from gateway.errors import SparqlError
+from gateway.errors import RequestBudgetSpent, SparqlError
 from gateway.sparql import term_to_sparql
 from linking.affinity import AffinityScorer
 from linking.entities import RDF_TYPE, LinkedEntity
@@ -175,6 +175,8 @@ class RelationLinker:
         query = f"SELECT DISTINCT ?p ?dir ?t ?lit WHERE {{ {_around(variable, sample)} }} LIMIT {MAX_PREDICATE_ROWS}"
         try:
             result = await endpoint.sparql.select(query)
+        except RequestBudgetSpent:  # a spent budget ends the reading; it is not "nothing found"
+            raise
         except SparqlError:
             return PredicateSet(frozenset())
         collector = _Collector()
@@ -348,6 +350,8 @@ async def _grouped(endpoint: Endpoint, query: str, key: Callable[[dict], K | Non
     collects its (predicate, direction, class, literal) rows per `key(row)` (None: row skipped)."""
     try:
         result = await endpoint.sparql.select(query, timeout_s=HOP_TIMEOUT_S)
+    except RequestBudgetSpent:  # a spent budget ends the reading; it is not "nothing found"
+        raise
     except SparqlError:
         return {}
     found: dict[K, _Collector] = {}

@@ -16,7 +16,14 @@ from gateway.cli import build_parser, registry_from_args
 from gateway.config import EndpointConfig
 from gateway.embedded import DEMO_GRAPH, EmbeddedStore, is_update, negotiate, source_files
 from gateway.endpoint import EndpointPool, open_sparql
-from gateway.errors import ConfigurationError, ResultTooLarge, SparqlError, SparqlSyntaxError, UpdateRefused
+from gateway.errors import (
+    ConfigurationError,
+    RequestBudgetSpent,
+    ResultTooLarge,
+    SparqlError,
+    SparqlSyntaxError,
+    UpdateRefused,
+)
 from gateway.sparql import SparqlEndpoint, counting_requests
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -187,6 +194,18 @@ async def test_requests_are_counted(demo: EmbeddedStore) -> None:
         await demo.ask("ASK {}")
         await demo.select("SELECT * WHERE { ?s ?p ?o } LIMIT 1")
     assert counter.count == 2
+
+
+async def test_a_request_budget_refuses_requests_past_it_even_when_sent_together(demo: EmbeddedStore) -> None:
+    """A block's `limit` holds for requests sent concurrently and for blocks nested inside it: the
+    requests past it are refused unsent (`RequestBudgetSpent`); each block still counts its own."""
+    with counting_requests(limit=5) as outer:
+        await demo.ask("ASK {}")
+        with counting_requests(limit=10) as inner:
+            results = await asyncio.gather(*(demo.ask("ASK {}") for _ in range(8)), return_exceptions=True)
+    assert sum(r is True for r in results) == 4
+    assert all(isinstance(r, RequestBudgetSpent) for r in results if r is not True)
+    assert (outer.count, inner.count, outer.nested, outer.pending, inner.pending) == (1, 4, 4, 0, 0)
 
 
 def write(path: Path, text: str) -> Path:

@@ -794,6 +794,18 @@ async def test_a_question_keeps_to_its_request_budget(path: KgqanPath, ck25: End
     assert free.sparql_requests > 11 >= bounded.sparql_requests
 
 
+async def test_linking_alone_does_not_pass_the_request_budget(path: KgqanPath, ck25: Endpoint) -> None:
+    """Three named places with their relations take more lookups than a budget of 8: linking stops at
+    the budget (the requests past it are refused unsent) and the reading says why it has no answer."""
+    pattern = ("list :: ?u1 | is a | suppliers ; ?u1 | country | United States ; ?u1 | country | Brazil ; "
+               "?u1 | country | India")
+    question = understood(pattern, AnswerType(AnswerKind.RESOURCE))
+    free = await path.answer_understood(question, ck25, replace(KGQAN_ONLY, max_requests=100))
+    bounded = await path.answer_understood(question, ck25, replace(KGQAN_ONLY, max_requests=8))
+    assert free.sparql_requests > 8 >= bounded.sparql_requests
+    assert not bounded.answers and "request budget" in bounded.notes[0]
+
+
 async def test_the_wh_noun_filters_answers_where_the_pattern_has_no_class(path: KgqanPath, ck25: Endpoint) -> None:
     """"Which suppliers are located in Switzerland?" decoded as `?u1 | suppliers | ?u2 ; ?u2 | located in |
     Switzerland` reads best as the products supplied from there; the question's wh-noun ("suppliers")
