@@ -794,6 +794,19 @@ async def test_a_question_keeps_to_its_request_budget(path: KgqanPath, ck25: End
     assert free.sparql_requests > 11 >= bounded.sparql_requests
 
 
+async def test_two_named_things_values_compared_answer_yes_or_no(path: KgqanPath, ck25: Endpoint) -> None:
+    """"Is the Sensor Adjustment service more expensive than the Component Confabulation service?" one
+    way round and the other: ASK with each named thing's price compared."""
+    truth = await ck25.sparql.select(f'SELECT ?n ?a WHERE {{ ?s <{PV}name> ?n ; <{PV}price>/<{PV}amount> ?a '
+                                     f'FILTER(?n IN ("Sensor Adjustment", "Component Confabulation")) }}')
+    price = {row["n"].value: float(row["a"].value) for row in truth.rows}
+    for first, second in (("Sensor Adjustment", "Component Confabulation"), ("Component Confabulation", "Sensor Adjustment")):
+        result = await path.answer_understood(
+            understood(f"boolean :: {first} | price | ?u1 ; {second} | price | ?u2 :: filter ?u1 > ?u2",
+                       AnswerType(AnswerKind.BOOLEAN)), ck25, KGQAN_ONLY)
+        assert [a.value for a in result.answers] == [str(price[first] > price[second]).lower()]
+
+
 async def test_linking_alone_does_not_pass_the_request_budget(path: KgqanPath, ck25: Endpoint) -> None:
     """Three named places with their relations take more lookups than a budget of 8: linking stops at
     the budget (the requests past it are refused unsent) and the reading says why it has no answer."""

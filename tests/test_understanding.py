@@ -1410,6 +1410,28 @@ def test_a_negated_link_to_any_thing_of_a_kind_is_read(question: str, reading: s
     assert (found.to_text() if found else None) == reading
 
 
+@pytest.mark.parametrize(("question", "reading"), [
+    ("Is the Sensor Adjustment service more expensive than the Component Confabulation service?",
+     "boolean :: Sensor Adjustment | price | ?u1 ; Component Confabulation | price | ?u2 :: filter ?u1 > ?u2"),
+    ("Does product A145-1240844 weigh more than product Z763-7274829?",
+     "boolean :: A145-1240844 | weight | ?u1 ; Z763-7274829 | weight | ?u2 :: filter ?u1 > ?u2"),
+    ("Is Z763-7274829 cheaper than A145-1240844?",
+     "boolean :: Z763-7274829 | price | ?u1 ; A145-1240844 | price | ?u2 :: filter ?u1 < ?u2"),
+    ("Does Garcia Ltd have a higher reliability index than Drake Ltd?",
+     "boolean :: Garcia Ltd | reliability index | ?u1 ; Drake Ltd | reliability index | ?u2 :: filter ?u1 > ?u2"),
+    ("Is Drake Ltd located in Germany?", None),  # no comparison
+    ("Is Drake Ltd cheaper than 5 EUR?", None),  # a number, not a named thing
+    ("Does Drake Ltd cost more than Garcia Ltd and weigh less than Lee and Sons?", None),
+])
+def test_two_named_things_values_are_compared(question: str, reading: str | None) -> None:
+    """"Is service X more expensive than service Y?": each named thing's value of the attribute the
+    comparative names, compared (the model compares the two names by one edge)."""
+    from understanding.syntax import named_compared_with_named
+
+    found = named_compared_with_named(question)
+    assert (found.to_text() if found else None) == reading
+
+
 SUPERLATIVE_READINGS = [  # (question, the reading from its syntax; None: left to the model)
     # a relative clause with a named subject leaves the relation open for the ranked noun
     ("What is the most expensive product the Marketing department is responsible for?",

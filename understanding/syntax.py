@@ -1129,6 +1129,22 @@ def compared_with_named(question: str) -> PhraseGraphPattern | None:
     found = _asked_kind_shape(question, _COMPARED_WITH_NAMED)
     if found is None or _plural_then_word(found.group("kind")):
         return None
+    compared = _compared_attributes(found)
+    if compared is None:
+        return None
+    asked, name = _asked_things(found), found.group("name")
+    triples, comparisons = list(asked.triples), []
+    for index, (operator, attribute) in enumerate(compared):
+        own, named = f"?unknown{2 * index + 2}", f"?unknown{2 * index + 3}"
+        triples += [PhraseTriple(ANSWER, attribute, own), PhraseTriple(name, attribute, named)]
+        comparisons.append(Comparison(own, operator, named))
+    return replace(asked, triples=tuple(triples), comparisons=tuple(comparisons))
+
+
+def _compared_attributes(found: re.Match[str]) -> list[tuple[str, str]] | None:
+    """(operator, attribute) per comparison a `_COMPARED_WITH_NAMED`-like match states ("cheaper": <,
+    price; "weigh more": >, weight; "a higher reliability index": >, reliability index), or None where
+    one of them says no attribute."""
     groups = found.groupdict()
     compared: list[tuple[str | None, str | None]] = []
     for adjective in filter(None, (groups.get("adjective"), groups.get("adjective2"))):
@@ -1140,13 +1156,37 @@ def compared_with_named(question: str) -> PhraseGraphPattern | None:
         compared.append((_DEGREE_OPERATOR[groups["degree"]], groups["noun"]))
     if not compared or any(operator is None or not attribute for operator, attribute in compared):
         return None
-    asked, name = _asked_things(found), found.group("name")
-    triples, comparisons = list(asked.triples), []
-    for index, (operator, attribute) in enumerate(compared):
-        own, named = f"?unknown{2 * index + 2}", f"?unknown{2 * index + 3}"
-        triples += [PhraseTriple(ANSWER, attribute, own), PhraseTriple(name, attribute, named)]
-        comparisons.append(Comparison(own, operator, named))
-    return replace(asked, triples=tuple(triples), comparisons=tuple(comparisons))
+    return [(operator, attribute) for operator, attribute in compared if operator and attribute]
+
+
+# "Is the Sensor Adjustment service more expensive than the Component Confabulation service?", "Does product
+# X weigh more than product Y?", "Does X have a higher reliability index than Y?": two named things' values
+_FIRST_NAMED = r"^(?P<ask>is|was|does|did)\s+(?:the\s+)?(?:[a-z]+\s+){0,2}?(?P<first>" + _PROPER_NAME + r")(?:\s+[a-z]+)?\s+"
+_THAN_NAMED_KIND = r"\s+than\s+(?:the\s+)?(?:[a-z]+\s+){0,2}?(?P<name>" + _PROPER_NAME + r")(?:\s+[a-z]+)?\s*[?.!]?$"
+_NAMED_VS_NAMED = (
+    re.compile(_FIRST_NAMED + r"(?P<adjective>" + _COMPARATIVE + r")" + _THAN_NAMED_KIND),
+    re.compile(_FIRST_NAMED + r"(?P<verb>weigh|cost)\s+(?P<more>more|less)" + _THAN_NAMED_KIND),
+    re.compile(_FIRST_NAMED + r"(?:have|has)\s+an?\s+(?P<degree>higher|lower|greater|smaller|larger|bigger)"
+               r"\s+(?P<noun>[a-z]+(?: [a-z]+)?)" + _THAN_NAMED_KIND),
+)
+
+
+def named_compared_with_named(question: str) -> PhraseGraphPattern | None:
+    """"Is the Sensor Adjustment service more expensive than the Component Confabulation service?" as
+    `boolean :: Sensor Adjustment | price | ?u1 ; Component Confabulation | price | ?u2 :: filter ?u1 >
+    ?u2` (the model compares the two names by one edge); None for anything else."""
+    for shape in _NAMED_VS_NAMED:
+        found = _lowered_match(question, shape)
+        if found is None or (found.group("ask") in ("is", "was")) != (shape is _NAMED_VS_NAMED[0]):
+            continue
+        compared = _compared_attributes(found)
+        if compared is None or len(compared) != 1:
+            return None
+        (operator, attribute), = compared
+        return PhraseGraphPattern(form=QuestionForm.BOOLEAN, triples=(
+            PhraseTriple(found.group("first"), attribute, ANSWER), PhraseTriple(found.group("name"), attribute, "?unknown2")),
+            comparisons=(Comparison(ANSWER, operator, "?unknown2"),))
+    return None
 
 
 def _as_said(question: str, kind: str) -> str:
