@@ -1558,6 +1558,15 @@ GARBLED_SUPERLATIVE_MODEL = FixedModel("list :: ?u1 | heaviest | ?u2 ; ?u2 | is 
                                        AnswerKind.NUMBER)
 
 
+def test_a_place_reading_the_model_already_has_stands() -> None:
+    """"Which country is Maxwell Inc based in?" decoded as the place reader reads it (`?u1 | country |
+    Maxwell Inc`) stays so: a later reader of "Which X is NAME VERB in?" would make the country a thing
+    the name is "based in", which is its city in a graph that keeps both."""
+    model = FixedModel("list :: ?u1 | country | Maxwell Inc", AnswerKind.RESOURCE)
+    understood = QuestionParser(model=model).parse_sync(["Which country is Maxwell Inc based in?"])[0]
+    assert understood.pattern.to_text() == "list :: ?u1 | country | Maxwell Inc"
+
+
 def test_groups_ranked_by_an_average_keep_the_repaired_reading_over_the_superlative_one() -> None:
     """"Which product category has the lowest average reliability index?" ranks categories by their
     products' average: the superlative reading of the parse (one category's own index) comes second."""
@@ -2275,6 +2284,8 @@ READER_CASES = [
      "list :: ?u1 | is a | services ; ?u1 | eligible for | Film LCD Strain"),
     ("kind_related_to_name", "Which services are eligible for the product Network Multiplexer Resonator?",  # apposed kind
      "list :: ?u1 | is a | services ; ?u1 | eligible for | Network Multiplexer Resonator"),
+    ("kind_related_to_name", "Which department is responsible for the Industry-Grade Hacking service?",  # kind after
+     "list :: ?u1 | is a | department ; ?u1 | responsible for | Industry-Grade Hacking"),
     ("kind_related_to_name", "Which products are cheaper than Coil Driver?", None),  # a comparison: compared_with_named's
     # the asked things at the end of a name's relation, its preposition stranded (kind_a_name_relates_to)
     ("kind_a_name_relates_to", "Which products is the Production department responsible for?",

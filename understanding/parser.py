@@ -442,8 +442,8 @@ class QuestionParser:
         if same is not None and not _same_reading(same, understood.pattern):
             return same, AnswerKind.NUMBER if same.form is QuestionForm.COUNT else None
         place = place_of_a_name(understood.question)  # "In which city is Drake Ltd located?"
-        if place is not None and not _same_reading(place, understood.pattern):
-            return place, None
+        if place is not None:  # (the model's reading, where it is this one, stands against the readers below)
+            return None if _same_reading(place, understood.pattern) else (place, None)
         attribute = attribute_of_a_name(understood.question)  # "What is the price of the hardware product X?"
         if attribute is not None and not _says_all(understood.pattern, attribute):
             return attribute, None

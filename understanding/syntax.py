@@ -830,7 +830,7 @@ _NOT_KINDS = frozenset({"is", "are", "was", "were", "do", "does", "did", "how", 
 # "Which products are compatible with Y863-3538159?", "Which services are eligible for the Film LCD Strain?"
 _KIND_RELATED_TO_NAME = re.compile(
     r"^(?:which|what)\s+(?P<kind>[a-z]+(?: [a-z]+)?)\s+(?:are|is|were|was)\s+(?P<relation>[a-z]+(?:\s+[a-z]+)?\s+"
-    r"(?:with|for|to|in|by|from|on|at))\s+" + _NAME + r"\s*[?.!]?$")
+    r"(?:with|for|to|in|by|from|on|at))\s+" + _NAME + r"(?:\s+(?:service|product|department|category|supplier))?\s*[?.!]?$")
 
 
 # "How many hardware products belong to the Sensor category?": a verb of membership instead of "are ... with"
