@@ -906,6 +906,16 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
     ("with_text_match", 'Which suppliers based in the United States have "LLC" in their name?',  # a placed kind
      "list :: ?u1 | is a | suppliers based in the United States ; ?u1 | name | ?u2 :: filter ?u2 contains LLC",
      "list :: ?u1 | is a | suppliers ; ?u1 | based in | United States ; ?u1 | name | ?u2 :: filter ?u2 contains LLC"),
+    ("with_text_match", "Which Procurement employees have a phone number starting with +49?",  # a qualified kind, "+"
+     "list :: ?u1 | is a | Procurement employees ; ?u1 | phone | ?u2 :: filter ?u2 >= 49 :: filter ?u2 <= 49",
+     "list :: ?u1 | is a | employees ; ?u1 | employees | Procurement ; ?u1 | phone number | ?u2 :: filter ?u2 starts +49"),
+    ("with_text_match", 'Find Chinese suppliers with "Ltd" in their company name.',
+     "list :: ?u1 | company | Ltd",
+     "list :: ?u1 | is a | suppliers ; ?u1 | suppliers | Chinese ; ?u1 | company name | ?u2 :: filter ?u2 contains Ltd"),
+    ("with_text_match", 'Show products with "Dipole" in their name that have a reliability index of at least 0.94.',
+     "list :: ?u1 | products | ?u2 ; ?u2 | is a | name ; ?u2 | reliability index | ?u3 :: filter ?u3 >= 0.94",
+     "list :: ?u1 | is a | products ; ?u1 | name | ?u2 ; ?u1 | reliability index | ?u3 :: filter ?u2 contains Dipole "
+     ":: filter ?u3 >= 0.94"),  # and one comparison more
     ("with_text_match", "How many products have 'Sensor' in their name?", "count :: ?u1 | products | Sensor",
      "count :: ?u1 | is a | products ; ?u1 | name | ?u2 :: filter ?u2 contains Sensor"),
     ("with_text_match", "List the suppliers whose name starts with 'Ad'.", "list :: ?u1 | suppliers | Ad",
@@ -1556,6 +1566,15 @@ def test_things_a_named_subjects_clause_picks_out_are_read_from_the_syntax(quest
 # decodes every question as the model does "the heaviest product from a supplier in Germany"
 GARBLED_SUPERLATIVE_MODEL = FixedModel("list :: ?u1 | heaviest | ?u2 ; ?u2 | is a | product ; ?u2 | from | Germany",
                                        AnswerKind.NUMBER)
+
+
+def test_things_matched_by_a_text_are_things_whatever_kind_the_model_predicted() -> None:
+    """"Which employees have a phone number starting with +49?": the model saw a number; the answer is
+    the employees."""
+    model = FixedModel("list :: ?u1 | is a | employees ; ?u1 | phone | ?u2 :: filter ?u2 >= 49", AnswerKind.NUMBER)
+    understood = QuestionParser(model=model).parse_sync(["Which employees have a phone number starting with +49?"])[0]
+    assert understood.pattern.comparisons[0].operator == "starts"
+    assert understood.answer_type.kind is AnswerKind.RESOURCE
 
 
 def test_a_place_reading_the_model_already_has_stands() -> None:

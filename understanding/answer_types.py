@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from understanding.grading import is_grading_phrase, singular
-from understanding.pgp import ANSWER, AnswerKind, AnswerType, PhraseGraphPattern, QuestionForm
+from understanding.pgp import ANSWER, TEXT_OPERATORS, AnswerKind, AnswerType, PhraseGraphPattern, QuestionForm
 
 
 def wordset(text: str) -> frozenset[str]:
@@ -137,10 +137,17 @@ def graded_thing(pattern: PhraseGraphPattern) -> bool:
                for t in pattern.triples)
 
 
+def text_matched_thing(pattern: PhraseGraphPattern) -> bool:
+    """Whether a list asks for things of a kind by a text one of their values matches: "Which employees
+    have a phone number starting with +49?" asks for employees, not the number the model saw."""
+    return pattern.form is QuestionForm.LIST and any(t.is_type and t.subject == ANSWER for t in pattern.triples) and \
+        any(c.operator in TEXT_OPERATORS and c.node != ANSWER for c in pattern.comparisons)
+
+
 def predicted_kind(kind: AnswerKind, pattern: PhraseGraphPattern, decoded: QuestionForm | None = None) -> AnswerKind:
     """The classifier's kind, unless the pattern shows the answer is a graded thing, not a value, or
     a repair made the `decoded` form an aggregate ("weigh together" read as a SUM): then a number."""
-    if kind in (AnswerKind.NUMBER, AnswerKind.DATE) and graded_thing(pattern):
+    if kind in (AnswerKind.NUMBER, AnswerKind.DATE) and (graded_thing(pattern) or text_matched_thing(pattern)):
         return AnswerKind.RESOURCE
     if decoded is not None and decoded is not pattern.form and pattern.form.is_aggregate and \
             kind not in (AnswerKind.NUMBER, AnswerKind.DATE):

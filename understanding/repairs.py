@@ -49,6 +49,7 @@ from understanding.pgp import (
     next_unknown_number,
     node_degrees,
 )
+from understanding.syntax import conjunct_comparison
 
 
 def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
@@ -1568,25 +1569,28 @@ def with_grouped_aggregate(question: str, pattern: PhraseGraphPattern) -> Phrase
 _TEXT_VALUE = r"['\"‘“](?P<value>[^'\"’”]+)['\"’”]"
 _TEXT_NAMED = r"(?:the\s+(?:word|text|string|letters?|prefix|characters?)\s+)?"  # "the letter A", "the word 'Sensor'"
 # "suppliers based in the United States", "employees in the Marketing department": the asked kind's one place
-_TEXT_KIND = (r"(?P<kind>[a-z][a-z ]*?)(?:\s+(?P<placed>based|located|situated)\s+in\s+(?:the\s+)?"
+_TEXT_KIND = (r"(?P<kind>[a-z](?:(?!of (?:all|the)\b)[a-z ])*?)(?:\s+(?P<placed>based|located|situated)\s+in\s+(?:the\s+)?"
               r"(?P<place>[A-Z][\w&.'-]*(?: [A-Z][\w&.'-]*)*))?\s+")
+# "... that have a reliability index of at least 0.94", "and cost under 0.50 EUR": one comparison more
+_TEXT_CONDITION = r"(?:,?\s+(?:that|which|and)\s+(?P<condition>[a-z][^?]*?))?"
 _TEXT_MATCH = [
     # "Which employees have an email address containing 'Fried'?", "... whose name starts with 'Ad'"
-    re.compile(r"^\s*(?P<ask>which|what|how many|list|show|give me)\s+(?:the\s+|all\s+)?" + _TEXT_KIND +
+    re.compile(r"^\s*(?P<ask>which|what|how many|list|show|give me|find)\s+(?:the\s+|all\s+)?" + _TEXT_KIND +
                r"(?:have|has|with|whose|that have|which have)\s+(?:an?\s+|the\s+)?(?P<attribute>[a-z][a-z ]*?)\s+"
                r"(?:(?P<starts>starting|starts|begins|beginning)\s+with|containing|contains|that contains?|with)\s+" +
-               _TEXT_NAMED + _TEXT_VALUE + r"\s*[?.]*\s*$", re.I),
+               _TEXT_NAMED + _TEXT_VALUE + _TEXT_CONDITION + r"\s*[?.]*\s*$", re.I),
     # "List the suppliers whose name contains martinez, regardless of upper or lower case.", "... starting with
-    # the letter A": one word unquoted
-    re.compile(r"^\s*(?P<ask>which|how many|list|show|give me)\s+(?:the\s+|all\s+)?"
+    # the letter A", "... a phone number starting with +49": one word unquoted
+    re.compile(r"^\s*(?P<ask>which|how many|list|show|give me|find)\s+(?:the\s+|all\s+)?"
                r"(?P<kind>(?!(?:are|is|were|was)\b)[a-z]+(?: [a-z]+){0,2}?)\s+"
                r"(?:have|has|with|whose|that have|which have)\s+(?:an?\s+|the\s+)?(?P<attribute>[a-z]+(?: [a-z]+)?)\s+"
                r"(?:(?P<starts>starting|starts|begins|beginning)\s+with|containing|contains|that contains?)\s+" +
-               _TEXT_NAMED + r"(?P<value>[A-Za-z0-9][\w-]*)\s*(?:,[^?]*)?[?.]*\s*$", re.I),
-    # "Which products have 'Sensor' in their name?", "How many hardware products have the word "Sensor" in their name?"
-    re.compile(r"^\s*(?P<ask>which|what|how many|list|show|give me)\s+(?:the\s+|all\s+)?" + _TEXT_KIND +
-               r"(?:have|has|contain|contains)\s+" + _TEXT_NAMED + _TEXT_VALUE +
-               r"\s+in\s+(?:their|its|the)\s+(?P<attribute>[a-z][a-z ]*?)\s*[?.]*\s*$", re.I),
+               _TEXT_NAMED + r"(?P<value>\+?[A-Za-z0-9][\w-]*)\s*(?:,[^?]*)?[?.]*\s*$", re.I),
+    # "Which products have 'Sensor' in their name?", "How many hardware products have the word "Sensor" in their
+    # name?", "Find Chinese suppliers with "Ltd" in their company name."
+    re.compile(r"^\s*(?P<ask>which|what|how many|list|show|give me|find)\s+(?:the\s+|all\s+)?" + _TEXT_KIND +
+               r"(?:have|has|contain|contains|with)\s+" + _TEXT_NAMED + _TEXT_VALUE +
+               r"\s+in\s+(?:their|its|the)\s+(?P<attribute>[a-z][a-z ]*?)" + _TEXT_CONDITION + r"\s*[?.]*\s*$", re.I),
 ]
 
 
@@ -1599,15 +1603,26 @@ def with_text_match(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPa
         found = shape.match(question)
         if found is None:
             continue
-        starts = "starts" in found.groupdict() and found.group("starts") is not None
+        groups = found.groupdict()
+        starts = groups.get("starts") is not None
         form = QuestionForm.COUNT if found.group("ask").lower() == "how many" else QuestionForm.LIST
         value = "?unknown2"
-        placed = (PhraseTriple(ANSWER, f"{found.group('placed')} in", found.group("place")),) \
-            if found.groupdict().get("place") else ()
-        return PhraseGraphPattern(form=form, triples=(PhraseTriple(ANSWER, TYPE_RELATION, found.group("kind")), *placed,
-                                                      PhraseTriple(ANSWER, found.group("attribute"), value)),
-                                  comparisons=(Comparison(value, "starts" if starts else "contains",
-                                                          found.group("value")),))
+        kind, qualified = found.group("kind"), ()
+        if len(kind.split()) > 1 and kind[:1].isupper():  # "Procurement employees", "Chinese suppliers"
+            qualifier, kind = kind.split(" ", 1)
+            qualified = (PhraseTriple(ANSWER, kind, qualifier),)
+        placed = (PhraseTriple(ANSWER, f"{groups['placed']} in", groups["place"]),) if groups.get("place") else ()
+        triples = (PhraseTriple(ANSWER, TYPE_RELATION, kind), *qualified, *placed,
+                   PhraseTriple(ANSWER, found.group("attribute"), value))
+        comparisons = (Comparison(value, "starts" if starts else "contains", found.group("value")),)
+        if groups.get("condition"):  # "... that have a reliability index of at least 0.94"
+            condition = conjunct_comparison(groups["condition"].lower())
+            if condition is None:
+                continue
+            attribute, operator, bound = condition
+            triples += (PhraseTriple(ANSWER, attribute, "?unknown3"),)
+            comparisons += (Comparison("?unknown3", operator, bound),)
+        return PhraseGraphPattern(form=form, triples=triples, comparisons=comparisons)
     return pattern
 
 

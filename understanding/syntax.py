@@ -703,7 +703,7 @@ def coordinated_comparisons(question: str) -> PhraseGraphPattern | None:
         shared = _SHARED_BOUND.match(asked.group("rest")) or _SHARED_COMPARATIVE.match(asked.group("rest"))
         conjuncts = ([f"{shared.group('first')} {shared.group('bound')}", f"{shared.group('second')} {shared.group('bound')}"]
                      if shared else _CONJUNCTION.split(asked.group("rest")))
-        conditions = [_comparison(conjunct.strip()) for conjunct in conjuncts]
+        conditions = [conjunct_comparison(conjunct.strip()) for conjunct in conjuncts]
         if all(c is not None for c in conditions) and len({c[0] for c in conditions if c}) == len(conditions):
             pattern = _compared(_as_said(question, asked.group("kind")), [c for c in conditions if c is not None])
             return replace(pattern, form=QuestionForm.COUNT) if counted is not None else pattern
@@ -730,7 +730,7 @@ def kind_compared(question: str) -> PhraseGraphPattern | None:
         ranged = _range(rest)  # "have a price between 5 and 5.50 euros": one value, two bounds
         if ranged is None and _CONJUNCTION.search(rest):
             continue
-        condition = ranged[0] if ranged and None not in ranged else _comparison(rest)
+        condition = ranged[0] if ranged and None not in ranged else conjunct_comparison(rest)
         if condition is None or any(re.search(rf"\b{re.escape(w.capitalize())}\b", question)
                                     and not re.search(rf"\b{re.escape(w)}\b", question) for w in condition[0].split()):
             continue  # "Which volcanos in Japan erupted since 2000?": a name is no attribute ("japan erupted")
@@ -789,7 +789,7 @@ def restricted_comparison(question: str) -> PhraseGraphPattern | None:
         _AGENT_PLACED_KIND.match(text)
     if found is None or found.group("kind").split()[0] in _NOT_KINDS:
         return None
-    conditions = _range(found.group("condition").lower()) or [_comparison(found.group("condition").lower())]
+    conditions = _range(found.group("condition").lower()) or [conjunct_comparison(found.group("condition").lower())]
     if None in conditions:
         return None
     groups = found.groupdict()
@@ -1213,7 +1213,7 @@ def _comparative_operator(adjective: str) -> str | None:
     return _OPERATOR_OF.get(f"{adjective} than")
 
 
-def _comparison(conjunct: str) -> tuple[str, str, str] | None:
+def conjunct_comparison(conjunct: str) -> tuple[str, str, str] | None:
     """(attribute, operator, value) of one conjunct ("wider than 75 mm": width, >, 75), or None."""
     for pattern in _CONJUNCTS:
         found = pattern.match(conjunct)
@@ -1464,7 +1464,7 @@ def placed_kind_related(question: str) -> PhraseGraphPattern | None:
                PhraseTriple(ANSWER, found.group("verb"), "?unknown2"), PhraseTriple("?unknown2", TYPE_RELATION, found.group("things"))]
     if found.re is _PLACED_KIND_IN_CATEGORY:
         return PhraseGraphPattern(triples=(*triples, PhraseTriple("?unknown2", "category", found.group("category"))))
-    compared = _comparison(found.group("condition"))
+    compared = conjunct_comparison(found.group("condition"))
     if compared is None:
         return None
     attribute, operator, value = compared
