@@ -1444,6 +1444,11 @@ def test_two_named_things_values_are_compared(question: str, reading: str | None
 
 SUPERLATIVE_READINGS = [  # (question, the reading from its syntax; None: left to the model)
     # a relative clause with a named subject leaves the relation open for the ranked noun
+    # the extreme of an attribute over a kind restricted by a verb's agent or a clause
+    ("What is the highest reliability index among products managed by members of the Production department?",
+     "max :: ?u1 | reliability index | ?u2 ; ?u2 | is a | products ; ?u2 | managed by | ?u3 ; ?u3 | department | Production"),
+    ("What is the lowest price of the hardware that the Data Services department is responsible for?",
+     "min :: ?u1 | price | ?u2 ; ?u2 | is a | hardware ; Data Services | responsible for | ?u2"),
     ("What is the most expensive product the Marketing department is responsible for?",
      "list :: ?u1 | is a | product ; Marketing | responsible for | ?u1 ; ?u1 | expensive | ?u2 :: order ?u2 desc 1"),
     ("Which is the most expensive hardware product that Wolfgang Martin is product manager of?",

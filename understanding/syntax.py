@@ -337,8 +337,10 @@ def _any_of_a_kind(noun: Any) -> bool:
     determiners = [c.lower_ for c in noun.children if c.dep_ in ("det", "predet")]
     if any(c.dep_ == "compound" and c.pos_ == "PROPN" for c in noun.children):
         return False
+    # "resistors", "the products in ...", "the hardware that the Data Services department is responsible for"
     return any(d in ("a", "an", "all", "any", "each", "every") for d in determiners) or \
-        (determiners in ([], ["the"]) and noun.tag_ == "NNS")  # "resistors", "the products in ..."
+        (determiners in ([], ["the"]) and noun.tag_ == "NNS") or \
+        (determiners == ["the"] and any(c.dep_ == "relcl" for c in noun.children))
 
 
 def _kind_phrase(noun: Any, skip: set[int] | frozenset[int] = frozenset()) -> str:
@@ -513,9 +515,10 @@ def _relate(builder: _Builder, node: str, relation: str, preposition: Any) -> No
                   and relation == preposition.lower_]
         builder.add(node, target.text if after else before[-1].text if before else relation, name.text)
     elif target.pos_ == "NOUN" and any(c.dep_ in ("prep", "acl") for c in target.children):
-        # "from a supplier in Germany": a thing of its own, related by its noun ("in the world" says nothing)
+        # "from a supplier in Germany": a thing of its own, related by its noun ("in the world" says nothing);
+        # "managed by members of the Production department": by the verb that relates it
         other = builder.fresh()
-        builder.add(node, _kind_phrase(target), other)
+        builder.add(node, _kind_phrase(target) if relation == preposition.lower_ else relation, other)
         _restrict(builder, other, target)
     else:
         raise _Unreadable
