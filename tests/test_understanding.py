@@ -1444,6 +1444,10 @@ def test_two_named_things_values_are_compared(question: str, reading: str | None
 
 SUPERLATIVE_READINGS = [  # (question, the reading from its syntax; None: left to the model)
     # a relative clause with a named subject leaves the relation open for the ranked noun
+    # "How expensive is ...": the value the ranked thing is ranked by, named by its attribute
+    ("How expensive is our most expensive service?", "list :: ?u2 | is a | service ; ?u2 | price | ?u1 :: order ?u1 desc 1"),
+    ("How heavy is the heaviest Coil product?",
+     "list :: ?u2 | is a | Coil product ; ?u2 | weight | ?u1 :: order ?u1 desc 1"),
     # the extreme of an attribute over a kind restricted by a verb's agent or a clause
     ("What is the highest reliability index among products managed by members of the Production department?",
      "max :: ?u1 | reliability index | ?u2 ; ?u2 | is a | products ; ?u2 | managed by | ?u3 ; ?u3 | department | Production"),

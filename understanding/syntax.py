@@ -153,17 +153,21 @@ def _read(doc: Any) -> SuperlativeReading | None:
     else:
         limit_of = ranked
     asked_verb = _verb_read_as_noun(doc, ranked)
+    value_asked = _value_asked(doc, ranked)
     if asked_verb is not None:  # "What does the heaviest hardware product cost?"
         ranked = [c for c in ranked.children if c.dep_ == "compound"][-1]
         node = builder.fresh()
         builder.add(ANSWER, asked_verb, node)
         kind: AnswerKind | None = None
+    elif value_asked:  # "How expensive is our most expensive service?": the value it is ranked by
+        node, kind = builder.fresh(), AnswerKind.NUMBER
     else:
         node, kind = _attach(doc, builder, ranked)
     builder.add(node, TYPE_RELATION, _kind_phrase(ranked, skip=graded))
     _restrict(builder, node, ranked, handled)
-    value = builder.fresh()
-    builder.add(node, word, value)
+    value = ANSWER if value_asked else builder.fresh()
+    # the value asked for by its attribute ("How expensive ...": the price), a ranked thing by its grade
+    builder.add(node, ATTRIBUTE_OF.get(doc[1].lower_, word) if value_asked else word, value)
     limit = stated.limit or _stated_number(limit_of) or 1
     pattern = PhraseGraphPattern(triples=tuple(builder.triples), form=QuestionForm.LIST,
                                  ordering=Ordering(value, descending=descending, limit=limit))
@@ -299,6 +303,13 @@ def _verb_read_as_noun(doc: Any, ranked: Any) -> str | None:
             not any(c.dep_ == "compound" and c.pos_ in ("NOUN", "PROPN") for c in ranked.children):
         return None
     return ranked.text
+
+
+def _value_asked(doc: Any, ranked: Any) -> bool:
+    """"How expensive is our most expensive service?", "How heavy is the heaviest Coil product?": the
+    question asks how much of the attribute the ranked thing has, its value."""
+    return len(doc) > 2 and doc[0].lower_ == "how" and doc[1].dep_ == "acomp" and doc[1].head.lemma_ == "be" and \
+        doc[1].head.dep_ == "ROOT" and ranked.dep_ == "nsubj" and ranked.head == doc[1].head
 
 
 def _wh_subject(verb: Any) -> Any | None:
