@@ -1586,6 +1586,20 @@ def test_things_matched_by_a_text_are_things_whatever_kind_the_model_predicted()
     assert understood.answer_type.kind is AnswerKind.RESOURCE
 
 
+def test_a_kind_compared_replaces_a_reading_that_makes_the_kind_a_relation() -> None:
+    """"Which resistors have a height between 50 and 60 mm?" decoded as `?u1 | resistors | ?u2 ; ?u2 |
+    height | ?u3 ...` compares something the answers relate to; the asked kind's own height is meant."""
+    model = FixedModel("list :: ?u1 | resistors | ?u2 ; ?u2 | height | ?u3 :: filter ?u3 >= 50 :: filter ?u3 <= 60",
+                       AnswerKind.STRING)
+    understood = QuestionParser(model=model).parse_sync(["Which resistors have a height between 50 and 60 mm?"])[0]
+    assert understood.pattern.to_text() == \
+        "list :: ?u1 | is a | resistors ; ?u1 | height | ?u2 :: filter ?u2 >= 50 :: filter ?u2 <= 60"
+    from understanding.syntax import kind_compared  # a plural noun after one word ends the kind
+
+    assert kind_compared("Which Meter products cost more than 5.50 EUR?").to_text() == \
+        "list :: ?u1 | is a | Meter products ; ?u1 | price | ?u2 :: filter ?u2 > 5.50"
+
+
 def test_a_place_reading_the_model_already_has_stands() -> None:
     """"Which country is Maxwell Inc based in?" decoded as the place reader reads it (`?u1 | country |
     Maxwell Inc`) stays so: a later reader of "Which X is NAME VERB in?" would make the country a thing

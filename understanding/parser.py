@@ -470,7 +470,10 @@ class QuestionParser:
         if both is not None and not _says_all(understood.pattern, both):  # experts in capacitors?"
             return both, None
         compared = kind_compared(understood.question)  # "Which French suppliers have a latitude below 44?"
-        if compared is not None and not _says_kind(understood.pattern, compared):  # the model lost the kind
+        # the model lost the kind, or made it a relation to something else ("Which resistors have a height
+        # between 50 and 60 mm?" as `?u1 | resistors | ?u2 ; ?u2 | height | ?u3 ...`)
+        if compared is not None and (not _says_kind(understood.pattern, compared) or
+                                     not any(t.is_type and t.subject == ANSWER for t in understood.pattern.triples)):
             return compared, AnswerKind.NUMBER if compared.form is QuestionForm.COUNT else AnswerKind.RESOURCE
         restricted = restricted_comparison(understood.question)  # "products from X that cost under 2 EUR?"
         if restricted is not None and not _same_reading(restricted, understood.pattern):

@@ -741,6 +741,8 @@ def kind_compared(question: str) -> PhraseGraphPattern | None:
         if not kind or kind[0] in _NOT_KINDS or kind[-1] in _NOT_A_KINDS_END:
             continue
         rest = asked.group("rest").strip()
+        if shape is _ASKED_KIND_ONE_WORD and _plural_then_word(" ".join(rest.split()[:2])):
+            continue  # "Which meter products cost ...": the plural noun ends the kind, not its attribute
         ranged = _range(rest)  # "have a price between 5 and 5.50 euros": one value, two bounds
         if ranged is None and _CONJUNCTION.search(rest):
             continue
