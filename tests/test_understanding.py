@@ -1594,6 +1594,12 @@ def test_a_kind_compared_replaces_a_reading_that_makes_the_kind_a_relation() -> 
     understood = QuestionParser(model=model).parse_sync(["Which resistors have a height between 50 and 60 mm?"])[0]
     assert understood.pattern.to_text() == \
         "list :: ?u1 | is a | resistors ; ?u1 | height | ?u2 :: filter ?u2 >= 50 :: filter ?u2 <= 60"
+    # a model reading that keeps the kind but names the attribute by the verb: the compared kind goes next
+    model = FixedModel("list :: ?u1 | is a | Gauges ; ?u1 | cost | ?u2 :: filter ?u2 >= 1.00 :: filter ?u2 <= 1.20",
+                       AnswerKind.RESOURCE)
+    understood = QuestionParser(model=model).parse_sync(["Which Gauges cost between 1.00 and 1.20 EUR?"])[0]
+    assert understood.alternatives[0].to_text() == \
+        "list :: ?u1 | is a | Gauges ; ?u1 | price | ?u2 :: filter ?u2 >= 1.00 :: filter ?u2 <= 1.20"
     from understanding.syntax import kind_compared  # a plural noun after one word ends the kind
 
     assert kind_compared("Which Meter products cost more than 5.50 EUR?").to_text() == \

@@ -475,6 +475,8 @@ class QuestionParser:
         if compared is not None and (not _says_kind(understood.pattern, compared) or
                                      not any(t.is_type and t.subject == ANSWER for t in understood.pattern.triples)):
             return compared, AnswerKind.NUMBER if compared.form is QuestionForm.COUNT else AnswerKind.RESOURCE
+        if compared is not None and not _says_all(understood.pattern, compared):  # "cost" read as the price
+            return _NextReading(compared), None
         restricted = restricted_comparison(understood.question)  # "products from X that cost under 2 EUR?"
         if restricted is not None and not _same_reading(restricted, understood.pattern):
             if not _says_all(understood.pattern, restricted) or not understood.pattern.comparisons:
