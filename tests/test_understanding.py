@@ -1958,6 +1958,10 @@ def test_only_lower_case_x_of_y_without_an_article_may_be_a_kind() -> None:
      "list :: ?u1 | is a | Coil products ; ?u1 | weight | ?u2 ; ?u1 | price | ?u3 :: filter ?u2 >= 19 :: filter ?u3 < 1"),
     ("Which hardware products are both taller and wider than 75 mm?",  # one bound for two comparatives
      "list :: ?u1 | is a | hardware products ; ?u1 | height | ?u2 ; ?u1 | width | ?u3 :: filter ?u2 > 75 :: filter ?u3 > 75"),
+    ("products that are at least 75 mm high and at least 75 mm wide",  # asked by its kind and a relative pronoun
+     "list :: ?u1 | is a | products ; ?u1 | height | ?u2 ; ?u1 | width | ?u3 :: filter ?u2 >= 75 :: filter ?u3 >= 75"),
+    ("Which Oscillators weigh under 3 grams and cost less than one euro?",  # a number in words
+     "list :: ?u1 | is a | Oscillators ; ?u1 | weight | ?u2 ; ?u1 | price | ?u3 :: filter ?u2 < 3 :: filter ?u3 < 1"),
     ("sensors supplied by Brown PLC", None),
     ("Which singers are older than 30 and younger than 40?", None),  # one attribute: a range, read elsewhere
     ("Which products weigh less than 3 grams and are supplied from Japan?", None),  # not two comparisons

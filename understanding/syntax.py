@@ -668,10 +668,11 @@ _ASKED_KIND = re.compile(r"^(?:which|what|list|show(?: me)?|give me|find|name)\s
                          r"(?P<kind>[a-z]+(?: [a-z]+)?)\s+(?:that\s+|which\s+)?(?P<rest>.+?)\s*[?.!]?$")
 _ASKED_KIND_ONE_WORD = re.compile(_ASKED_KIND.pattern.replace("(?: [a-z]+)?)", ")", 1))
 _HOW_MANY_KIND = re.compile(r"^how many (?P<rest>.+)$")
-_ELLIPTIC_KIND = re.compile(r"^[a-z]+s (?!(?:and|or|of|are|is|have|has|do)\b)[a-z]+ing\b")  # a plural noun, a participle
+# a plural noun, a participle or a relative pronoun ("products that are at least 75 mm high and ...")
+_ELLIPTIC_KIND = re.compile(r"^[a-z]+s (?:(?!(?:and|or|of|are|is|have|has|do)\b)[a-z]+ing|that|which)\b")
 # between two comparisons: "and", "and that", "that", "but" ("weighing at least 19 g that cost under 2 EUR")
 _CONJUNCTION = re.compile(r"\s+(?:and(?:\s+(?:that|which|also))?|but(?:\s+also)?|yet|that|which)\s+")
-_VALUE = r"(?P<value>-?\d[\d,]*(?:\.\d+)?)\s*(?P<unit>[a-z€$%]+)?"
+_VALUE = r"(?P<value>-?\d[\d,]*(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten)\s*(?P<unit>[a-z€$%]+)?"
 _OPERATOR = "|".join(re.escape(phrase) for phrase, _ in sorted(COMPARATIVE_PHRASES, key=lambda p: -len(p[0])))
 _CONJUNCTS = (
     re.compile(rf"^(?:(?:are|is)\s+)?(?P<adjective>[a-z]+er|more [a-z]+|less [a-z]+) than {_VALUE}$"),
@@ -1237,6 +1238,7 @@ def conjunct_comparison(conjunct: str) -> tuple[str, str, str] | None:
             continue
         unit = (found.group("unit") or "").lower()
         value = found.group("value").replace(",", "")
+        value = value if not value.isalpha() else str(number_value(value))  # "less than one euro"
         groups = found.groupdict()
         if groups.get("adjective"):
             adjective = groups["adjective"]
