@@ -478,7 +478,10 @@ def group_modifiers(pattern: PhraseGraphPattern, projected: Sequence[str]) -> st
     if not pattern.grouped:
         return ""
     counts = [(c, _written_number(c.value)) for c in pattern.comparisons if c.by_count]
-    conditions = [f"COUNT(DISTINCT {c.node}) {c.operator} {number}" for c, number in counts if number]
+    # "more members than the Engineering department": the named thing's count, the same in every group
+    conditions = [f"COUNT(DISTINCT {c.node}) {c.operator} {number}" if number else
+                  f"COUNT(DISTINCT {c.node}) {c.operator} COUNT(DISTINCT {c.other_node})"
+                  for c, number in counts if number or c.other_node]
     having = f" HAVING({' && '.join(conditions)})" if conditions else ""
     return f" GROUP BY {' '.join(projected)}{having}"
 

@@ -807,6 +807,23 @@ async def test_two_named_things_values_compared_answer_yes_or_no(path: KgqanPath
         assert [a.value for a in result.answers] == [str(price[first] > price[second]).lower()]
 
 
+async def test_a_count_compared_with_a_named_things_count(path: KgqanPath, ck25: Endpoint) -> None:
+    """"Which departments have more members than the Engineering department?": each department's count
+    against Engineering's, in one HAVING."""
+    result = await path.answer_understood(
+        understood("list :: ?u1 | is a | departments ; ?u1 | members | ?u2 ; Engineering | members | ?u3 "
+                   ":: filter count ?u2 > ?u3", AnswerType(AnswerKind.RESOURCE)), ck25, KGQAN_ONLY)
+    counts = await ck25.sparql.select(
+        f'SELECT ?d (COUNT(?m) AS ?n) WHERE {{ ?d a <{PV}Department> . ?m <{PV}memberOf> ?d }} GROUP BY ?d')
+    engineering = await ck25.sparql.select(f'SELECT (COUNT(?m) AS ?n) WHERE {{ ?e <{PV}name> "Engineering" . '
+                                           f'?m <{PV}memberOf> ?e }}')
+    bound = int(engineering.rows[0]["n"].value)
+    expected = {row["d"].value for row in counts.rows if int(row["n"].value) > bound}
+    assert 0 < len(expected) < len(counts.rows)
+    assert {a.value for a in result.answers} == expected
+    assert "COUNT(DISTINCT ?unknown2) > COUNT(DISTINCT ?unknown3)" in result.evidence.sparql
+
+
 async def test_linking_alone_does_not_pass_the_request_budget(path: KgqanPath, ck25: Endpoint) -> None:
     """Three named places with their relations take more lookups than a budget of 8: linking stops at
     the budget (the requests past it are refused unsent) and the reading says why it has no answer."""

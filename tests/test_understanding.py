@@ -1421,6 +1421,27 @@ def test_a_negated_link_to_any_thing_of_a_kind_is_read(question: str, reading: s
 
 
 @pytest.mark.parametrize(("question", "reading"), [
+    ("Which departments have more members than the Engineering department?",
+     "list :: ?u1 | is a | departments ; ?u1 | members | ?u2 ; Engineering | members | ?u3 :: filter count ?u2 > ?u3"),
+    ("How many employees have more areas of expertise than Gretel Roth?",
+     "count :: ?u1 | is a | employees ; ?u1 | areas of expertise | ?u2 ; Gretel Roth | areas of expertise | ?u3 "
+     ":: filter count ?u2 > ?u3"),
+    ("Which suppliers supply more products than Williamson-Young?",  # a verb relates both to the counted kind
+     "list :: ?u1 | is a | suppliers ; ?u1 | supply | ?u2 ; Williamson-Young | supply | ?u3 ; ?u2 | is a | products ; "
+     "?u3 | is a | products :: filter count ?u2 > ?u3"),
+    ("Which suppliers have fewer products than Drake Ltd?",
+     "list :: ?u1 | is a | suppliers ; ?u1 | products | ?u2 ; Drake Ltd | products | ?u3 :: filter count ?u2 < ?u3"),
+    ("Which services have more expensive prices than Manual Inspection?", None),  # values, not counts
+    ("Which departments have more than 5 members?", None),  # a number, not a named thing
+])
+def test_counts_compared_with_a_named_things_count(question: str, reading: str | None) -> None:
+    from understanding.syntax import count_compared_with_named
+
+    found = count_compared_with_named(question)
+    assert (found.to_text() if found else None) == reading
+
+
+@pytest.mark.parametrize(("question", "reading"), [
     ("Is the Sensor Adjustment service more expensive than the Component Confabulation service?",
      "boolean :: Sensor Adjustment | price | ?u1 ; Component Confabulation | price | ?u2 :: filter ?u1 > ?u2"),
     ("Does product A145-1240844 weigh more than product Z763-7274829?",

@@ -50,6 +50,7 @@ from understanding.syntax import (
     compared_with_named,
     coordinated_comparisons,
     coordinated_predicates,
+    count_compared_with_named,
     counted_chain_reading,
     counted_superlative_reading,
     kind_a_name_relates_to,
@@ -74,7 +75,7 @@ from understanding.syntax import (
 log = logging.getLogger(__name__)
 # readers of the question's words alone (no parse): a question any of them reads gets the spaCy batch
 _TEXT_READERS = (attribute_of_a_name, restricted_comparison, coordinated_comparisons, compared_with_named,
-                 named_compared_with_named, kind_related_to_name,
+                 named_compared_with_named, count_compared_with_named, kind_related_to_name,
                  through_a_clause, kind_of_an_owned_things_relation, value_as_attribute, place_of_a_name,
                  kind_having_a_thing, stated_value_of_kind, same_as_named, kind_a_name_relates_to,
                  restricted_kind_related, placed_kind_related, kind_compared, kind_having_own)
@@ -425,6 +426,9 @@ class QuestionParser:
         both = named_compared_with_named(understood.question)  # "Is service X more expensive than service Y?"
         if both is not None:
             return both, AnswerKind.BOOLEAN
+        counts = count_compared_with_named(understood.question)  # "Which departments have more members than X?"
+        if counts is not None:
+            return counts, AnswerKind.NUMBER if counts.form is QuestionForm.COUNT else AnswerKind.RESOURCE
         valued = value_as_attribute(understood.question) or stated_value_of_kind(understood.question)
         if valued is not None and not _same_reading(valued, understood.pattern) and \
                 not _names_the_value(understood.pattern, valued):

@@ -1206,6 +1206,34 @@ def named_compared_with_named(question: str) -> PhraseGraphPattern | None:
     return None
 
 
+# "Which departments have more members than the Engineering department?", "Which suppliers supply more products
+# than Williamson-Young?", "How many employees have more areas of expertise than Gretel Roth?": counts compared
+_COUNT_COMPARED_WITH_NAMED = re.compile(
+    _COUNTED_OR_LISTED_KIND + r"(?:(?P<have>have|has|had|contain|contains|include|includes)|(?P<verb>[a-z]+))\s+"
+    r"(?P<more>more|fewer|less)\s+(?P<noun>[a-z]+(?: [a-z]+){0,2}?)" + _THAN_NAMED_KIND)
+
+
+def count_compared_with_named(question: str) -> PhraseGraphPattern | None:
+    """"Which departments have more members than the Engineering department?" as `?u1 | is a |
+    departments ; ?u1 | members | ?u2 ; Engineering | members | ?u3 :: filter count ?u2 > count ?u3`
+    (a verb relates both to the counted kind: "supply more products than X"); counted after "How
+    many"; None for anything else."""
+    found = _asked_kind_shape(question, (_COUNT_COMPARED_WITH_NAMED,))
+    if found is None or _plural_then_word(found.group("kind")):
+        return None
+    noun = found.group("noun")
+    if not (_plural(noun) or " of " in noun) or found.group("verb") in _NOT_ATTRIBUTES | {"are", "is", "were", "was"} \
+            or comparative_attribute(f"more {noun.split()[0]}"):
+        return None  # "have more expensive ..." compares values, not counts
+    asked, name = _asked_things(found), found.group("name")
+    relation = found.group("verb") or noun
+    triples = [*asked.triples, PhraseTriple(ANSWER, relation, "?unknown2"), PhraseTriple(name, relation, "?unknown3")]
+    if found.group("verb"):
+        triples += [PhraseTriple("?unknown2", TYPE_RELATION, noun), PhraseTriple("?unknown3", TYPE_RELATION, noun)]
+    operator = ">" if found.group("more") == "more" else "<"
+    return replace(asked, triples=tuple(triples), comparisons=(Comparison("?unknown2", operator, "?unknown3", by_count=True),))
+
+
 def _as_said(question: str, kind: str) -> str:
     """The kind as the question writes it, read from its lower-cased text ("Coil products", "French
     suppliers" keep their capitals)."""
