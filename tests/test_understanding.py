@@ -1485,7 +1485,7 @@ SUPERLATIVE_READINGS = [  # (question, the reading from its syntax; None: left t
      ":: order ?u3 desc 1"),
     # "of" with the name's kind says the relation; an ordinal is no part of the kind
     ("Name the second tallest product of the category Coil.",
-     "list :: ?u1 | is a | product ; ?u1 | category | Coil ; ?u1 | tallest | ?u2 :: order ?u2 desc 1"),
+     "list :: ?u1 | is a | product ; ?u1 | category | Coil ; ?u1 | tallest | ?u2 :: order ?u2 desc 1 offset 1"),
     ("What is the heaviest product from a supplier in Germany?",
      "list :: ?u1 | is a | product ; ?u1 | supplier | ?u2 ; ?u2 | in | Germany ; ?u1 | heaviest | ?u3 "
      ":: order ?u3 desc 1"),
@@ -1625,6 +1625,17 @@ def test_a_kind_compared_replaces_a_reading_that_makes_the_kind_a_relation() -> 
 
     assert kind_compared("Which Meter products cost more than 5.50 EUR?").to_text() == \
         "list :: ?u1 | is a | Meter products ; ?u1 | price | ?u2 :: filter ?u2 > 5.50"
+
+
+def test_an_ordinal_count_superlative_is_read_from_the_syntax_with_its_offset() -> None:
+    """"Which supplier supplies the second largest number of products?" decoded with the superlative
+    kept as a relation (`?u2 | second largest number | ?u3`) besides the count: the parse's reading,
+    one past the first."""
+    model = FixedModel("list :: ?u1 | supplier | ?u2 ; ?u2 | second largest number | ?u3 ; ?u2 | is a | products "
+                       ":: order count ?u2 desc 1", AnswerKind.STRING)
+    understood = QuestionParser(model=model).parse_sync(["Which supplier supplies the second largest number of products?"])[0]
+    assert understood.pattern.to_text() == ("list :: ?u1 | is a | supplier ; ?u1 | supplies | ?u2 ; ?u2 | is a | products "
+                                            ":: order count ?u2 desc 1 offset 1")
 
 
 def test_a_place_reading_the_model_already_has_stands() -> None:

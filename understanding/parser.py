@@ -90,6 +90,7 @@ _CHAIN_LINK = re.compile(r"\b(?!(?:what|who|where|how|that|it|there|here|he|she)
 # "... and are supplied from Japan": a second condition on the answer (not "Bennett, Best and Jacobson")
 _TWO_NUMBERS = re.compile(r"\d.*\band\b.*\d")  # two compared values ("wider than 75 mm and lower than 20 mm")
 # "the products that the Production department is responsible for": a relative clause with a named subject
+_COUNTING_SUPERLATIVE = re.compile(r"\b(?:largest|smallest|highest|lowest|greatest|biggest)\s+number\b", re.I)
 _NAMED_CLAUSE = re.compile(r"\b(?:that|which|whom)\s+(?:the\s+)?[A-Z]")
 _COORDINATED = re.compile(r"\band\s+(?:(?:is|are|was|were|has|have|had|do|does|did)\s+)?[a-z]+\b")
 
@@ -611,6 +612,8 @@ def _keeps(model: PhraseGraphPattern, reading: PhraseGraphPattern) -> bool:
     if model.ordering is None or reading.ordering is None or not model.ordering.by_count or \
             model.ordering.descending != reading.ordering.descending:
         return False
+    if any(_COUNTING_SUPERLATIVE.search(t.relation) for t in model.triples):
+        return False  # "the largest number" kept as a relation (`?u2 | largest number | ?u3`) besides the count
     # the answer's class, or the asked noun as the relation to the counted things ("Which range contains
     # the most mountains?" as `?u1 | range | ?u2`, the derived training patterns' way)
     classes = {t.object.lower() if t.is_type else t.relation.lower() for t in model.triples

@@ -64,6 +64,7 @@ from understanding.grading import (
     SUPERLATIVE_DESCENDING,
     comparative_attribute,
     number_value,
+    stated_offset,
     stated_ordering,
     verb_base,
 )
@@ -170,7 +171,7 @@ def _read(doc: Any) -> SuperlativeReading | None:
     builder.add(node, ATTRIBUTE_OF.get(doc[1].lower_, word) if value_asked else word, value)
     limit = stated.limit or _stated_number(limit_of) or 1
     pattern = PhraseGraphPattern(triples=tuple(builder.triples), form=QuestionForm.LIST,
-                                 ordering=Ordering(value, descending=descending, limit=limit))
+                                 ordering=Ordering(value, descending=descending, limit=limit, offset=stated_offset(doc.text)))
     return SuperlativeReading(pattern, kind)
 
 
@@ -1363,7 +1364,8 @@ def _read_counted(doc: Any) -> SuperlativeReading | None:
     _restrict(builder, node, counted, {c.i for c in counted.children if c.dep_ in ("det", "compound", "amod")
                                        and c.i < counted.i})
     return SuperlativeReading(PhraseGraphPattern(triples=tuple(builder.triples), form=QuestionForm.LIST, ordering=Ordering(
-        node, descending=descending, limit=stated.limit or 1, by_count=True)), AnswerKind.RESOURCE)
+        node, descending=descending, limit=stated.limit or 1, by_count=True, offset=stated_offset(doc.text))),
+        AnswerKind.RESOURCE)
 
 
 def counted_chain_reading(doc: Any) -> PhraseGraphPattern | None:
