@@ -2247,6 +2247,12 @@ def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> Non
      "How many products can customers get Predictive Maintenance for?"),
     ("For how many hardware products is the Component Confabulation service eligible?",
      "How many hardware products is the Component Confabulation service eligible for?"),
+    # a person's role "responsible for" a thing is the role "of" it; a department's responsibility stays
+    ("What is the email address of the product manager responsible for Z763-7274829?",
+     "What is the email address of the product manager of Z763-7274829?"),
+    ("Who is the manager who is responsible for the cheapest service?", "Who is the manager of the cheapest service?"),
+    ("Which department is responsible for the Industry-Grade Hacking service?",
+     "Which department is responsible for the Industry-Grade Hacking service?"),
     # a unit after the attribute, and an explanation after a comma, say nothing more
     ("What is the average price in EUR of hardware products in the Capacitor category?",
      "What is the average price of hardware products in the Capacitor category?"),

@@ -139,6 +139,10 @@ _VERB_AGGREGATED = re.compile(r"^\s*how\s+much\s+(?:does|do|did)\s+(?P<thing>.+?
 # "the hardware products that Wolfgang Martin is product manager for": the things whose product manager is he
 _ROLE_FOR = re.compile(r"\b(?P<kind>[a-z]+s)\s+(?:that|which)\s+(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)+)\s+(?:is|was)\s+"
                        r"(?:the\s+)?(?P<role>[a-z]+(?:\s+[a-z]+)?)\s+(?:for|of)(?=\s*[?.!]?\s*$)")
+# "the product manager responsible for Z763-7274829", "the manager who is responsible for X": a person's role
+# over a thing said by "responsible for", which means the role's "of"
+_ROLE_RESPONSIBLE = re.compile(r"\b(?P<role>(?:[a-z]+\s+)?(?:manager|owner|lead|head|supervisor|contact|engineer|"
+                               r"officer|coordinator))\s+(?:(?:who|that)\s+(?:is|was)\s+)?responsible\s+for\s+", re.IGNORECASE)
 # "the largest quantity of a single part": "single" and "individual" only stress the article
 _SINGLE = re.compile(r"\b(?P<article>a|an|one|each|any|every)\s+(?:single|individual)\s+(?=[a-z])", re.IGNORECASE)
 # "How many units of parts in total are needed to build X?", "the total number of component units": the
@@ -232,7 +236,8 @@ def read_text(question: str) -> str:
     country is the supplier of the cheapest X located?" as "What is the country of the supplier of the
     cheapest X?", "Among/Of the products ..., which one ..." asked directly, compass directions as
     coordinates ("furthest south": the lowest latitude), "more X than anyone else" as "the most X", "how
-    many units in total" as the total quantity, "a single part" as "a part", "For which X can Y be booked?"
+    many units in total" as the total quantity, "a single part" as "a part", "the product manager responsible
+    for X" as "the product manager of X", "For which X can Y be booked?"
     as "Which X can Y be booked for?", and a restatement after "i.e." left out; the understood question keeps the words as asked."""
     question = question[:1].upper() + question[1:]  # "how many people work in Data Services" as asked formally
     if question[-1:].isalnum():
@@ -258,6 +263,7 @@ def read_text(question: str) -> str:
     question = _COUNT_PER_ONE.sub(lambda found: f"{found.group('head')} per "
                                                 f"{found.group('group') or found.group('agent') or found.group('container')}", question)
     question = _SINGLE.sub(lambda found: found.group("article") + " ", question)
+    question = _ROLE_RESPONSIBLE.sub(lambda found: f"{found.group('role')} of ", question)
     question = _ROLE_FOR.sub(lambda found: f"{found.group('kind')} whose {found.group('role')} is {found.group('name')}", question)
     question = _GRADED_MEASURE.sub(_graded_measure, question)
     if (best := _VERB_OF_THE_BEST.match(question)) is not None:
