@@ -1429,6 +1429,8 @@ def test_a_negated_link_to_any_thing_of_a_kind_is_read(question: str, reading: s
     ("Which suppliers supply more products than Williamson-Young?",  # a verb relates both to the counted kind
      "list :: ?u1 | is a | suppliers ; ?u1 | supply | ?u2 ; Williamson-Young | supply | ?u3 ; ?u2 | is a | products ; "
      "?u3 | is a | products :: filter count ?u2 > ?u3"),
+    ("How many bills of material have more parts than NaviTech Pulsar?",  # a plural joined by "of" is one kind
+     "count :: ?u1 | is a | bills of material ; ?u1 | parts | ?u2 ; NaviTech Pulsar | parts | ?u3 :: filter count ?u2 > ?u3"),
     ("Which suppliers have fewer products than Drake Ltd?",
      "list :: ?u1 | is a | suppliers ; ?u1 | products | ?u2 ; Drake Ltd | products | ?u3 :: filter count ?u2 < ?u3"),
     ("Which services have more expensive prices than Manual Inspection?", None),  # values, not counts

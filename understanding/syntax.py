@@ -908,7 +908,9 @@ def through_a_clause(question: str) -> PhraseGraphPattern | None:
 # ICSA papers ...": the kind qualified by a name)
 _COUNTED_OR_LISTED_KIND = (r"^(?P<ask>how many|which|what|list|show me|give me|find|name)\s+(?:all\s+)?"
                            r"(?:the\s+|our\s+|some\s+|any\s+)?(?:(?P<qualifier>[A-Z][A-Za-z0-9&-]*)\s+)?"
-                           r"(?P<kind>[a-z]+(?: (?!(?:that|which|who|currently|still|also|ever)\b)[a-z]+)?)\s+(?:(?:that|which|who)\s+)?")
+                           # "bills of material": a plural joined by "of" to a noun is one kind
+                           r"(?P<kind>[a-z]+s of (?!(?:the|a|an|our|their|its|all|which|whom|whose)\b)[a-z]+|"
+                           r"[a-z]+(?: (?!(?:that|which|who|currently|still|also|ever)\b)[a-z]+)?)\s+(?:(?:that|which|who)\s+)?")
 _VALUE_AS_ATTRIBUTE = re.compile(
     _COUNTED_OR_LISTED_KIND + r"(?:do\s+|does\s+|did\s+)?"
     r"(?:uses?|used|using|have|has|had|having|applies|apply|applied|employs?|employed|with|report|reports|name|names|"
