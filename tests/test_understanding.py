@@ -1583,8 +1583,15 @@ def test_superlatives_are_read_from_the_question_syntax(question: str, expected:
      "list :: ?u1 | supplies | ?u2 ; ?u2 | is a | products ; Production | responsible for | ?u2"),
     ("Which suppliers deliver the hardware products that Wolfgang Martin manages?",
      "list :: ?u1 | deliver | ?u2 ; ?u1 | is a | suppliers ; ?u2 | is a | hardware products ; Wolfgang Martin | manages | ?u2"),
+    ("Which suppliers supply the parts of Mechtron SynthWave?",  # "of" a name: related by the noun
+     "list :: ?u1 | supply | ?u2 ; ?u1 | is a | suppliers ; ?u2 | is a | parts ; ?u2 | parts | Mechtron SynthWave"),
+    ("Which suppliers deliver the parts used in Mechtron SynthWave?",  # a participle with a name
+     "list :: ?u1 | deliver | ?u2 ; ?u1 | is a | suppliers ; ?u2 | is a | parts ; ?u2 | used in | Mechtron SynthWave"),
+    ("Which model has achieved the highest score on the Pubmed dataset?", None),  # a superlative is not this reader's
     ("Who supplies the products that we sell?", None),  # no named subject
-    ("Who supplies the products of the Production department?", None),  # no clause
+    ("Who supplies the products of the Production department?",  # "of" a name
+     "list :: ?u1 | supplies | ?u2 ; ?u2 | is a | products ; ?u2 | products | Production"),
+    ("Which suppliers supply more products than Williamson-Young?", None),  # counts compared
 ])
 def test_things_a_named_subjects_clause_picks_out_are_read_from_the_syntax(question: str, expected: str | None) -> None:
     """The asked thing's verb reaches things a relative clause with a named subject picks out."""

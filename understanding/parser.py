@@ -92,6 +92,9 @@ _TWO_NUMBERS = re.compile(r"\d.*\band\b.*\d")  # two compared values ("wider tha
 # "the products that the Production department is responsible for": a relative clause with a named subject
 _COUNTING_SUPERLATIVE = re.compile(r"\b(?:largest|smallest|highest|lowest|greatest|biggest)\s+number\b", re.I)
 _NAMED_CLAUSE = re.compile(r"\b(?:that|which|whom)\s+(?:the\s+)?[A-Z]")
+# "Which suppliers supply the parts of Mechtron SynthWave?": a verb's object restricted by a name
+_NAMED_OBJECT = re.compile(r"^(?:which|who|what)\s+(?:[a-z]+\s+){0,2}?the\s+[a-z]+(?:\s+[a-z]+)?\s+(?:of|in|from|by|"
+                           r"[a-z]+ed\s+(?:in|by|from|for))\s+(?:the\s+)?[A-Z0-9]", re.I)
 _COORDINATED = re.compile(r"\band\s+(?:(?:is|are|was|were|has|have|had|do|does|did)\s+)?[a-z]+\b")
 
 
@@ -355,7 +358,7 @@ class QuestionParser:
         wanted = [i for i, r in enumerate(results) if r is not None and (
             (stated_ordering(r.question) is not None)
             or len(_OF.findall(r.question)) + len(_CHAIN_LINK.findall(r.question)) >= 2
-            or _COORDINATED.search(r.question) or _NAMED_CLAUSE.search(r.question)
+            or _COORDINATED.search(r.question) or _NAMED_CLAUSE.search(r.question) or _NAMED_OBJECT.match(r.question)
             or GROUPING_WORDS.search(r.question) or _TWO_NUMBERS.search(r.question)
             or r.question.lower().startswith("how many ")
             or any(read(r.question) is not None for read in _TEXT_READERS))]

@@ -1576,8 +1576,9 @@ def negated_link(question: str) -> PhraseGraphPattern | None:
 def clause_object_reading(doc: Any) -> PhraseGraphPattern | None:
     """"Who supplies the products that the Production department is responsible for?" as `?u1 | supplies
     | ?u2 ; ?u2 | is a | products ; Production | responsible for | ?u2`: the asked thing's verb reaches
-    things a named subject's relative clause picks out (the model keeps one noun and the name). None for
-    anything else."""
+    things a named subject's relative clause picks out (or "of" a name, or a participle or preposition
+    with a name: "the parts used in Mechtron SynthWave"); the model keeps one noun and the name. None
+    for anything else."""
     try:
         return _read_clause_object(doc)
     except _Unreadable:
@@ -1587,17 +1588,21 @@ def clause_object_reading(doc: Any) -> PhraseGraphPattern | None:
 def _read_clause_object(doc: Any) -> PhraseGraphPattern | None:
     """`clause_object_reading`, raising `_Unreadable` from deep in the parse."""
     roots = [t for t in doc if t.dep_ == "ROOT"]
-    if len(roots) != 1 or not _plain(doc) or roots[0].pos_ != "VERB" or roots[0].lemma_ in ("be", "have"):
+    if len(roots) != 1 or not _plain(doc) or roots[0].pos_ != "VERB" or roots[0].lemma_ in ("be", "have") or \
+            stated_ordering(doc.text) is not None:  # a superlative is the superlative readers'
         return None
     verb = roots[0]
     objects = [c for c in verb.children if c.dep_ == "dobj" and c.pos_ == "NOUN"]
     if len(objects) != 1 or any(c.dep_ not in ("nsubj", "dobj", "punct", "aux") for c in verb.children):
         return None
-    clauses = [c for c in objects[0].children if c.dep_ == "relcl"]
-    if len(clauses) != 1 or any(c.dep_ not in ("det", "compound", "amod", "relcl") for c in objects[0].children):
-        return None
-    said = _named_subject_clause(clauses[0])
-    if said is None:
+    restrictions = [c for c in objects[0].children if c.dep_ not in ("det", "compound", "amod")]
+    if len(restrictions) != 1 or restrictions[0].dep_ not in ("relcl", "prep", "acl") or restrictions[0].lower_ == "than" \
+            or any(c.lower_ in ("more", "fewer", "less") for c in objects[0].children):
+        return None  # "supply more products than X" compares counts
+    restriction = restrictions[0]
+    said = _named_subject_clause(restriction) if restriction.dep_ == "relcl" else None
+    named = _name_span(doc, restriction) if restriction.dep_ == "prep" and restriction.lower_ == "of" else None
+    if restriction.dep_ == "relcl" and said is None or restriction.lower_ == "of" and named is None:
         return None
     builder = _Builder()
     subject = _wh_subject(verb)
@@ -1609,5 +1614,10 @@ def _read_clause_object(doc: Any) -> PhraseGraphPattern | None:
         builder.add(ANSWER, TYPE_RELATION, _kind_phrase(subject))
         _restrict(builder, ANSWER, subject)
     builder.add(things, TYPE_RELATION, _kind_phrase(objects[0]))
-    builder.add(said[0], said[1], things)
+    if said is not None:  # "the products that the Production department is responsible for"
+        builder.add(said[0], said[1], things)
+    elif named is not None:  # "the parts of Mechtron SynthWave": related by their noun
+        builder.add(things, _kind_phrase(objects[0]), _whole_name(named))
+    else:  # "the parts used in Mechtron SynthWave", "the products in the Sensor category"
+        _restrict(builder, things, objects[0])
     return PhraseGraphPattern(triples=tuple(builder.triples))
