@@ -916,6 +916,12 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
      "list :: ?u1 | products | ?u2 ; ?u2 | is a | name ; ?u2 | reliability index | ?u3 :: filter ?u3 >= 0.94",
      "list :: ?u1 | is a | products ; ?u1 | name | ?u2 ; ?u1 | reliability index | ?u3 :: filter ?u2 contains Dipole "
      ":: filter ?u3 >= 0.94"),  # and one comparison more
+    ("with_text_match", "Which employees have a phone number that does not start with +49?",  # has one, none matches
+     "list :: ?u1 | is a | employees ; ?u1 | phone | ?u2 :: filter ?u2 >= 49",
+     "list :: ?u1 | is a | employees ; ?u1 | phone number | ?u3 ; ?u1 | not phone number | ?u2 :: filter ?u2 starts +49"),
+    ("with_text_match", "Which suppliers have a name not containing Ltd?",
+     "list :: ?u1 | name | Ltd",
+     "list :: ?u1 | is a | suppliers ; ?u1 | name | ?u3 ; ?u1 | not name | ?u2 :: filter ?u2 contains Ltd"),
     ("with_text_match", "How many products have 'Sensor' in their name?", "count :: ?u1 | products | Sensor",
      "count :: ?u1 | is a | products ; ?u1 | name | ?u2 :: filter ?u2 contains Sensor"),
     ("with_text_match", "List the suppliers whose name starts with 'Ad'.", "list :: ?u1 | suppliers | Ad",

@@ -39,6 +39,7 @@ from understanding.grading import (
 )
 from understanding.pgp import (
     ANSWER,
+    NEGATION,
     TYPE_RELATION,
     Comparison,
     Ordering,
@@ -1583,8 +1584,10 @@ _TEXT_MATCH = [
     # the letter A", "... a phone number starting with +49": one word unquoted
     re.compile(r"^\s*(?P<ask>which|how many|list|show|give me|find)\s+(?:the\s+|all\s+)?"
                r"(?P<kind>(?!(?:are|is|were|was)\b)[a-z]+(?: [a-z]+){0,2}?)\s+"
-               r"(?:have|has|with|whose|that have|which have)\s+(?:an?\s+|the\s+)?(?P<attribute>[a-z]+(?: [a-z]+)?)\s+"
-               r"(?:(?P<starts>starting|starts|begins|beginning)\s+with|containing|contains|that contains?)\s+" +
+               r"(?:have|has|with|whose|that have|which have)\s+(?:an?\s+|the\s+)?(?P<attribute>[a-z]+(?: (?!not\b)[a-z]+)?)\s+"
+               r"(?:(?P<negated>(?:that|which)\s+(?:does|do)(?:\s+not|n't)\s+|not\s+))?"  # "that does not start with +49"
+               r"(?:(?P<starts>starting|starts|start|begins|begin|beginning)\s+with|containing|contains|contain|"
+               r"that contains?)\s+" +
                _TEXT_NAMED + r"(?P<value>\+?[A-Za-z0-9][\w-]*)\s*(?:,[^?]*)?[?.]*\s*$", re.I),
     # "Which products have 'Sensor' in their name?", "How many hardware products have the word "Sensor" in their
     # name?", "Find Chinese suppliers with "Ltd" in their company name."
@@ -1614,6 +1617,9 @@ def with_text_match(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPa
         placed = (PhraseTriple(ANSWER, f"{groups['placed']} in", groups["place"]),) if groups.get("place") else ()
         triples = (PhraseTriple(ANSWER, TYPE_RELATION, kind), *qualified, *placed,
                    PhraseTriple(ANSWER, found.group("attribute"), value))
+        if groups.get("negated"):  # has one, and none that matches: `?u1 | not phone number | ?u2 :: filter ...`
+            triples = (*triples[:-1], PhraseTriple(ANSWER, found.group("attribute"), "?unknown3"),
+                       PhraseTriple(ANSWER, NEGATION + found.group("attribute"), value))
         comparisons = (Comparison(value, "starts" if starts else "contains", found.group("value")),)
         if groups.get("condition"):  # "... that have a reliability index of at least 0.94"
             condition = conjunct_comparison(groups["condition"].lower())
