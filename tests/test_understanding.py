@@ -1408,6 +1408,10 @@ def test_a_negated_relation_is_read_from_the_positive_question(question: str, po
     ("Which hardware products in the Driver category are not compatible with any other product?",
      "list :: ?u1 | is a | hardware products ; ?u1 | category | Driver ; ?u1 | not compatible with | ?u2 ; "
      "?u2 | is a | product"),
+    # a value of the other things, compared inside the negation
+    ("Which suppliers from India don't offer any product cheaper than 3 EUR?",
+     "list :: ?u1 | is a | suppliers ; ?u1 | suppliers | India ; ?u1 | not offer | ?u2 ; ?u2 | is a | product ; "
+     "?u2 | price | ?u3 :: filter ?u3 < 3"),
     # a verb that only says there is a link: the other kind names it
     ("Which hardware product is not assigned to any product category?",
      "list :: ?u1 | is a | hardware product ; ?u1 | not product category | ?u2 ; ?u2 | is a | product category"),

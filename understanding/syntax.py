@@ -1527,7 +1527,10 @@ def placed_kind_related(question: str) -> PhraseGraphPattern | None:
 # products in the Sensor category?": things with no link of a kind to anything of another kind
 _ANY_OTHER = (r"\s+any\s+(?:of\s+(?:our|the)\s+|other\s+)?(?:(?P<other_qualifier>[A-Z][A-Za-z0-9&-]*)\s+)?"
               r"(?P<other>[a-z]+(?: [a-z]+){0,2}?)(?:\s+(?:in|of|from)\s+the\s+(?P<category>[A-Z][\w&.'-]*(?: [A-Z][\w&.'-]*)*)"
-              r"\s+category)?(?:\s+at\s+all)?\s*[?.!]?$")
+              r"\s+category)?(?:\s+at\s+all)?"
+              # "any product cheaper than 3 EUR", "any part that costs more than 5 EUR": a value of the other thing
+              r"(?:\s+(?:(?:that|which)\s+)?(?P<condition>(?:[a-z]+er|costs?|weighs?|is|are|has|have)\s+[^?]*?\d[^?]*?))?"
+              r"\s*[?.!]?$")
 _ANY_ONE = r"\s+(?:any(?:one|body|thing)|any\s+other)(?:\s+at\s+all)?\s*[?.!]?$"  # "do not manage anyone": any thing
 _KIND_PLACE = (r"(?:(?:in|from)\s+the\s+(?P<place>[A-Z][\w&.'-]*(?: [A-Z][\w&.'-]*)*)\s+(?P<place_kind>category|department)\s+|"
                r"(?:from|in|based in|located in)\s+(?P<country>[A-Z][\w&.'-]*(?: [A-Z][\w&.'-]*)*)\s+)?")
@@ -1570,6 +1573,13 @@ def negated_link(question: str) -> PhraseGraphPattern | None:
             triples.append(PhraseTriple(other, groups["other"], groups["other_qualifier"]))
         if groups.get("category"):
             triples.append(PhraseTriple(other, "category", groups["category"]))
+    if groups.get("condition"):  # the other thing's value, compared inside the negation
+        condition = conjunct_comparison(groups["condition"].lower())
+        if condition is None:
+            return None
+        attribute, operator, bound = condition
+        triples.append(PhraseTriple(other, attribute, "?unknown3"))
+        return replace(asked, triples=tuple(triples), comparisons=(Comparison("?unknown3", operator, bound),))
     return replace(asked, triples=tuple(triples))
 
 
