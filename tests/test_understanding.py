@@ -2011,6 +2011,8 @@ def test_only_lower_case_x_of_y_without_an_article_may_be_a_kind() -> None:
      "list :: ?u1 | is a | hardware products ; ?u1 | height | ?u2 ; ?u1 | width | ?u3 :: filter ?u2 > 75 :: filter ?u3 > 75"),
     ("products that are at least 75 mm high and at least 75 mm wide",  # asked by its kind and a relative pronoun
      "list :: ?u1 | is a | products ; ?u1 | height | ?u2 ; ?u1 | width | ?u3 :: filter ?u2 >= 75 :: filter ?u3 >= 75"),
+    ("Which products are priced at more than 5.80 EUR and weigh under 3 grams?",  # "priced at"
+     "list :: ?u1 | is a | products ; ?u1 | price | ?u2 ; ?u1 | weight | ?u3 :: filter ?u2 > 5.80 :: filter ?u3 < 3"),
     ("Which Oscillators weigh under 3 grams and cost less than one euro?",  # a number in words
      "list :: ?u1 | is a | Oscillators ; ?u1 | weight | ?u2 ; ?u1 | price | ?u3 :: filter ?u2 < 3 :: filter ?u3 < 1"),
     ("sensors supplied by Brown PLC", None),

@@ -677,7 +677,8 @@ _VALUE = r"(?P<value>-?\d[\d,]*(?:\.\d+)?|one|two|three|four|five|six|seven|eigh
 _OPERATOR = "|".join(re.escape(phrase) for phrase, _ in sorted(COMPARATIVE_PHRASES, key=lambda p: -len(p[0])))
 _CONJUNCTS = (
     re.compile(rf"^(?:(?:are|is)\s+)?(?P<adjective>[a-z]+er|more [a-z]+|less [a-z]+) than {_VALUE}$"),
-    re.compile(rf"^(?:(?:is|are)\s+)?(?P<verb>weighs?|weighing|costs?|costing|measures?|measuring|priced)\s+(?P<operator>{_OPERATOR}) {_VALUE}$"),
+    re.compile(rf"^(?:(?:is|are)\s+)?(?P<verb>weighs?|weighing|costs?|costing|measures?|measuring|priced)\s+(?:at\s+)?"
+               rf"(?P<operator>{_OPERATOR}) {_VALUE}$"),  # "priced at more than 5.80 EUR"
     re.compile(rf"^(?:(?:with|have|has)\s+)?(?:an?\s+)?(?P<noun>[a-z]+(?: (?!of\b)[a-z]+)?)\s+(?:of\s+)?"
                rf"(?P<operator>{_OPERATOR}) {_VALUE}$"),
     # "less than 15 mm high": the dimension after its bound
