@@ -1612,6 +1612,25 @@ def test_things_a_named_subjects_clause_picks_out_are_read_from_the_syntax(quest
     assert (reading.to_text() if reading else None) == (PhraseGraphPattern.from_text(expected).to_text() if expected else None)
 
 
+@pytest.mark.parametrize(("question", "expected"), [
+    ("What's the average price of the services that the Marketing department is responsible for?",
+     "avg :: ?u1 | price | ?u2 ; ?u2 | is a | services ; Marketing | responsible for | ?u2"),
+    ("What is the total weight of the products supplied by Drake Ltd?",
+     "sum :: ?u1 | weight | ?u2 ; ?u2 | is a | products ; ?u2 | supplied by | Drake Ltd"),
+    ("What is the average price of products in the Sensor category?",
+     "avg :: ?u1 | price | ?u2 ; ?u2 | is a | products ; ?u2 | category | Sensor"),
+    ("What is the average price of the most expensive products?", None),  # a superlative
+    ("What is the price of the products supplied by Drake Ltd?", None),  # no aggregate
+])
+def test_an_aggregate_of_an_attribute_over_a_restricted_kind_is_read_from_the_syntax(question: str,
+                                                                                     expected: str | None) -> None:
+    from understanding.resources import spacy_pipeline
+    from understanding.syntax import aggregate_reading
+
+    reading = aggregate_reading(spacy_pipeline()(question))
+    assert (reading.to_text() if reading else None) == (PhraseGraphPattern.from_text(expected).to_text() if expected else None)
+
+
 # decodes every question as the model does "the heaviest product from a supplier in Germany"
 GARBLED_SUPERLATIVE_MODEL = FixedModel("list :: ?u1 | heaviest | ?u2 ; ?u2 | is a | product ; ?u2 | from | Germany",
                                        AnswerKind.NUMBER)

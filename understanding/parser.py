@@ -44,6 +44,7 @@ from understanding.pgp import (
 from understanding.repairs import chosen_reading, finished, kind_relation_reading, repaired
 from understanding.rewording import read_text
 from understanding.syntax import (
+    aggregate_reading,
     attribute_of_a_name,
     chain_reading,
     clause_object_reading,
@@ -92,6 +93,7 @@ _TWO_NUMBERS = re.compile(r"\d.*\band\b.*\d")  # two compared values ("wider tha
 # "the products that the Production department is responsible for": a relative clause with a named subject
 _COUNTING_SUPERLATIVE = re.compile(r"\b(?:largest|smallest|highest|lowest|greatest|biggest)\s+number\b", re.I)
 _NAMED_CLAUSE = re.compile(r"\b(?:that|which|whom)\s+(?:the\s+)?[A-Z]")
+_AGGREGATE_ASKED = re.compile(r"\b(?:average|mean|total)\s+[a-z]+", re.I)  # "the average price of ..."
 # "Which suppliers supply the parts of Mechtron SynthWave?": a verb's object restricted by a name
 _NAMED_OBJECT = re.compile(r"^(?:which|who|what)\s+(?:[a-z]+\s+){0,2}?the\s+[a-z]+(?:\s+[a-z]+)?\s+(?:of|in|from|by|"
                            r"[a-z]+ed\s+(?:in|by|from|for))\s+(?:the\s+)?[A-Z0-9]", re.I)
@@ -359,6 +361,7 @@ class QuestionParser:
             (stated_ordering(r.question) is not None)
             or len(_OF.findall(r.question)) + len(_CHAIN_LINK.findall(r.question)) >= 2
             or _COORDINATED.search(r.question) or _NAMED_CLAUSE.search(r.question) or _NAMED_OBJECT.match(r.question)
+            or _AGGREGATE_ASKED.search(r.question)
             or GROUPING_WORDS.search(r.question) or _TWO_NUMBERS.search(r.question)
             or r.question.lower().startswith("how many ")
             or any(read(r.question) is not None for read in _TEXT_READERS))]
@@ -416,6 +419,14 @@ class QuestionParser:
             if not _says_all(understood.pattern, counted_chain):
                 return counted_chain, AnswerKind.NUMBER
             return _NextReading(counted_chain), None
+        aggregated = aggregate_reading(doc)  # "What's the average price of the services that X is responsible for?"
+        if aggregated is not None and not _same_reading(aggregated, understood.pattern):
+            # taken where the kind's restrictions are what the model lost (an adjective of the kind alone is
+            # often a value the graph keeps elsewhere: "female students")
+            if understood.pattern.form is not aggregated.form or \
+                    (len(aggregated.triples) > 2 and not _says_all(understood.pattern, aggregated)):
+                return aggregated, AnswerKind.NUMBER
+            return _NextReading(aggregated), None
         clause_object = clause_object_reading(doc)  # "Who supplies the products that the X department is responsible for?"
         if clause_object is not None and not _same_reading(clause_object, understood.pattern):
             if not _says_all(understood.pattern, clause_object):

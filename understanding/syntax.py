@@ -326,6 +326,34 @@ def _wh_subject(verb: Any) -> Any | None:
 
 def _extreme(doc: Any, builder: _Builder, attribute: Any, descending: bool) -> SuperlativeReading | None:
     """"What is the lowest price of a resistor?": the MIN (MAX) of an attribute over a kind."""
+    return _over_a_kind(doc, builder, attribute, QuestionForm.MAX if descending else QuestionForm.MIN)
+
+
+_AGGREGATE_ADJECTIVES = {"average": QuestionForm.AVG, "mean": QuestionForm.AVG, "total": QuestionForm.SUM}
+
+
+def aggregate_reading(doc: Any) -> PhraseGraphPattern | None:
+    """"What's the average price of the services that the Marketing department is responsible for?" as
+    `avg :: ?u1 | price | ?u2 ; ?u2 | is a | services ; Marketing | responsible for | ?u2`: the average
+    (total) of an attribute over a kind and its restrictions, which the model folds into the kind or
+    drops. None for anything else."""
+    if not _plain(doc) or stated_ordering(doc.text) is not None:
+        return None
+    found = [t for t in doc if t.lower_ in _AGGREGATE_ADJECTIVES and t.dep_ == "amod" and t.head.pos_ == "NOUN"]
+    if len(found) != 1:
+        return None
+    attribute = found[0].head
+    while attribute.dep_ == "compound" and attribute.head.pos_ == "NOUN":  # "the average reliability index"
+        attribute = attribute.head
+    try:
+        reading = _over_a_kind(doc, _Builder(), attribute, _AGGREGATE_ADJECTIVES[found[0].lower_])
+    except _Unreadable:
+        return None
+    return reading.pattern if reading is not None else None
+
+
+def _over_a_kind(doc: Any, builder: _Builder, attribute: Any, form: QuestionForm) -> SuperlativeReading | None:
+    """An aggregate (`form`) of the asked attribute over the things of the kind "of"/"among" names."""
     if not (_is_asked(doc, attribute) or _asked_alone(doc, attribute)):
         return None
     kinds = [c for c in attribute.children if c.dep_ == "prep" and c.lower_ in ("of", "among", "across")]
@@ -340,7 +368,6 @@ def _extreme(doc: Any, builder: _Builder, attribute: Any, descending: bool) -> S
                                                       if c.dep_ == "amod" or c.lower_ in _EXTREME_MODIFIERS}), owner)
     builder.add(owner, TYPE_RELATION, _kind_phrase(owners[0]))
     _restrict(builder, owner, owners[0])
-    form = QuestionForm.MAX if descending else QuestionForm.MIN
     return SuperlativeReading(PhraseGraphPattern(triples=tuple(builder.triples), form=form), AnswerKind.NUMBER)
 
 
@@ -460,13 +487,16 @@ def _which_name(clause: Any) -> tuple[str, str] | None:
     return f"{adjectives[0].text} {preps[0].lower_}", " ".join(t.text for t in names)
 
 
+_RELATIVE_PRONOUNS = frozenset({"that", "which", "whom"})
+
+
 def _named_subject_clause(clause: Any) -> tuple[str, str] | None:
     """"(that) the Marketing department is responsible for", "that Wolfgang Martin is product manager of",
     "that Bennett, Best and Jacobson supplies": a named subject with the relation the clause leaves open
     for the noun it modifies, as (the name, the relation); None for any other clause."""
     subjects = [c for c in clause.children if c.dep_ == "nsubj"]
     rest = [c for c in clause.children if c.dep_ not in ("nsubj", "mark", "punct") and
-            not (c.dep_ in ("dobj", "pobj") and c.lower_ in ("that", "which", "whom"))]
+            not (c.dep_ in ("dobj", "pobj") and c.lower_ in _RELATIVE_PRONOUNS)]
     if len(subjects) != 1:
         return None
     words = sorted(subjects[0].subtree, key=lambda t: t.i)
@@ -476,10 +506,10 @@ def _named_subject_clause(clause: Any) -> tuple[str, str] | None:
         return None
     name = " ".join(t.text for t in words if named[0].i <= t.i <= named[-1].i).replace(" ,", ",")
 
-    def stranded(head: Any) -> str | None:  # "responsible for", "manager of": a preposition with no object
-        preps = [c for c in head.children if c.dep_ == "prep"]
-        if len(preps) != 1 or any(True for _ in preps[0].children) or len(list(head.children)) - len(preps) > \
-                sum(1 for c in head.children if c.dep_ in ("compound", "amod", "det")):
+    def stranded(head: Any) -> str | None:  # "responsible for", "manager of": a preposition whose object is
+        preps = [c for c in head.children if c.dep_ == "prep"]  # the noun the clause modifies ("that", or none)
+        if len(preps) != 1 or any(not (c.dep_ == "pobj" and c.lower_ in _RELATIVE_PRONOUNS) for c in preps[0].children) \
+                or len(list(head.children)) - len(preps) > sum(1 for c in head.children if c.dep_ in ("compound", "amod", "det")):
             return None
         return preps[0].lower_
     if clause.lemma_ == "be":
@@ -493,7 +523,7 @@ def _named_subject_clause(clause: Any) -> tuple[str, str] | None:
     if clause.pos_ != "VERB" or any(c.dep_ not in ("prep", "advmod") for c in rest):
         return None
     preps = [c for c in rest if c.dep_ == "prep"]
-    if any(any(True for _ in p.children) for p in preps) or len(preps) > 1:
+    if any(any(c.lower_ not in _RELATIVE_PRONOUNS for c in p.children) for p in preps) or len(preps) > 1:
         return None  # "that X supplies to Y": the clause has more to say
     return name, " ".join([clause.text, *(p.lower_ for p in preps)])
 
