@@ -1477,6 +1477,8 @@ def test_two_named_things_values_are_compared(question: str, reading: str | None
 
 SUPERLATIVE_READINGS = [  # (question, the reading from its syntax; None: left to the model)
     # a relative clause with a named subject leaves the relation open for the ranked noun
+    ("What's the highest reliability index among products whose product manager sits in the Data Services department?",
+     "max :: ?u1 | reliability index | ?u2 ; ?u2 | is a | products ; ?u2 | product manager | ?u3 ; ?u3 | sits in | Data Services"),
     # "How expensive is ...": the value the ranked thing is ranked by, named by its attribute
     ("How expensive is our most expensive service?", "list :: ?u2 | is a | service ; ?u2 | price | ?u1 :: order ?u1 desc 1"),
     ("How heavy is the heaviest Coil product?",

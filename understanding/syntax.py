@@ -379,7 +379,7 @@ def _any_of_a_kind(noun: Any) -> bool:
     # "resistors", "the products in ...", "the hardware that the Data Services department is responsible for"
     return any(d in ("a", "an", "all", "any", "each", "every") for d in determiners) or \
         (determiners in ([], ["the"]) and noun.tag_ == "NNS") or \
-        (determiners == ["the"] and any(c.dep_ == "relcl" for c in noun.children))
+        (determiners in ([], ["the"]) and any(c.dep_ == "relcl" for c in noun.children))
 
 
 def _kind_phrase(noun: Any, skip: set[int] | frozenset[int] = frozenset()) -> str:
@@ -438,6 +438,10 @@ def _restrict(builder: _Builder, node: str, noun: Any, handled: set[int] | froze
             _relate(builder, node, f"{child.text} {preps[0].lower_}", preps[0])
         elif child.dep_ == "relcl" and (named := _whose_name(child) or _which_name(child)) is not None:
             builder.add(node, *named)  # "whose product manager is X", "for which the service X is eligible"
+        elif child.dep_ == "relcl" and (owned := _whose_owned_relates(child)) is not None:
+            other = builder.fresh()  # "whose product manager belongs to the Procurement department"
+            builder.add(node, owned[0], other)
+            builder.add(other, owned[1], owned[2])
         elif child.dep_ == "relcl" and (said := _named_subject_clause(child)) is not None:
             builder.add(said[0], said[1], node)  # "the Marketing department is responsible for", "that X supplies"
         elif child.dep_ == "relcl":  # "we buy from X"
@@ -470,6 +474,21 @@ def _whose_name(clause: Any) -> tuple[str, str] | None:
         return None
     words = sorted(names[0].subtree, key=lambda t: t.i)
     return _kind_phrase(subjects[0]), " ".join(t.text for t in words)
+
+
+def _whose_owned_relates(clause: Any) -> tuple[str, str, str] | None:
+    """"whose product manager belongs to the Procurement department": (the owned thing's noun, the
+    verb with its preposition, the name), else None."""
+    subjects = [c for c in clause.children if c.dep_ == "nsubj" and c.pos_ == "NOUN"
+                and any(g.dep_ == "poss" and g.lower_ == "whose" for g in c.children)]
+    preps = [c for c in clause.children if c.dep_ == "prep"]
+    if clause.pos_ != "VERB" or len(subjects) != 1 or len(preps) != 1 or \
+            any(c.dep_ not in ("nsubj", "prep") for c in clause.children):
+        return None
+    name = _name_span(clause.doc, preps[0])
+    if name is None:
+        return None
+    return _kind_phrase(subjects[0]), f"{clause.text} {preps[0].lower_}", _whole_name(name)
 
 
 def _which_name(clause: Any) -> tuple[str, str] | None:
