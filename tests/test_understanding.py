@@ -2409,6 +2409,9 @@ READER_CASES = [
     ("compared_with_named", "Which Crystal products are both cheaper and lighter than product Z655-3173353?",
      "list :: ?u1 | is a | products ; ?u1 | products | Crystal ; ?u1 | price | ?u2 ; Z655-3173353 | price | ?u3 ; "
      "?u1 | weight | ?u4 ; Z655-3173353 | weight | ?u5 :: filter ?u2 < ?u3 :: filter ?u4 < ?u5"),
+    ("compared_with_named", "Which products compatible with V156-6277722 are cheaper than it?",  # related, then "it"
+     "list :: ?u1 | is a | products ; ?u1 | compatible with | V156-6277722 ; ?u1 | price | ?u2 ; V156-6277722 | price | ?u3 "
+     ":: filter ?u2 < ?u3"),
     ("compared_with_named", "Which papers are older than the transformer?", None),  # no name
     ("kind_related_to_name", "Which products are compatible with Y863-3538159?",
      "list :: ?u1 | is a | products ; ?u1 | compatible with | Y863-3538159"),

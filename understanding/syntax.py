@@ -1187,6 +1187,10 @@ _COMPARED_WITH_NAMED = (
     re.compile(_COUNTED_OR_LISTED_KIND + r"(?P<verb>weighs?|costs?)\s+(?P<more>more|less)" + _THAN_NAMED),
     re.compile(_COUNTED_OR_LISTED_KIND + r"(?:have|has|had)\s+an?\s+(?P<degree>higher|lower|greater|smaller|larger|bigger)"
                r"\s+(?P<noun>[a-z]+(?: [a-z]+)?)" + _THAN_NAMED),
+    # "Which products compatible with V156-6277722 are cheaper than it?": the named thing related, then compared
+    re.compile(_COUNTED_OR_LISTED_KIND + r"(?P<relation>[a-z]+\s+(?:with|to|for|by|from))\s+(?:the\s+)?(?:[a-z]+\s+)?"
+               r"(?P<name>" + _PROPER_NAME + r")\s+(?:are|is|were|was)\s+(?P<adjective>" + _COMPARATIVE + r")\s+than\s+"
+               r"(?:it|that one|this one|that product|this product)\s*[?.!]?$"),
 )
 _DEGREE_OPERATOR = {"higher": ">", "greater": ">", "larger": ">", "bigger": ">", "lower": "<", "smaller": "<"}
 
@@ -1204,6 +1208,8 @@ def compared_with_named(question: str) -> PhraseGraphPattern | None:
         return None
     asked, name = _asked_things(found), found.group("name")
     triples, comparisons = list(asked.triples), []
+    if found.groupdict().get("relation"):  # "compatible with V156-6277722 ... than it"
+        triples.append(PhraseTriple(ANSWER, found.group("relation"), name))
     for index, (operator, attribute) in enumerate(compared):
         own, named = f"?unknown{2 * index + 2}", f"?unknown{2 * index + 3}"
         triples += [PhraseTriple(ANSWER, attribute, own), PhraseTriple(name, attribute, named)]
