@@ -1431,6 +1431,21 @@ def test_a_negated_link_to_any_thing_of_a_kind_is_read(question: str, reading: s
 
 
 @pytest.mark.parametrize(("question", "reading"), [
+    ("Which products are taller than they are wide?",
+     "list :: ?u1 | is a | products ; ?u1 | height | ?u2 ; ?u1 | width | ?u3 :: filter ?u2 > ?u3"),
+    ("How many products are deeper than they are tall and weigh more than 15 grams?",  # counted, one bound more
+     "count :: ?u1 | is a | products ; ?u1 | depth | ?u2 ; ?u1 | height | ?u3 ; ?u1 | weight | ?u4 "
+     ":: filter ?u2 > ?u3 :: filter ?u4 > 15"),
+    ("Which products are taller than 70 mm?", None),  # a bound, not their own other value
+])
+def test_two_of_the_asked_things_own_values_are_compared(question: str, reading: str | None) -> None:
+    from understanding.syntax import self_compared
+
+    found = self_compared(question)
+    assert (found.to_text() if found else None) == reading
+
+
+@pytest.mark.parametrize(("question", "reading"), [
     ("Which departments have more members than the Engineering department?",
      "list :: ?u1 | is a | departments ; ?u1 | members | ?u2 ; Engineering | members | ?u3 :: filter count ?u2 > ?u3"),
     ("How many employees have more areas of expertise than Gretel Roth?",

@@ -67,6 +67,7 @@ from understanding.syntax import (
     restricted_comparison,
     restricted_kind_related,
     same_as_named,
+    self_compared,
     stated_value_of_kind,
     superlative_reading,
     through_a_clause,
@@ -76,7 +77,7 @@ from understanding.syntax import (
 log = logging.getLogger(__name__)
 # readers of the question's words alone (no parse): a question any of them reads gets the spaCy batch
 _TEXT_READERS = (attribute_of_a_name, restricted_comparison, coordinated_comparisons, compared_with_named,
-                 named_compared_with_named, count_compared_with_named, kind_related_to_name,
+                 named_compared_with_named, count_compared_with_named, self_compared, kind_related_to_name,
                  through_a_clause, kind_of_an_owned_things_relation, value_as_attribute, place_of_a_name,
                  kind_having_a_thing, stated_value_of_kind, same_as_named, kind_a_name_relates_to,
                  restricted_kind_related, placed_kind_related, kind_compared, kind_having_own)
@@ -441,6 +442,9 @@ class QuestionParser:
         both = named_compared_with_named(understood.question)  # "Is service X more expensive than service Y?"
         if both is not None:
             return both, AnswerKind.BOOLEAN
+        itself = self_compared(understood.question)  # "Which products are taller than they are wide?"
+        if itself is not None:
+            return itself, AnswerKind.NUMBER if itself.form is QuestionForm.COUNT else AnswerKind.RESOURCE
         counts = count_compared_with_named(understood.question)  # "Which departments have more members than X?"
         if counts is not None:
             return counts, AnswerKind.NUMBER if counts.form is QuestionForm.COUNT else AnswerKind.RESOURCE

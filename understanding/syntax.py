@@ -1293,6 +1293,37 @@ def count_compared_with_named(question: str) -> PhraseGraphPattern | None:
     return replace(asked, triples=tuple(triples), comparisons=(Comparison("?unknown2", operator, "?unknown3", by_count=True),))
 
 
+# "Which products are taller than they are wide?", "Which products are deeper than they are tall and weigh more
+# than 15 grams?": two of the asked things' own values compared, and maybe one bound more
+_SELF_COMPARED = re.compile(
+    _COUNTED_OR_LISTED_KIND + r"(?:are|is|were|was)\s+(?P<adjective>" + _COMPARATIVE + r")\s+than\s+(?:they|it)\s+"
+    r"(?:are|is|were|was)\s+(?P<other>[a-z]+)(?:\s+and\s+(?P<condition>[a-z][^?]*?))?\s*[?.!]?$")
+
+
+def self_compared(question: str) -> PhraseGraphPattern | None:
+    """"Which products are taller than they are wide?" as `?u1 | is a | products ; ?u1 | height | ?u2 ;
+    ?u1 | width | ?u3 :: filter ?u2 > ?u3` (and "... and weigh more than 15 grams": one comparison more);
+    None for anything else."""
+    found = _asked_kind_shape(question, (_SELF_COMPARED,))
+    if found is None or _plural_then_word(found.group("kind")):
+        return None
+    adjective = found.group("adjective")
+    operator, attribute = _comparative_operator(adjective), comparative_attribute(adjective)
+    other = ATTRIBUTE_OF.get(found.group("other"))
+    if operator is None or attribute is None or other is None or other == attribute:
+        return None
+    asked = _asked_things(found)
+    triples = [*asked.triples, PhraseTriple(ANSWER, attribute, "?unknown2"), PhraseTriple(ANSWER, other, "?unknown3")]
+    comparisons = [Comparison("?unknown2", operator, "?unknown3")]
+    if found.group("condition"):
+        condition = conjunct_comparison(found.group("condition"))
+        if condition is None:
+            return None
+        triples.append(PhraseTriple(ANSWER, condition[0], "?unknown4"))
+        comparisons.append(Comparison("?unknown4", condition[1], condition[2]))
+    return replace(asked, triples=tuple(triples), comparisons=tuple(comparisons))
+
+
 def _as_said(question: str, kind: str) -> str:
     """The kind as the question writes it, read from its lower-cased text ("Coil products", "French
     suppliers" keep their capitals)."""
