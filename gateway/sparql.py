@@ -189,6 +189,17 @@ def check_request_budget() -> None:
         counter.pending += 1
 
 
+async def optional_select(sparql: SparqlEndpoint, query: str, *, timeout_s: float | None = None) -> SelectResult | None:
+    """The result of a lookup whose failure finds nothing (None); a spent request budget is no such
+    failure: it ends the reading, so it raises."""
+    try:
+        return await sparql.select(query, timeout_s=timeout_s)
+    except RequestBudgetSpent:
+        raise
+    except SparqlError:
+        return None
+
+
 def record_request(query: str, started: float) -> None:
     """Counts one request sent (since `started`, a perf_counter value) in the active `counting_requests()`."""
     counter = _counter.get()

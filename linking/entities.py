@@ -19,8 +19,7 @@ import numpy as np
 import pyoxigraph as ox
 
 from gateway.endpoint import Endpoint
-from gateway.errors import RequestBudgetSpent, SparqlError
-from gateway.sparql import XSD, Term, endpoint_setup
+from gateway.sparql import XSD, Term, endpoint_setup, optional_select
 from linking.affinity import AffinityScorer, split_words
 
 RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
@@ -212,11 +211,8 @@ class EntityLinker:
         values = " ".join(str(form) for form in forms)
         query = (f"SELECT DISTINCT ?o ?p ?t WHERE {{ VALUES ?o {{ {values} }} ?s ?p ?o "
                  f"OPTIONAL {{ ?s <{RDF_TYPE}> ?t }} }} LIMIT 1000")
-        try:
-            result = await endpoint.sparql.select(query)
-        except RequestBudgetSpent:  # a spent budget ends the reading; it is not "nothing found"
-            raise
-        except SparqlError:
+        result = await optional_select(endpoint.sparql, query)
+        if result is None:
             return {}
         found: dict[str, dict[ox.Literal, set[str]]] = {}
         ends: dict[ox.Literal, set[tuple[str, str]]] = {}
@@ -288,12 +284,8 @@ class EntityLinker:
 
     @staticmethod
     async def _optional_select(endpoint: Endpoint, query: str) -> list[dict[str, Term]]:
-        try:
-            return list(await endpoint.sparql.select(query))
-        except RequestBudgetSpent:  # a spent budget ends the reading; it is not "nothing found"
-            raise
-        except SparqlError:
-            return []
+        result = await optional_select(endpoint.sparql, query)
+        return list(result) if result is not None else []
 
     async def link_classes(self, phrase: str, endpoint: Endpoint, *, top_k: int = 2,
                            min_score: float = 0.35) -> list[LinkedEntity]:

@@ -23,8 +23,7 @@ from typing import TypeVar
 import pyoxigraph as ox
 
 from gateway.endpoint import Endpoint
-from gateway.errors import RequestBudgetSpent, SparqlError
-from gateway.sparql import term_to_sparql
+from gateway.sparql import optional_select, term_to_sparql
 from linking.affinity import AffinityScorer
 from linking.entities import RDF_TYPE, LinkedEntity
 
@@ -173,11 +172,8 @@ class RelationLinker:
         """Predicates around a sample of the values `variable` takes in `anchor_pattern` (a WHERE body)."""
         sample = f"{{ SELECT DISTINCT {variable} WHERE {{ {anchor_pattern} }} LIMIT {ANCHOR_SAMPLE} }}"
         query = f"SELECT DISTINCT ?p ?dir ?t ?lit WHERE {{ {_around(variable, sample)} }} LIMIT {MAX_PREDICATE_ROWS}"
-        try:
-            result = await endpoint.sparql.select(query)
-        except RequestBudgetSpent:  # a spent budget ends the reading; it is not "nothing found"
-            raise
-        except SparqlError:
+        result = await optional_select(endpoint.sparql, query)
+        if result is None:
             return PredicateSet(frozenset())
         collector = _Collector()
         for row in result:
@@ -348,11 +344,8 @@ class RelationLinker:
 async def _grouped(endpoint: Endpoint, query: str, key: Callable[[dict], K | None]) -> dict[K, PredicateSet]:  # type: ignore[type-arg]
     """Runs an optional two-hop lookup (capped at `HOP_TIMEOUT_S`; a failure finds nothing) and
     collects its (predicate, direction, class, literal) rows per `key(row)` (None: row skipped)."""
-    try:
-        result = await endpoint.sparql.select(query, timeout_s=HOP_TIMEOUT_S)
-    except RequestBudgetSpent:  # a spent budget ends the reading; it is not "nothing found"
-        raise
-    except SparqlError:
+    result = await optional_select(endpoint.sparql, query, timeout_s=HOP_TIMEOUT_S)
+    if result is None:
         return {}
     found: dict[K, _Collector] = {}
     for row in result:

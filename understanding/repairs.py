@@ -50,7 +50,7 @@ from understanding.pgp import (
     next_unknown_number,
     node_degrees,
 )
-from understanding.syntax import conjunct_comparison
+from understanding.syntax import compared_value
 
 
 def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
@@ -1622,12 +1622,11 @@ def with_text_match(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPa
                        PhraseTriple(ANSWER, NEGATION + found.group("attribute"), value))
         comparisons = (Comparison(value, "starts" if starts else "contains", found.group("value")),)
         if groups.get("condition"):  # "... that have a reliability index of at least 0.94"
-            condition = conjunct_comparison(groups["condition"].lower())
-            if condition is None:
+            compared = compared_value(ANSWER, groups["condition"].lower(), "?unknown3")
+            if compared is None:
                 continue
-            attribute, operator, bound = condition
-            triples += (PhraseTriple(ANSWER, attribute, "?unknown3"),)
-            comparisons += (Comparison("?unknown3", operator, bound),)
+            triples += (compared[0],)
+            comparisons += (compared[1],)
         return PhraseGraphPattern(form=form, triples=triples, comparisons=comparisons)
     return pattern
 

@@ -463,12 +463,17 @@ def _names_by_a_kind(preposition: Any) -> bool:
         any(t.pos_ == "NOUN" for t in preposition.doc[preposition.i + 1:name.start])
 
 
+def _whose_subjects(clause: Any) -> list[Any]:
+    """The clause's noun subjects owned by "whose" ("whose product manager ...")."""
+    return [c for c in clause.children if c.dep_ == "nsubj" and c.pos_ == "NOUN"
+            and any(g.dep_ == "poss" and g.lower_ == "whose" for g in c.children)]
+
+
 def _whose_name(clause: Any) -> tuple[str, str] | None:
     """"whose product manager is Gretel Roth": (the relation, the name), else None."""
     if clause.lemma_ != "be":
         return None
-    subjects = [c for c in clause.children if c.dep_ == "nsubj" and c.pos_ == "NOUN"
-                and any(g.dep_ == "poss" and g.lower_ == "whose" for g in c.children)]
+    subjects = _whose_subjects(clause)
     names = [c for c in clause.children if c.dep_ == "attr" and c.pos_ == "PROPN"]
     if len(subjects) != 1 or len(names) != 1 or any(c.dep_ not in ("nsubj", "attr") for c in clause.children):
         return None
@@ -479,8 +484,7 @@ def _whose_name(clause: Any) -> tuple[str, str] | None:
 def _whose_owned_relates(clause: Any) -> tuple[str, str, str] | None:
     """"whose product manager belongs to the Procurement department": (the owned thing's noun, the
     verb with its preposition, the name), else None."""
-    subjects = [c for c in clause.children if c.dep_ == "nsubj" and c.pos_ == "NOUN"
-                and any(g.dep_ == "poss" and g.lower_ == "whose" for g in c.children)]
+    subjects = _whose_subjects(clause)
     preps = [c for c in clause.children if c.dep_ == "prep"]
     if clause.pos_ != "VERB" or len(subjects) != 1 or len(preps) != 1 or \
             any(c.dep_ not in ("nsubj", "prep") for c in clause.children):
@@ -769,7 +773,7 @@ def coordinated_comparisons(question: str) -> PhraseGraphPattern | None:
         shared = _SHARED_BOUND.match(asked.group("rest")) or _SHARED_COMPARATIVE.match(asked.group("rest"))
         conjuncts = ([f"{shared.group('first')} {shared.group('bound')}", f"{shared.group('second')} {shared.group('bound')}"]
                      if shared else _CONJUNCTION.split(asked.group("rest")))
-        conditions = [conjunct_comparison(conjunct.strip()) for conjunct in conjuncts]
+        conditions = [_comparison(conjunct.strip()) for conjunct in conjuncts]
         if all(c is not None for c in conditions) and len({c[0] for c in conditions if c}) == len(conditions):
             pattern = _compared(_as_said(question, asked.group("kind")), [c for c in conditions if c is not None])
             return replace(pattern, form=QuestionForm.COUNT) if counted is not None else pattern
@@ -798,7 +802,7 @@ def kind_compared(question: str) -> PhraseGraphPattern | None:
         ranged = _range(rest)  # "have a price between 5 and 5.50 euros": one value, two bounds
         if ranged is None and _CONJUNCTION.search(rest):
             continue
-        condition = ranged[0] if ranged and None not in ranged else conjunct_comparison(rest)
+        condition = ranged[0] if ranged and None not in ranged else _comparison(rest)
         if condition is None or any(re.search(rf"\b{re.escape(w.capitalize())}\b", question)
                                     and not re.search(rf"\b{re.escape(w)}\b", question) for w in condition[0].split()):
             continue  # "Which volcanos in Japan erupted since 2000?": a name is no attribute ("japan erupted")
@@ -857,7 +861,7 @@ def restricted_comparison(question: str) -> PhraseGraphPattern | None:
         _AGENT_PLACED_KIND.match(text)
     if found is None or found.group("kind").split()[0] in _NOT_KINDS:
         return None
-    conditions = _range(found.group("condition").lower()) or [conjunct_comparison(found.group("condition").lower())]
+    conditions = _range(found.group("condition").lower()) or [_comparison(found.group("condition").lower())]
     if None in conditions:
         return None
     groups = found.groupdict()
@@ -1316,11 +1320,11 @@ def self_compared(question: str) -> PhraseGraphPattern | None:
     triples = [*asked.triples, PhraseTriple(ANSWER, attribute, "?unknown2"), PhraseTriple(ANSWER, other, "?unknown3")]
     comparisons = [Comparison("?unknown2", operator, "?unknown3")]
     if found.group("condition"):
-        condition = conjunct_comparison(found.group("condition"))
-        if condition is None:
+        value = compared_value(ANSWER, found.group("condition"), "?unknown4")
+        if value is None:
             return None
-        triples.append(PhraseTriple(ANSWER, condition[0], "?unknown4"))
-        comparisons.append(Comparison("?unknown4", condition[1], condition[2]))
+        triples.append(value[0])
+        comparisons.append(value[1])
     return replace(asked, triples=tuple(triples), comparisons=tuple(comparisons))
 
 
@@ -1348,7 +1352,17 @@ def _comparative_operator(adjective: str) -> str | None:
     return _OPERATOR_OF.get(f"{adjective} than")
 
 
-def conjunct_comparison(conjunct: str) -> tuple[str, str, str] | None:
+def compared_value(owner: str, conjunct: str, node: str) -> tuple[PhraseTriple, Comparison] | None:
+    """The owner's value one conjunct compares ("costs more than 5 eur": `owner | price | node :: filter
+    node > 5`), as its triple and comparison; None where the conjunct is no comparison."""
+    compared = _comparison(conjunct)
+    if compared is None:
+        return None
+    attribute, operator, bound = compared
+    return PhraseTriple(owner, attribute, node), Comparison(node, operator, bound)
+
+
+def _comparison(conjunct: str) -> tuple[str, str, str] | None:
     """(attribute, operator, value) of one conjunct ("wider than 75 mm": width, >, 75), or None."""
     for pattern in _CONJUNCTS:
         found = pattern.match(conjunct)
@@ -1601,12 +1615,10 @@ def placed_kind_related(question: str) -> PhraseGraphPattern | None:
                PhraseTriple(ANSWER, found.group("verb"), "?unknown2"), PhraseTriple("?unknown2", TYPE_RELATION, found.group("things"))]
     if found.re is _PLACED_KIND_IN_CATEGORY:
         return PhraseGraphPattern(triples=(*triples, PhraseTriple("?unknown2", "category", found.group("category"))))
-    compared = conjunct_comparison(found.group("condition"))
+    compared = compared_value("?unknown2", found.group("condition"), "?unknown3")
     if compared is None:
         return None
-    attribute, operator, value = compared
-    return PhraseGraphPattern(triples=(*triples, PhraseTriple("?unknown2", attribute, "?unknown3")),
-                              comparisons=(Comparison("?unknown3", operator, value),))
+    return PhraseGraphPattern(triples=(*triples, compared[0]), comparisons=(compared[1],))
 
 
 # "Which suppliers do not supply any product?", "How many hardware products are not covered by any service?",
@@ -1661,12 +1673,10 @@ def negated_link(question: str) -> PhraseGraphPattern | None:
         if groups.get("category"):
             triples.append(PhraseTriple(other, "category", groups["category"]))
     if groups.get("condition"):  # the other thing's value, compared inside the negation
-        condition = conjunct_comparison(groups["condition"].lower())
-        if condition is None:
+        compared = compared_value(other, groups["condition"].lower(), "?unknown3")
+        if compared is None:
             return None
-        attribute, operator, bound = condition
-        triples.append(PhraseTriple(other, attribute, "?unknown3"))
-        return replace(asked, triples=tuple(triples), comparisons=(Comparison("?unknown3", operator, bound),))
+        return replace(asked, triples=(*triples, compared[0]), comparisons=(compared[1],))
     return replace(asked, triples=tuple(triples))
 
 
