@@ -2508,3 +2508,95 @@ def test_a_kind_qualified_by_a_name_keeps_the_name() -> None:
         ":: filter ?u2 != false")
     assert value_as_attribute("How many ECSA papers use a case study as evaluation method?").to_text() == (
         "count :: ?u1 | is a | papers ; ?u1 | papers | ECSA ; ?u1 | evaluation method | case study")
+
+
+SORT_CLAUSES = [  # (question, the question read without its sort clause, attribute, descending, counted)
+    ("Show the products supplied by Smith Ltd sorted by weight, heaviest first.",
+     "Show the products supplied by Smith Ltd.", "weight", True, False),
+    ("Give me all services, from the most to the least expensive.", "Give me all services.", "expensive", True, False),
+    ("List our suppliers in France, cheapest first.", "List our suppliers in France.", "cheapest", False, False),
+    ("List the services from cheapest to most expensive.", "List the services.", "cheapest", False, False),
+    ("List products from highest to lowest price.", "List products.", "price", True, False),
+    ("Which products cost more than 5 EUR? Sort them by price.", "Which products cost more than 5 EUR?", "price", False,
+     False),
+    ("Rank the departments by number of employees.", "List the departments.", "employees", True, True),
+    ("Sort our suppliers located in the United Kingdom by the town they are in.",
+     "List our suppliers located in the United Kingdom.", "town", False, False),
+    ("List the names of counties in descending order of population.", "List the names of counties.", "population",
+     True, False),
+    ("List the products in the category Coil by reliability index in descending order.",
+     "List the products in the category Coil.", "reliability index", True, False),
+    ("Give me our German suppliers in alphabetical order.", "Give me our German suppliers.", None, False, False),
+    ("Who works in Production? Please sort them by name.", "Who works in Production?", None, False, False),
+    ("What are the cities that have more than 2 airports sorted by number of airports?",
+     "What are the cities that have more than 2 airports?", "airports", False, True),
+]
+
+
+@pytest.mark.parametrize(("question", "told", "attribute", "descending", "counted"), SORT_CLAUSES)
+def test_a_sort_clause_is_read_apart(question: str, told: str, attribute: str | None, descending: bool,
+                                     counted: bool) -> None:
+    from understanding.rewording import SortClause, sort_clause
+
+    assert sort_clause(question) == SortClause(told, attribute, descending, counted)
+
+
+@pytest.mark.parametrize("question", [
+    "Which products are supplied by Smith Ltd?",  # "by" a name: no sort without a sorting verb
+    "Which is the cheapest product?",  # a superlative picks one
+    "Which employee was hired first?",
+    "What is the number of airports per country, ordered from most to least?",  # no attribute said
+    "Who came first in the race?",
+])
+def test_no_sort_clause(question: str) -> None:
+    from understanding.rewording import sort_clause
+
+    assert sort_clause(question) is None
+
+
+@pytest.mark.parametrize(("decoded", "question", "sorted_pattern"), [
+    # the things listed get the attribute; a value of a kind is sorted by its owner's attribute
+    ("list :: ?u1 | is a | products ; ?u1 | supplied by | Smith Ltd", "List products by Smith Ltd sorted by weight.",
+     "list :: ?u1 | is a | products ; ?u1 | supplied by | Smith Ltd ; ?u1 | weight | ?u2 :: order ?u2 asc"),
+    ("list :: ?u1 | names | ?u2 ; ?u2 | is a | counties", "List the names of counties in descending order of population.",
+     "list :: ?u1 | names | ?u2 ; ?u2 | is a | counties ; ?u2 | population | ?u3 :: order ?u3 desc"),
+    # sorted by the names listed, by the answers themselves, or by a count
+    ("list :: ?u1 | name | ?u2 ; ?u2 | is a | company", "List the name of each company in order of company name.", None),
+    ("list :: ?u1 | is a | suppliers ; ?u1 | in | Germany", "List the suppliers in Germany alphabetically.",
+     "list :: ?u1 | is a | suppliers ; ?u1 | in | Germany :: order ?u1 asc"),
+    ("list :: ?u1 | is a | departments", "Rank the departments by number of employees.",
+     "list :: ?u1 | is a | departments ; ?u1 | employees | ?u2 :: order count ?u2 desc"),
+    # a relation the reading has is the one sorted by
+    ("list :: ?u1 | is a | services ; ?u1 | price | ?u2 :: select ?u1 ?u2", "List the services and their price, sorted by price.",
+     "list :: ?u1 | is a | services ; ?u1 | price | ?u2 :: order ?u2 asc :: select ?u1 ?u2"),
+    # a reading that orders already, or counts, stays
+    ("list :: ?u1 | is a | services ; ?u1 | price | ?u2 :: order ?u2 desc 3", "List the services sorted by name.", None),
+    ("count :: ?u1 | is a | services", "Count the services, sorted by price.", None),
+])
+def test_a_reading_is_sorted_as_asked(decoded: str, question: str, sorted_pattern: str | None) -> None:
+    from understanding.repairs import sorted_as_asked
+    from understanding.rewording import sort_clause
+
+    clause = sort_clause(question)
+    assert clause is not None
+    pattern = PhraseGraphPattern.from_text(decoded)
+    got = sorted_as_asked(pattern, clause)
+    if sorted_pattern is None:
+        assert got == pattern or (got.ordering is not None and got.ordering.node == ANSWER)
+    else:
+        assert got == PhraseGraphPattern.from_text(sorted_pattern)
+
+
+def test_the_parser_reads_a_question_without_its_sort_clause() -> None:
+    """The model reads "cheapest first" as the cheapest one; the question without the clause is read and sorted."""
+    class ByQuestion:
+        def predict(self, questions: list[str]) -> list[ModelOutput]:
+            return [ModelOutput("list :: ?u1 | is a | services ; ?u1 | cheapest | ?u2 :: order ?u2 asc 1"
+                                if "cheapest" in q else "list :: ?u1 | is a | services", AnswerKind.RESOURCE, 0.9)
+                    for q in questions]
+
+    parser = QuestionParser(ByQuestion())
+    [understood] = parser.parse_sync(["List our services, cheapest first."])
+    assert understood.question == "List our services, cheapest first."
+    assert understood.pattern == PhraseGraphPattern.from_text(
+        "list :: ?u1 | is a | services ; ?u1 | cheapest | ?u2 :: order ?u2 asc")

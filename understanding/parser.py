@@ -41,8 +41,8 @@ from understanding.pgp import (
     UnderstoodQuestion,
     is_unknown,
 )
-from understanding.repairs import chosen_reading, finished, kind_relation_reading, repaired
-from understanding.rewording import read_text
+from understanding.repairs import chosen_reading, finished, kind_relation_reading, repaired, sorted_as_asked
+from understanding.rewording import SortClause, read_text, sort_clause
 from understanding.syntax import (
     aggregate_reading,
     attribute_of_a_name,
@@ -239,6 +239,26 @@ class QuestionParser:
                 self._cache.popitem(last=False)
 
     def _understand(self, texts: list[str]) -> list[UnderstoodQuestion]:
+        """Every question's readings; one that asks its answers sorted is read without the sort clause
+        and its readings sorted as the clause says (`understanding.repairs.sorted_as_asked`)."""
+        results = self._read(texts)
+        sorts = {i: clause for i, text in enumerate(texts) if (clause := sort_clause(text)) is not None}
+        if not sorts:
+            return results
+        for (i, clause), told in zip(sorts.items(), self._read([c.question for c in sorts.values()]), strict=True):
+            asked = results[i]
+            readings = [sorted_as_asked(p, clause) for p in (told.pattern, *told.alternatives)]
+            if _sorts_as(asked.pattern, clause):
+                readings.insert(0, asked.pattern)  # the model read the sort as the clause says: its reading stands
+            elif asked.pattern.form is QuestionForm.LIST and asked.pattern.ordering is not None \
+                    and asked.pattern.ordering.limit is None:
+                readings.insert(1, asked.pattern)  # sorted, by something else: tried next
+            readings = list(dict.fromkeys(readings))
+            results[i] = replace(told, question=asked.question, pattern=readings[0],
+                                 alternatives=tuple(readings[1:MAX_ALTERNATIVES + 1]))
+        return results
+
+    def _read(self, texts: list[str]) -> list[UnderstoodQuestion]:
         started = time.perf_counter()
         model = self._ensure_model()
         results: list[UnderstoodQuestion | None] = [None] * len(texts)
@@ -607,6 +627,20 @@ def _per_thing(question: str, group: GroupNoun, pattern: PhraseGraphPattern) -> 
     before = re.findall(r"[a-z]+", question[:question.lower().find(group.marker.lower())].lower())[-1:]
     kinds = [t.object for t in pattern.triples if t.is_type and t.subject == ANSWER]
     return bool(before) and any(same_words(before[0], kind.split()[-1]) for kind in kinds)
+
+
+def _sorts_as(pattern: PhraseGraphPattern, clause: SortClause) -> bool:
+    """Whether a reading sorts all its answers as a sort clause says: the same way, by the clause's attribute
+    (or by the answers themselves where the clause names none)."""
+    ordering = pattern.ordering
+    if pattern.form is not QuestionForm.LIST or ordering is None or ordering.limit is not None or \
+            ordering.descending != clause.descending:
+        return False
+    if clause.attribute is None:
+        return ordering.node == ANSWER
+    said = clause.attribute.split()[-1]  # "the number of people killed" may be a count or a value: either
+    return any(ordering.node in t.nodes() and same_words((t.object if t.is_type else t.relation).split()[-1], said)
+               for t in pattern.triples if not t.is_type or ordering.by_count)
 
 
 def _ranks_as_stated(pattern: PhraseGraphPattern, stated: StatedOrdering) -> bool:

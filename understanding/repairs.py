@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from understanding.answer_types import kind_of_attribute
 from understanding.grading import (
     ATTRIBUTE_ADJECTIVE_ENDS,
     CARDINAL,
@@ -50,6 +51,7 @@ from understanding.pgp import (
     next_unknown_number,
     node_degrees,
 )
+from understanding.rewording import SortClause
 from understanding.syntax import compared_value
 
 
@@ -1774,3 +1776,41 @@ def with_apposed_kind(question: str, pattern: PhraseGraphPattern) -> PhraseGraph
             return replace(pattern, triples=tuple(replace(t, relation=relation) if t == triple else t
                                                   for t in pattern.triples))
     return pattern
+
+
+def sorted_as_asked(pattern: PhraseGraphPattern, sort: SortClause) -> PhraseGraphPattern:
+    """A list read without its sort clause (`understanding.rewording.sort_clause`), sorted as the clause
+    says: by the answers themselves ("in alphabetical order"), by an attribute of the things listed
+    (the answer, or the thing whose names or other values the answer is: "the names of counties sorted by
+    population"), or by how many of something each has ("by number of employees"). A reading that
+    already orders, or is not a list, stays as it is."""
+    if pattern.form is not QuestionForm.LIST or pattern.ordering is not None or pattern.group:
+        return pattern
+    if sort.attribute is None:
+        return replace(pattern, ordering=Ordering(ANSWER, descending=sort.descending))
+    thing = _listed_thing(pattern)
+    named = [t.relation for t in pattern.triples if not t.is_type and t.nodes() in ((thing, ANSWER), (ANSWER, thing))]
+    if thing != ANSWER and named and same_words(named[0].split()[-1], sort.attribute.split()[-1]):
+        return replace(pattern, ordering=Ordering(ANSWER, descending=sort.descending))  # "names ... by member names"
+    reused = [t for t in pattern.triples if not t.is_type and thing in t.nodes() and same_words(t.relation, sort.attribute)
+              and is_unknown(other := t.object if t.subject == thing else t.subject) and other != ANSWER]
+    if reused and not sort.counted:
+        node = reused[0].object if reused[0].subject == thing else reused[0].subject
+        return replace(pattern, ordering=Ordering(node, descending=sort.descending))
+    node = _fresh_unknown(pattern)
+    return replace(pattern, triples=(*pattern.triples, PhraseTriple(thing, sort.attribute, node)),
+                   ordering=Ordering(node, descending=sort.descending, by_count=sort.counted))
+
+
+def _listed_thing(pattern: PhraseGraphPattern) -> str:
+    """The things a list names: the answer, unless the answer has no class and is a value of one other
+    unknown, one with a class or by a relation that names values ("?u1 | names | ?u2 ; ?u2 | is a |
+    counties": the counties)."""
+    if any(t.is_type and t.subject == ANSWER for t in pattern.triples):
+        return ANSWER
+    owners = [(t.relation, other) for t in pattern.triples if not t.is_type and ANSWER in t.nodes()
+              if is_unknown(other := t.object if t.subject == ANSWER else t.subject) and other != ANSWER]
+    if len(owners) == 1 and (kind_of_attribute(owners[0][0]) is not None
+                             or any(t.is_type and t.subject == owners[0][1] for t in pattern.triples)):
+        return owners[0][1]
+    return ANSWER

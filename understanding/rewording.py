@@ -7,6 +7,7 @@ lowest latitude, "a single part" as "a part"); the understood question keeps the
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from understanding.grading import SUPERLATIVE_DESCENDING, singular, stated_ordering
 
@@ -301,3 +302,125 @@ def read_text(question: str) -> str:
     question = _among_asked_directly(question)
     question = _KIND_OF_KIND_AFTER_NAME.sub(r"\g<preposition> \g<name>", question)
     return _KIND_OF_KIND_BEFORE_NAME.sub(r"\g<preposition> ", question)
+
+
+@dataclass(frozen=True)
+class SortClause:
+    """How a question asks its answers sorted ("..., cheapest first", "sorted by price", "in alphabetical
+    order"): the question read without it, the attribute to sort by (None: the answers themselves),
+    whether descending, and whether the attribute is a count ("by number of employees": `counted`)."""
+
+    question: str
+    attribute: str | None
+    descending: bool
+    counted: bool = False
+
+
+_GRADE = r"(?:most|least)\s+[a-z]+|[a-z]+"
+# "highest first", "with the cheapest ones first", "ascending", "in descending order", "from most to least expensive"
+_DIRECTION = (r"(?:,?\s*(?:in\s+)?(?:an?\s+)?(?P<way>ascending|descending|increasing|decreasing|reverse|"
+              r"alphabetical(?=\s+order)|alphabetically|lexicographically)(?:\s+order)?"
+              r"|,?\s*(?:with\s+)?(?:the\s+)?(?P<first>" + _GRADE + r")\s+(?:ones?\s+)?first"
+              r"|,?\s*(?:from\s+)(?:the\s+)?(?P<start>" + _GRADE + r")\s+to\s+(?:the\s+)?(?P<end>" + _GRADE + r")"
+              r"(?:\s+(?P<end_attribute>[a-z]+))?)?")
+_WAYS = r"ascending|descending|increasing|decreasing|alphabetical|reverse"
+_CLAUSE_END = r"\s*[.?!]?\s*$"
+_SORTING_VERB = (r"(?:sorted|ordered|ranked|arranged|listed|sorting|ordering|ranking)"
+                 r"|(?:sort|order|rank|arrange|list)\s+(?:them|it|these|those|the\s+(?:list|results|answers?|ones))")
+_SORTED_BY = re.compile(r"(?P<cut>\s*,\s*|\s+(?:and\s+)?|(?P<stop>[.?!])\s+)(?:please\s+)?"
+                        r"(?:(?:" + _SORTING_VERB + r")\s+(?:by|according\s+to)\s+|(?:(?:" + _SORTING_VERB + r")\s+)?"
+                        r"(?:in\s+(?:an?\s+|the\s+)?(?:(?P<way_before>" + _WAYS + r")\s+)?|(?:an?\s+|the\s+)?(?P<way_said>"
+                        + _WAYS + r")\s+)order\s+(?:of|by)\s+)"
+                        r"(?P<attribute>[a-z][a-z' ]*?)" + _DIRECTION + _CLAUSE_END, re.IGNORECASE)
+_IN_ORDER = re.compile(r"(?P<cut>\s*,\s*|\s+(?:and\s+)?|(?P<stop>[.?!])\s+)(?:please\s+)?(?:(?:" + _SORTING_VERB + r")\s+)?"
+                       r"(?:(?:in\s+)?(?:an?\s+|the\s+)?(?P<way>(?:(?:ascending|descending|reverse)\s+)?"
+                       r"alphabetical|ascending|descending|increasing|decreasing)\s+order|(?P<alphabetically>alphabetically)|from\s+a\s+to\s+z)" + _CLAUSE_END,
+                       re.IGNORECASE)
+_FIRST_OR_FROM = re.compile(r"(?P<cut>\s*,\s*|\s+(?:and\s+)?|(?P<stop>[.?!])\s+)(?:please\s+)?(?:(?:" + _SORTING_VERB + r")\s+)?"
+                            r"(?=(?:with\s+|from\s+)?(?:the\s+)?(?:" + _GRADE + r")\s+(?:ones?\s+first|first|to\b))"
+                            + _DIRECTION + _CLAUSE_END, re.IGNORECASE)
+# "Rank our services by price, highest first.", "Sort the suppliers in Spain by city."
+_SORT_IMPERATIVE = re.compile(r"^\s*(?:please\s+)?(?P<verb>sort|order|rank|arrange)\s+(?P<things>.+?)\s+"
+                              r"(?:by|according\s+to)\s+(?P<attribute>[a-z][a-z' ]*?)" + _DIRECTION + _CLAUSE_END,
+                              re.IGNORECASE)
+_BY_ATTRIBUTE = re.compile(r"\s+by\s+(?:the\s+|their\s+|its\s+)?(?P<attribute>[a-z]+(?:\s+[a-z]+){0,2})$")  # lower case: no name
+_ASCENDING_WAYS = ("ascending", "increasing", "alphabetical", "lexicographical")
+_COUNTED_ATTRIBUTE = re.compile(r"^(?:the\s+)?(?:number|count|amount)\s+of\s+(?P<counted>[a-z][a-z ]*)$|^how\s+many\s+"
+                                r"(?P<many>[a-z][a-z ]*?)(?:\s+(?:they|it)\s+(?:have|has))?$")
+# "the town they are in", "their price": the attribute's own words
+_ATTRIBUTE_TAIL = re.compile(r"\s+(?:(?:they|it)\s+(?:are|is|were|was)|they're|it's)(?:\s+[a-z]+)?$|\s+(?:of\s+)?(?:each|every)(?:\s+[a-z]+)?$"
+                             r"|\s+(?:that|which|who)\s+(?:have|has|had)(?:\s+(?:each|it|them|one))?$")
+
+
+def _grade_of(words: str | None) -> tuple[str, bool] | None:
+    """"cheapest" -> ("cheapest", ascending), "most expensive" -> ("expensive", descending); None for
+    words that grade nothing."""
+    if not words:
+        return None
+    words = words.lower()
+    if words.startswith(("most ", "least ")):
+        most, adjective = words.split(None, 1)
+        return adjective, most == "most"
+    if words in SUPERLATIVE_DESCENDING and words not in ("first", "best", "worst", "max", "min", "most", "least", "fewest"):
+        return words, SUPERLATIVE_DESCENDING[words]
+    return None
+
+
+def sort_clause(question: str) -> SortClause | None:
+    """The sorting a question asks for, and the question without it, or None. A sort changes which
+    answers a question has only where it picks some ("the three cheapest"), so "..., cheapest first" or
+    "sorted by price" is read apart: the model, trained on few such clauses, reads "cheapest" as the
+    cheapest one; the question without the clause is read as usual and its reading sorted."""
+    imperative = _SORT_IMPERATIVE.match(question)
+    if imperative is not None:
+        told = f"List {imperative.group('things')}."
+        return _sorted(told, imperative, imperative.group("verb").lower() == "rank")
+    for shape in (_SORTED_BY, _IN_ORDER, _FIRST_OR_FROM):
+        found = shape.search(question)
+        if found is None or found.start() == 0:
+            continue
+        told = question[:found.start()].rstrip(" ,;")
+        if not re.search(r"[a-z]", told, re.IGNORECASE):
+            continue
+        by = _BY_ATTRIBUTE.search(told) if shape is _IN_ORDER else None  # "... by reliability index in descending order"
+        told = told[:by.start()] if by is not None else told
+        told += found.group("stop") or ("?" if _ASKED.match(told) else ".")
+        if shape is _IN_ORDER:
+            way = (found.group("way") or "alphabetical").lower()
+            return SortClause(told, by.group("attribute") if by is not None else None, not way.startswith(_ASCENDING_WAYS))
+        clause = _sorted(told, found, (found.group(0).lower().lstrip(" ,.?!").startswith(("ranked", "ranking"))))
+        if clause is not None:
+            return clause
+    return None
+
+
+def _sorted(told: str, found: re.Match[str], ranked: bool) -> SortClause | None:
+    """The sort a clause says: by its attribute (or the superlative's adjective), in its direction
+    (ascending unless it says otherwise or ranks)."""
+    groups = found.groupdict()
+    attribute = groups.get("attribute")
+    descending = ranked
+    way = (groups.get("way") or groups.get("way_before") or groups.get("way_said") or "").lower()
+    if way:
+        descending = not way.startswith(_ASCENDING_WAYS)
+    graded = _grade_of(groups.get("first")) or _grade_of(groups.get("start"))
+    ending = _grade_of(groups.get("end"))
+    if graded is not None:
+        descending = graded[1]
+    elif groups.get("start") and ending is not None:  # "from the cheapest to the most expensive"
+        descending = not ending[1]
+    elif groups.get("start") and groups["start"].lower() in ("high", "higher", "highest", "large", "big"):
+        descending = True
+    if attribute is None:  # "..., cheapest first", "from most to least expensive"
+        attribute = groups.get("end_attribute") or (ending[0] if ending and groups.get("start", "").lower()
+                                                    in ("most", "least") else None) or (graded[0] if graded else None)
+    if not attribute:
+        return None
+    attribute = re.sub(r"^(?:the|their|its|his|her|our)\s+", "", attribute.strip().lower())
+    attribute = _ATTRIBUTE_TAIL.sub("", attribute).strip()
+    counted = _COUNTED_ATTRIBUTE.match(attribute)
+    if counted is not None:
+        return SortClause(told, counted.group("counted") or counted.group("many"), descending, counted=True)
+    if attribute in ("name", "names", "alphabet"):
+        return SortClause(told, None, descending)
+    return SortClause(told, attribute, descending)
