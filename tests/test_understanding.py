@@ -1392,6 +1392,9 @@ def test_a_negated_relation_is_read_from_the_positive_question(question: str, po
 
 
 SUPERLATIVE_READINGS = [  # (question, the reading from its syntax; None: left to the model)
+    # a capitalised kind right after "Which" (parsed as a name) is the thing ranked
+    ("Which Memristor has the lowest reliability index?",
+     "list :: ?u1 | is a | Memristor ; ?u1 | reliability index | ?u2 :: order ?u2 asc 1"),
     # a relative clause with a named subject leaves the relation open for the ranked noun
     ("What's the highest reliability index among products whose product manager sits in the Data Services department?",
      "max :: ?u1 | reliability index | ?u2 ; ?u2 | is a | products ; ?u2 | product manager | ?u3 ; ?u3 | sits in | Data Services"),
@@ -2600,3 +2603,21 @@ def test_the_parser_reads_a_question_without_its_sort_clause() -> None:
     assert understood.question == "List our services, cheapest first."
     assert understood.pattern == PhraseGraphPattern.from_text(
         "list :: ?u1 | is a | services ; ?u1 | cheapest | ?u2 :: order ?u2 asc")
+
+
+@pytest.mark.parametrize(("decoded", "typed"), [
+    ("list :: ?u1 | manager | Engineering", "list :: ?u1 | manager | Engineering ; ?u1 | is a | manager"),
+    ("list :: ?u1 | Heads | ?u2 ; ?u2 | is a | departments", "list :: ?u1 | Heads | ?u2 ; ?u2 | is a | departments ; ?u1 | is a | head"),
+    ("list :: ?u1 | product manager | X", None),  # a role of two words is kept as a relation only
+    ("list :: ?u1 | is a | person ; ?u1 | manager | X", None),  # a kind already
+    ("list :: ?u1 | manager | X ; ?u1 | born in | Y", None),  # more said of the answer
+])
+def test_a_role_is_also_tried_as_the_answers_kind(decoded: str, typed: str | None) -> None:
+    from understanding.repairs import role_kind_reading
+
+    found = role_kind_reading(PhraseGraphPattern.from_text(decoded))
+    assert found == (PhraseGraphPattern.from_text(typed) if typed else None)
+    if typed:
+        parser = QuestionParser(FixedModel(decoded, AnswerKind.RESOURCE))
+        [understood] = parser.parse_sync(["Who is the manager of Engineering?"])
+        assert understood.pattern == PhraseGraphPattern.from_text(decoded) and understood.alternatives[0] == found

@@ -41,7 +41,14 @@ from understanding.pgp import (
     UnderstoodQuestion,
     is_unknown,
 )
-from understanding.repairs import chosen_reading, finished, kind_relation_reading, repaired, sorted_as_asked
+from understanding.repairs import (
+    chosen_reading,
+    finished,
+    kind_relation_reading,
+    repaired,
+    role_kind_reading,
+    sorted_as_asked,
+)
 from understanding.rewording import SortClause, read_text, sort_clause
 from understanding.syntax import (
     aggregate_reading,
@@ -241,7 +248,7 @@ class QuestionParser:
     def _understand(self, texts: list[str]) -> list[UnderstoodQuestion]:
         """Every question's readings; one that asks its answers sorted is read without the sort clause
         and its readings sorted as the clause says (`understanding.repairs.sorted_as_asked`)."""
-        results = self._read(texts)
+        results = [_with_role_kind(r) for r in self._read(texts)]
         sorts = {i: clause for i, text in enumerate(texts) if (clause := sort_clause(text)) is not None}
         if not sorts:
             return results
@@ -627,6 +634,16 @@ def _per_thing(question: str, group: GroupNoun, pattern: PhraseGraphPattern) -> 
     before = re.findall(r"[a-z]+", question[:question.lower().find(group.marker.lower())].lower())[-1:]
     kinds = [t.object for t in pattern.triples if t.is_type and t.subject == ANSWER]
     return bool(before) and any(same_words(before[0], kind.split()[-1]) for kind in kinds)
+
+
+def _with_role_kind(understood: UnderstoodQuestion) -> UnderstoodQuestion:
+    """The reading with a role noun as the answer's kind too (`understanding.repairs.role_kind_reading`),
+    tried next: linking takes it where it fits the graph about as well (a class more)."""
+    typed = role_kind_reading(understood.pattern)
+    if typed is None or typed in understood.alternatives[:1]:
+        return understood
+    alternatives = (typed, *(a for a in understood.alternatives if a != typed))
+    return replace(understood, alternatives=alternatives[:MAX_ALTERNATIVES])
 
 
 def _sorts_as(pattern: PhraseGraphPattern, clause: SortClause) -> bool:

@@ -1814,3 +1814,17 @@ def _listed_thing(pattern: PhraseGraphPattern) -> str:
                              or any(t.is_type and t.subject == owners[0][1] for t in pattern.triples)):
         return owners[0][1]
     return ANSWER
+
+
+def role_kind_reading(pattern: PhraseGraphPattern) -> PhraseGraphPattern | None:
+    """"Who is the manager of the Marketing department?" read as `?u1 | manager | Marketing`: graphs often
+    keep the role as the person's class (a Manager who is a member of the department), so the reading
+    with the role as the answer's kind too is one to try next; where the graph has no such class, linking
+    drops it and the two readings are the same. None where the answer has a kind already or its relation is
+    no single role noun."""
+    if any(t.is_type and t.subject == ANSWER for t in pattern.triples) or pattern.form is QuestionForm.BOOLEAN:
+        return None
+    roles = [t.relation for t in pattern.triples if not t.is_type and ANSWER in t.nodes()]
+    if len(roles) != 1 or singular(roles[0].lower()) not in _ROLE_NOUNS:
+        return None
+    return replace(pattern, triples=(*pattern.triples, PhraseTriple(ANSWER, TYPE_RELATION, singular(roles[0].lower()))))

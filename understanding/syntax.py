@@ -213,10 +213,15 @@ def _owner_of_attribute(attribute: Any) -> Any | None:
     if attribute.dep_ == "pobj" and attribute.head.lower_ == "with" and attribute.head.head.pos_ == "NOUN":
         return attribute.head.head
     if attribute.dep_ == "dobj" and attribute.head.lemma_ == "have":
-        subjects = [c for c in attribute.head.children if c.dep_ == "nsubj" and c.pos_ == "NOUN"]
+        subjects = [c for c in attribute.head.children if c.dep_ == "nsubj" and (c.pos_ == "NOUN" or _asked_name(c))]
         if len(subjects) == 1:
             return subjects[0]
     return None
+
+
+def _asked_name(noun: Any) -> bool:
+    """"Which Memristor has ...": a capitalised kind right after the question word, parsed as a name."""
+    return noun.pos_ == "PROPN" and noun.i == 1 and noun.doc[0].lower_ in ("which", "what")
 
 
 def _graded_noun(adjective: Any) -> Any | None:
@@ -244,7 +249,7 @@ def _is_asked(doc: Any, noun: Any) -> bool:
     """Whether the question asks for `noun` itself: "What is the heaviest product ...", "Which are the
     three widest products?", "Which capacitor is ...", "Name the lightest product ...", "Which product
     ..." (the wh-determiner on the noun)."""
-    if _asked_by_determiner(noun):
+    if _asked_by_determiner(noun) or _asked_name(noun):
         return True
     head = noun.head
     if noun.dep_ in ("nsubj", "attr") and head.lemma_ == "be":
