@@ -2625,3 +2625,71 @@ def test_the_parser_tries_a_role_as_the_answers_kind_next() -> None:
     [understood] = parser.parse_sync(["Who is the manager of Engineering?"])
     assert understood.pattern == PhraseGraphPattern.from_text(decoded)
     assert understood.alternatives[0] == PhraseGraphPattern.from_text(f"{decoded} ; ?u1 | is a | manager")
+
+
+@pytest.mark.parametrize(("question", "told", "kind", "name", "relation"), [
+    ("Which of the products the Marketing department is responsible for cost less than 1 EUR?",
+     "Which of the products cost less than 1 EUR?", "products", "Marketing", "responsible for"),
+    ("In which cities are the suppliers of the hardware products the Procurement department is responsible for?",
+     "In which cities are the suppliers of the hardware products?", "hardware products", "Procurement", "responsible for"),
+    ("Which departments are responsible for the services that the Compensator Switch is eligible for?",
+     "Which departments are responsible for the services?", "services", "Compensator Switch", "eligible for"),
+    ("How many products that the Marketing department is responsible for cost more than 3 EUR?",
+     "How many products cost more than 3 EUR?", "products", "Marketing", "responsible for"),
+    ("List everything the Marketing department is responsible for.", "List everything.", None, "Marketing",
+     "responsible for"),
+])
+def test_a_named_subjects_clause_is_read_apart(question: str, told: str, kind: str | None, name: str,
+                                               relation: str) -> None:
+    from understanding.rewording import NamedClause, named_clause
+
+    assert named_clause(question) == NamedClause(told, kind, name, relation)
+
+
+@pytest.mark.parametrize("question", [
+    "Which products is the Engineering department responsible for?",  # the model reads this one whole
+    "Which departments are responsible for the products supplied by Smith?",  # no named subject
+    "Which products are supplied by Smith?",
+])
+def test_no_named_subjects_clause(question: str) -> None:
+    from understanding.rewording import named_clause
+
+    assert named_clause(question) is None
+
+
+@pytest.mark.parametrize(("question", "told_reading", "reading"), [
+    ("Which of the products the Marketing department is responsible for cost less than 1 EUR?",
+     "list :: ?u1 | is a | products ; ?u1 | cost | ?u2 :: filter ?u2 < 1",
+     "list :: ?u1 | is a | products ; ?u1 | cost | ?u2 ; Marketing | responsible for | ?u1 :: filter ?u2 < 1"),
+    ("In which cities are the suppliers of the hardware products the Procurement department is responsible for?",
+     "list :: ?u1 | city | ?u2 ; ?u2 | supplier of | ?u3 ; ?u3 | is a | hardware product",
+     "list :: ?u1 | city | ?u2 ; ?u2 | supplier of | ?u3 ; ?u3 | is a | hardware product ; "
+     "Procurement | responsible for | ?u3"),
+    # "everything": the relation alone, what the reading sorts by kept
+    ("List everything the Marketing department is responsible for.", "list :: ?u1 | is a | everything ; ?u1 | cheapest | ?u2 "
+     ":: order ?u2 asc", "list :: Marketing | responsible for | ?u1 ; ?u1 | cheapest | ?u2 :: order ?u2 asc"),
+    # no thing of the clause's kind in the reading: nothing to put the clause on
+    ("Which of the products the Marketing department is responsible for cost less than 1 EUR?",
+     "list :: ?u1 | cost | ?u2 :: filter ?u2 < 1", None),
+])
+def test_a_named_subjects_clause_is_put_back(question: str, told_reading: str, reading: str | None) -> None:
+    from understanding.repairs import with_named_clause
+    from understanding.rewording import named_clause
+
+    clause = named_clause(question)
+    assert clause is not None
+    got = with_named_clause(PhraseGraphPattern.from_text(told_reading), clause)
+    assert got == (PhraseGraphPattern.from_text(reading) if reading else None)
+
+
+def test_the_parser_puts_a_named_subjects_clause_back() -> None:
+    class ByQuestion:  # loses the clause when it is there, reads the rest well without it
+        def predict(self, questions: list[str]) -> list[ModelOutput]:
+            return [ModelOutput("list :: ?u1 | is a | products ; ?u1 | eur | ?u2" if "responsible" in q else
+                                "list :: ?u1 | is a | products ; ?u1 | supplied by | Smith PLC", AnswerKind.RESOURCE, 0.9)
+                    for q in questions]
+
+    [understood] = QuestionParser(ByQuestion()).parse_sync(
+        ["Which of the products the Marketing department is responsible for are supplied by Smith PLC?"])
+    assert understood.pattern == PhraseGraphPattern.from_text(
+        "list :: ?u1 | is a | products ; ?u1 | supplied by | Smith PLC ; Marketing | responsible for | ?u1")

@@ -48,8 +48,9 @@ from understanding.repairs import (
     repaired,
     role_kind_reading,
     sorted_as_asked,
+    with_named_clause,
 )
-from understanding.rewording import SortClause, read_text, sort_clause
+from understanding.rewording import SortClause, named_clause, read_text, sort_clause
 from understanding.syntax import (
     aggregate_reading,
     attribute_of_a_name,
@@ -246,6 +247,29 @@ class QuestionParser:
                 self._cache.popitem(last=False)
 
     def _understand(self, texts: list[str]) -> list[UnderstoodQuestion]:
+        """Every question's readings; one with a kind a named subject's clause restricts ("the products
+        the Marketing department is responsible for") is read without the clause and the clause put back
+        in its readings (`understanding.repairs.with_named_clause`), unless the model's own reading has it."""
+        results = self._understand_sorted(texts)
+        clauses = {i: clause for i, text in enumerate(texts) if (clause := named_clause(text)) is not None}
+        if not clauses:
+            return results
+        for (i, clause), told in zip(clauses.items(), self._understand_sorted([c.question for c in clauses.values()]),
+                                     strict=True):
+            asked = results[i]
+            if any(t.relation.lower() == clause.relation and clause.name in t.nodes() for t in asked.pattern.triples):
+                continue  # the model read the clause
+            readings = [r for p in (told.pattern, *told.alternatives) if (r := with_named_clause(p, clause)) is not None]
+            if not readings:
+                continue
+            readings = list(dict.fromkeys([*readings, asked.pattern]))
+            kind = AnswerKind.RESOURCE if clause.kind is None else told.answer_type.kind
+            results[i] = replace(told, question=asked.question, pattern=readings[0],
+                                 alternatives=tuple(readings[1:MAX_ALTERNATIVES + 1]),
+                                 answer_type=build_answer_type(kind, readings[0], told.answer_type.confidence))
+        return results
+
+    def _understand_sorted(self, texts: list[str]) -> list[UnderstoodQuestion]:
         """Every question's readings; one that asks its answers sorted is read without the sort clause
         and its readings sorted as the clause says (`understanding.repairs.sorted_as_asked`)."""
         results = [_with_role_kind(r) for r in self._read(texts)]

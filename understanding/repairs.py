@@ -51,7 +51,7 @@ from understanding.pgp import (
     next_unknown_number,
     node_degrees,
 )
-from understanding.rewording import SortClause
+from understanding.rewording import NamedClause, SortClause
 from understanding.syntax import compared_value
 
 
@@ -72,7 +72,7 @@ def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     pattern = with_superlative_shape(question, with_named_kinds(question, with_named_thing(question, pattern)))
     pattern = with_kind_total(question, with_text_match(question, with_grouped_aggregate(question, pattern)))
     pattern = with_value_of_the_best(question, with_sorted_kind(question, pattern))
-    pattern = with_counted_kind(question, with_cents(question, pattern))
+    pattern = with_counted_kind(question, with_cents(question, with_clause_out_of_kind(pattern)))
     pattern = with_had_thing(question, with_apposed_kind(question, with_counted_name(question, pattern)))
     pattern = with_named_by_its_kind(question, with_role_of(question, with_kind_in_place(question, pattern)))
     return with_asked_kind_counting(question, with_others_excluded(question, pattern))
@@ -1828,3 +1828,44 @@ def role_kind_reading(pattern: PhraseGraphPattern) -> PhraseGraphPattern | None:
     if len(roles) != 1 or singular(roles[0].lower()) not in _ROLE_NOUNS:
         return None
     return replace(pattern, triples=(*pattern.triples, PhraseTriple(ANSWER, TYPE_RELATION, singular(roles[0].lower()))))
+
+
+# "products the Marketing department is responsible for", "services that Compensator Switch is eligible for":
+# a kind with a named subject's relative clause
+_KIND_WITH_NAMED_CLAUSE = re.compile(
+    r"^(?P<kind>[a-z]+(?: [a-z]+){0,2}?) (?:that |which |whom |who )?(?:the |our )?(?P<name>[A-Z][\w&.'-]*(?: [A-Z][\w&.'-]*)*)"
+    r"(?: (?:department|team|division|unit|group|company|supplier|service|product))? (?:is|are|was|were) "
+    r"(?P<relation>[a-z]+ (?:for|of|to|in|on|with|by|from|at))$")
+
+
+def with_clause_out_of_kind(pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"Which of the products the Marketing department is responsible for has the lowest reliability
+    index?" decoded with the class `products the Marketing department is responsible for`: the clause is a
+    relation from the name (`?u1 | is a | products ; Marketing | responsible for | ?u1`)."""
+    for index, triple in enumerate(pattern.triples):
+        found = _KIND_WITH_NAMED_CLAUSE.match(triple.object) if triple.is_type else None
+        if found is None:
+            continue
+        triples = list(pattern.triples)
+        triples[index] = replace(triple, object=found.group("kind"))
+        triples.insert(index + 1, PhraseTriple(found.group("name"), found.group("relation"), triple.subject))
+        return replace(pattern, triples=tuple(triples))
+    return pattern
+
+
+def with_named_clause(pattern: PhraseGraphPattern, clause: NamedClause) -> PhraseGraphPattern | None:
+    """A reading of the question without its named subject's clause (`understanding.rewording.named_clause`)
+    with the clause put back: a relation from the name to the things of the clause's kind (`Marketing |
+    responsible for | ?u2` where `?u2 | is a | hardware products`), or to the answer for "everything" (what
+    else the reading says of the answer, but its sorting or comparing, is dropped: "List everything." says
+    nothing). None where no thing of that kind is in the reading."""
+    said = PhraseTriple(clause.name, clause.relation, ANSWER)
+    if clause.kind is None:
+        modified = pattern.modified_nodes()
+        kept = tuple(t for t in pattern.triples if set(t.nodes()) & modified)
+        return replace(pattern, triples=(said, *kept))
+    kinds = [t.subject for t in pattern.triples if t.is_type and is_unknown(t.subject) and (
+        same_words(t.object, clause.kind) or same_words(t.object.split()[-1], clause.kind.split()[-1]))]
+    if not kinds:
+        return None
+    return replace(pattern, triples=(*pattern.triples, replace(said, object=kinds[0])))

@@ -424,3 +424,35 @@ def _sorted(told: str, found: re.Match[str], ranked: bool) -> SortClause | None:
     if attribute in ("name", "names", "alphabet"):
         return SortClause(told, None, descending)
     return SortClause(told, attribute, descending)
+
+
+@dataclass(frozen=True)
+class NamedClause:
+    """A kind restricted by a named subject's relative clause ("the products the Marketing department is
+    responsible for"): the question read without the clause, the kind, the name and the clause's relation."""
+
+    question: str
+    kind: str | None
+    name: str
+    relation: str
+
+
+_NAMED_CLAUSE = re.compile(
+    r"\b(?P<before>(?i:which)(?:\s+of)?(?:\s+(?:the|our|all))?|(?i:how)\s+many|the|our|all|any|every|(?i:list|show|give\s+me))\s+"
+    r"(?P<kind>everything|anything|(?:[a-z]+\s+){0,2}?[a-z]+s)(?P<clause>\s+(?:that\s+|which\s+)?(?:the\s+|our\s+)?"
+    r"(?P<name>[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*)*)(?:\s+(?:department|team|division|unit|group))?\s+(?:is|are|was|were)\s+"
+    r"(?P<relation>responsible\s+for|in\s+charge\s+of|eligible\s+for|[a-z]+ed\s+(?:for|to|in|with|by))(?!\s+(?:the|a|an|our)\b))"
+    r"(?=\s*(?:[,?.!]|$|[a-z]))")
+
+
+def named_clause(question: str) -> NamedClause | None:
+    """A kind a named subject's relative clause picks out ("Which of the products the Marketing department
+    is responsible for cost less than 1 EUR?"), and the question without the clause, or None. The model
+    reads the question without it well and loses the clause with it; the clause becomes a relation from the
+    name to the things of that kind (`understanding.repairs.with_named_clause`)."""
+    found = _NAMED_CLAUSE.search(question)
+    if found is None:
+        return None
+    told = question[:found.start("clause")] + question[found.end("clause"):]
+    kind = None if found.group("kind") in ("everything", "anything") else found.group("kind")
+    return NamedClause(told, kind, found.group("name"), re.sub(r"\s+", " ", found.group("relation")))
