@@ -2693,3 +2693,27 @@ def test_the_parser_puts_a_named_subjects_clause_back() -> None:
         ["Which of the products the Marketing department is responsible for are supplied by Smith PLC?"])
     assert understood.pattern == PhraseGraphPattern.from_text(
         "list :: ?u1 | is a | products ; ?u1 | supplied by | Smith PLC ; Marketing | responsible for | ?u1")
+
+
+@pytest.mark.parametrize(("question", "plain"), [
+    ("Hi, which oscillator has the best reliability index?", "Which oscillator has the best reliability index?"),
+    ("Please list everyone who reports directly to Reiner Widmann.", "Who reports directly to Reiner Widmann?"),
+    ("Can I get the email address of whoever heads the Data Services department?",
+     "Give me the email address of the head of the Data Services department?"),
+    ("Could you tell me which suppliers are based in Japan?", "Which suppliers are based in Japan?"),
+    ("I'd like to know the postal addresses of the employees in Production.",
+     "Give me the postal addresses of the employees in Production."),
+    ("List our services from cheapest to most expensive, please.", "List our services from cheapest to most expensive."),
+    ("Which department has the most people in it?", "Which department has the most people?"),
+    ("breakers heavier than 18 g", "Which breakers are heavier than 18 g?"),
+    ("Are there hardware items that we sell for less than 5 cents? Which ones?",
+     "Which hardware items that we sell for less than 5 cents?"),
+    # questions asked plainly stay as they are
+    ("Which products are sold in it?", "Which products are sold in it?"),
+    ("Is there a product heavier than 20 g?", "Is there a product heavier than 20 g?"),
+    ("List the products cheaper than 2 EUR.", "List the products cheaper than 2 EUR."),
+])
+def test_a_question_asked_politely_or_as_in_a_chat_is_read_plainly(question: str, plain: str) -> None:
+    from understanding.rewording import asked_plainly
+
+    assert asked_plainly(question) == plain

@@ -279,9 +279,11 @@ class QuestionParser:
         for (i, clause), told in zip(sorts.items(), self._read([c.question for c in sorts.values()]), strict=True):
             asked = results[i]
             readings = [sorted_as_asked(p, clause) for p in (told.pattern, *told.alternatives)]
-            if _sorts_as(asked.pattern, clause):
-                readings.insert(0, asked.pattern)  # the model read the sort as the clause says: its reading stands
-            elif asked.pattern.form is QuestionForm.LIST and asked.pattern.ordering is not None \
+            if _sorts_as(asked.pattern, clause):  # the model read the sort as the clause says: its reading stands
+                alternatives = tuple(dict.fromkeys(r for r in readings if r != asked.pattern))
+                results[i] = replace(asked, alternatives=alternatives[:MAX_ALTERNATIVES])
+                continue
+            if asked.pattern.form is QuestionForm.LIST and asked.pattern.ordering is not None \
                     and asked.pattern.ordering.limit is None:
                 readings.insert(1, asked.pattern)  # sorted, by something else: tried next
             readings = list(dict.fromkeys(readings))

@@ -226,6 +226,57 @@ def _compass_read_as_coordinates(question: str) -> str:
     return _COMPASS_BOUND.sub(bound, question)
 
 
+# "Hi, ...", "Please list ...", "Could you tell me which ...", "Can I get the email of ...", "..., please.": the
+# words around the question that ask politely; what they ask is the question itself
+_GREETING = re.compile(r"^\s*(?:hi|hello|hey|dear\s+\w+)(?:\s+there)?\s*[,!.:;-]*\s+(?=\w)", re.IGNORECASE)
+_POLITE_ASKING = re.compile(r"^\s*(?:(?:please|kindly)\s+|(?:can|could|would|will)\s+you\s+(?:please\s+|kindly\s+)?"
+                            r"(?:(?:tell|show)\s+me\s+|let\s+me\s+know\s+|find\s+out\s+)?|i(?:'d| would)\s+like\s+to\s+know\s+"
+                            r"|i\s+want\s+to\s+know\s+|do\s+you\s+know\s+)(?=\w)", re.IGNORECASE)
+_MAY_I_HAVE = re.compile(r"^\s*(?:can|could|may)\s+i\s+(?:please\s+)?(?:get|have|see)\s+(?=\w)", re.IGNORECASE)
+_POLITE_END = re.compile(r"\s*,?\s+please\s*(?=[?.!]?\s*$)", re.IGNORECASE)
+# "Please list everyone who reports to X." asks "Who reports to X?"
+_EVERYONE_WHO = re.compile(r"^\s*(?:list|show|give\s+me|name|find)\s+(?:all\s+)?(?:everyone|everybody|anyone|anybody|"
+                           r"(?:all\s+)?(?:the\s+)?(?:people|persons|employees|staff)|all\s+those|those)\s+who\s+(?P<rest>.+?)"
+                           r"\s*[.?!]?\s*$", re.IGNORECASE)
+# "whoever heads the Data Services department": the head of it
+_WHOEVER = re.compile(r"\bwhoever\s+(?P<verb>heads|leads|manages|runs)\s+(?=the\b|[A-Z])")
+_WHOEVER_ROLE = {"heads": "head", "leads": "lead", "manages": "manager", "runs": "head"}
+# "Which department has the most people in it?": "in it" says nothing more
+_IN_IT = re.compile(r"\b(?P<counted>(?:most|fewest|least|more|fewer)\s+[a-z]+)\s+in\s+(?:it|them)(?=\s*[?.!]?\s*$)", re.IGNORECASE)
+# "breakers heavier than 18 g", "sensors cheaper than 2 EUR?": a kind compared, asked without a verb
+_ELLIPTIC_COMPARISON = re.compile(r"^\s*(?:all\s+)?(?P<kind>(?:[a-z]+\s+)?[a-z]+s)\s+(?P<compared>(?:[a-z]+er|more\s+[a-z]+|"
+                                  r"less\s+[a-z]+)\s+than\s+[^?]+?)\s*[?.!]?\s*$", re.IGNORECASE)
+# "Are there hardware items that we sell for less than 5 cents? Which ones?": which they are
+_ARE_THERE_WHICH = re.compile(r"^\s*(?:are|is)\s+there\s+(?:any\s+)?(?P<things>[^?]+?)\s*\?\s*(?:and\s+)?(?:if\s+so,?\s+)?"
+                              r"(?:which|what)\s+(?:ones|are\s+they|ones\s+are\s+they)\s*\??\s*$", re.IGNORECASE)
+
+
+def asked_plainly(question: str) -> str:
+    """The question without the words that ask it politely or as a chat would ("Hi, which oscillator
+    ...", "Could you tell me which ...", "Can I get the email ...", "..., please"), "List everyone who X"
+    as "Who X?", "whoever heads the X" as "the head of the X", "in it" after a count left out, a kind
+    compared without a verb ("breakers heavier than 18 g") as "Which breakers are heavier than 18 g?", and
+    "Are there X? Which ones?" as "Which X?"."""
+    question = _GREETING.sub("", question)
+    question = _POLITE_END.sub("", question)
+    if (may := _MAY_I_HAVE.match(question)) is not None:
+        question = "Give me " + question[may.end():]
+    polite = _POLITE_ASKING.match(question)
+    if polite is not None:  # "I'd like to know the addresses of ..." asks for them; "... which ..." is a question
+        rest = question[polite.end():]
+        question = ("Give me " + rest) if re.match(r"(?:the|a|an|all|our|its|their)\b", rest, re.IGNORECASE) else rest
+    if (everyone := _EVERYONE_WHO.match(question)) is not None:
+        question = f"Who {everyone.group('rest')}?"
+    question = _WHOEVER.sub(lambda found: f"the {_WHOEVER_ROLE[found.group('verb')]} of ", question)
+    question = _IN_IT.sub(lambda found: found.group("counted"), question)
+    if (compared := _ELLIPTIC_COMPARISON.match(question)) is not None and not _ASKED.match(question) \
+            and not re.match(r"\s*(?:list|give|show|name|find|count)\b", question, re.IGNORECASE):
+        question = f"Which {compared.group('kind')} are {compared.group('compared')}?"
+    if (there := _ARE_THERE_WHICH.match(question)) is not None:
+        question = f"Which {there.group('things')}?"
+    return question[:1].upper() + question[1:]
+
+
 def read_text(question: str) -> str:
     """The question as the model and the readers read it: capitalised and ended by "?" (or "." after
     an imperative) where it was not, the context told before the question left
@@ -240,6 +291,7 @@ def read_text(question: str) -> str:
     many units in total" as the total quantity, "a single part" as "a part", "the product manager responsible
     for X" as "the product manager of X", "For which X can Y be booked?"
     as "Which X can Y be booked for?", and a restatement after "i.e." left out; the understood question keeps the words as asked."""
+    question = asked_plainly(question)
     question = question[:1].upper() + question[1:]  # "how many people work in Data Services" as asked formally
     if question[-1:].isalnum():
         question += "?" if _ASKED.match(question) else "."
