@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pytest
@@ -2717,3 +2717,25 @@ def test_a_question_asked_politely_or_as_in_a_chat_is_read_plainly(question: str
     from understanding.rewording import asked_plainly
 
     assert asked_plainly(question) == plain
+
+
+@pytest.mark.parametrize(("question", "decoded", "projected"), [
+    ("What's the heaviest item we buy from Japan, and how many grams does it weigh?",
+     "list :: ?u1 | is a | item ; ?u1 | from | Japan ; ?u1 | heaviest | ?u2 :: order ?u2 desc 1", True),
+    ("What is our most expensive Crystal and what does it cost?",
+     "list :: ?u1 | is a | Crystal ; ?u1 | expensive | ?u2 :: order ?u2 desc 1", True),
+    ("Which is the most reliable sensor and what is its reliability index?",
+     "list :: ?u1 | is a | sensor ; ?u1 | reliable | ?u2 :: order ?u2 desc 1", True),
+    ("Which is the cheapest product and what is its weight?",  # another value: not the one ranked by
+     "list :: ?u1 | is a | product ; ?u1 | cheapest | ?u2 :: order ?u2 asc 1", False),
+    ("Which is the cheapest product?", "list :: ?u1 | is a | product ; ?u1 | cheapest | ?u2 :: order ?u2 asc 1", False),
+    ("Which supplier supplies the most products, and how many does it supply?",  # a count ranks: no value node
+     "list :: ?u1 | is a | supplier ; ?u1 | supplies | ?u2 :: order count ?u2 desc 1", False),
+])
+def test_the_value_the_best_one_is_ranked_by_is_answered_when_asked_too(question: str, decoded: str,
+                                                                          projected: bool) -> None:
+    from understanding.repairs import with_value_asked_too
+
+    pattern = PhraseGraphPattern.from_text(decoded)
+    got = with_value_asked_too(question, pattern)
+    assert got == (replace(pattern, projection=(ANSWER, pattern.ordering.node)) if projected else pattern)

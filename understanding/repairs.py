@@ -137,7 +137,33 @@ def with_named_by_its_kind(question: str, pattern: PhraseGraphPattern) -> Phrase
 def finished(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """Repairs applied last, to every reading, including those the syntax readers write: the ordinal's
     offset and the participle before "by a <noun>"."""
-    return with_stated_offset(question, with_agent_phrase(question, pattern))
+    return with_value_asked_too(question, with_stated_offset(question, with_agent_phrase(question, pattern)))
+
+
+# "..., and how much does it cost?", "and what does it cost?", "and how many grams does it weigh?", "and what
+# is its price?": the value the best one is ranked by, asked as well
+_VALUE_ASKED_TOO = re.compile(
+    r"(?:,\s*|\s+)and\s+(?:how\s+much\s+(?:does|do|did|would)\s+(?:it|they|that(?:\s+one)?|this(?:\s+one)?)\s+"
+    r"(?:cost|weigh|measure)|how\s+many\s+[a-z]+\s+(?:does|do)\s+(?:it|they)\s+(?:weigh|cost|measure)"
+    r"|what\s+(?:does|do)\s+(?:it|they)\s+(?:cost|weigh)|what(?:\s+is|'s)\s+(?:its|their)\s+(?P<attribute>[a-z]+(?:\s+[a-z]+)?)"
+    r"|how\s+(?:heavy|expensive|cheap|tall|wide|deep|long|reliable|old)\s+(?:is|are)\s+(?:it|they))\s*[?.!]?\s*$",
+    re.IGNORECASE)
+
+
+def with_value_asked_too(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"What's the heaviest item we buy from Japan, and how many grams does it weigh?": the best one and
+    the value it is ranked by, both answered (`:: select ?u1 ?u2`)."""
+    ordering = pattern.ordering
+    found = _VALUE_ASKED_TOO.search(question)
+    if ordering is None or ordering.per_group or ordering.limit is None or pattern.projection != (ANSWER,) or \
+            ordering.node == ANSWER or found is None:
+        return pattern
+    if found.group("attribute"):  # "what is its price?" after "the cheapest": the same value, not another one
+        ranked_by = " ".join(t.relation for t in pattern.triples if not t.is_type and ordering.node in t.nodes()).lower()
+        implied = IMPLIED_ORDER.get(ranked_by, ("",))[0]
+        if not any(word[:5] in ranked_by or word == implied for word in found.group("attribute").lower().split()):
+            return pattern
+    return replace(pattern, projection=(ANSWER, ordering.node))
 
 
 _BY_AN_AGENT = re.compile(r"\b(?P<verb>[a-z]+ed|made|sold|run|built|written)\s+by\s+(?:a|an|some|any)\s+(?P<noun>[a-z]+)\b")
