@@ -1003,6 +1003,8 @@ class KgqanPath:
             for _, anchor_node, anchor_pattern in unanchored))
         for (triple, anchor_node, _), predicate_set in zip(unanchored, sampled, strict=True):
             plans.append((triple, anchor_node, {"": predicate_set}))
+        anchor_patterns = {triple: (anchor_node, anchor_pattern) for triple, anchor_node, anchor_pattern in unanchored
+                           if anchor_pattern}
         iris = sorted({iri for _, _, sets in plans for s in sets.values() for iri, _ in s.pairs} |
                       {iri for s in [*holders.values(), *beyond.values()] for iri, _ in s.pairs})
         descriptions = await endpoint.describe_predicates(iris) if iris else {}
@@ -1018,6 +1020,11 @@ class KgqanPath:
                                                               top_k=options.predicates_per_edge,
                                                               descriptions=descriptions, class_words=class_words)
                 if anchor not in held:
+                    weak = not ranked[key] or ranked[key][0].score < MIN_HOP_SCORE  # no predicate of theirs fits
+                    if weak and anchor_patterns.get(triple) and triple not in to_values:
+                        ranked[key] = await self._through_bindings(triple, ranked[key], anchor_patterns[triple],
+                                                                   endpoint, descriptions, class_words,
+                                                                   options.predicates_per_edge)
                     if triple in to_values:
                         ranked[key] = await self._valued_hops(triple, ranked[key], to_values[triple], endpoint,
                                                               class_words)
@@ -1061,6 +1068,22 @@ class KgqanPath:
                                          anchor, best))
         return edges, evidence, around
 
+
+    async def _through_bindings(self, triple: PhraseTriple, ranked: list[LinkedPredicate], anchored: tuple[str, str],
+                                endpoint: Endpoint, descriptions: dict[str, str], class_words: dict[str, str],
+                                top_k: int) -> list[LinkedPredicate]:
+        """An edge between two unknowns whose anchor's things have no predicate fitting the phrase well
+        ("?u1 | suppliers | ?u2" where ?u2 are the part records of a bill of material): the predicates of
+        the things one hop beyond them (the parts), each after its first hop, as paths (PATH_FACTOR)."""
+        anchor_node, anchor_pattern = anchored
+        beyond = await self.relation_linker.predicates_through_bindings(anchor_pattern, anchor_node, endpoint)
+        paths: list[LinkedPredicate] = []
+        for first, mid_set in beyond.items():
+            hops = await self.relation_linker.rank(triple.relation, mid_set, endpoint, top_k=MAX_HOPS,
+                                                   descriptions=descriptions, class_words=class_words)
+            paths += [replace(p, score=PATH_FACTOR * p.score, through=first, through_out=True)
+                      for p in hops if p.score >= NEIGHBOUR_FIT]
+        return sorted([*ranked, *paths], key=lambda p: -p.score)[:top_k]
 
     async def _related_to_holders(self, triples: list[PhraseTriple], nodes: dict[str, list[LinkedEntity]],
                                   holders: dict[tuple[str, str], PredicateSet], endpoint: Endpoint,

@@ -237,6 +237,27 @@ class RelationLinker:
 
         return await _grouped(endpoint, query, key)
 
+    async def predicates_through_bindings(self, anchor_pattern: str, variable: str,
+                                          endpoint: Endpoint) -> dict[str, PredicateSet]:
+        """Predicates around the things a sample of `variable`'s values (bound by `anchor_pattern`) point
+        to, per first predicate, in one request: "the suppliers of the parts of BOM X" is `X :hasBomPart
+        ?bp . ?bp :hasPart ?part . ?part :hasSupplier ?answer` where a bill of material lists its parts
+        through records of each part and its quantity."""
+        bound = f"{{ SELECT DISTINCT {variable} WHERE {{ {anchor_pattern} }} LIMIT {ANCHOR_SAMPLE} }}"
+        mids = (f"{{ SELECT DISTINCT ?kgqaFirst ?kgqaMid WHERE {{ {bound} {variable} ?kgqaFirst ?kgqaMid . "
+                f"FILTER(isIRI(?kgqaMid) && ?kgqaFirst != <{RDF_TYPE}> && ?kgqaMid != {variable}) }} "
+                f"LIMIT {NEIGHBOUR_SAMPLE} }}")
+        ends = f"OPTIONAL {{ ?kgqaOther <{RDF_TYPE}> ?t }} BIND(isLiteral(?kgqaOther) AS ?lit)"
+        query = (f'SELECT DISTINCT ?kgqaFirst ?p ?dir ?t ?lit WHERE {{ {{ {mids} ?kgqaMid ?p ?kgqaOther '
+                 f'FILTER(?p != <{RDF_TYPE}>) BIND("{OUT}" AS ?dir) {ends} }} UNION {{ {mids} ?kgqaOther ?p ?kgqaMid '
+                 f'FILTER(?p != ?kgqaFirst) BIND("{IN}" AS ?dir) {ends} }} }} LIMIT {MAX_PREDICATE_ROWS}')
+
+        def key(row: dict) -> str | None:  # type: ignore[type-arg]
+            first = row.get("kgqaFirst")
+            return first.value if isinstance(first, ox.NamedNode) else None
+
+        return await _grouped(endpoint, query, key)
+
     async def predicates_beyond_bindings(self, anchor_pattern: str | None, variable: str, firsts: Sequence[str],
                                          endpoint: Endpoint) -> dict[str, PredicateSet]:
         """Predicates to numbers or dates of the things that a sample of `variable`'s values (bound by

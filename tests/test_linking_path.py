@@ -1076,6 +1076,19 @@ async def test_an_unknown_next_to_a_name_is_looked_around_where_its_phrase_leads
     assert f"<{PV}hasProductManager> ?unknown2" in result.evidence.sparql
 
 
+async def test_an_edge_no_predicate_of_its_things_fits_is_looked_for_one_hop_beyond(path: KgqanPath,
+                                                                                     ck25: Endpoint) -> None:
+    """"the suppliers of the parts listed in the BOM X": the BOM lists part records (a part and its
+    quantity), which have no supplier; the parts they point to do (`?u2 hasPart ?x . ?x hasSupplier ?u1`)."""
+    result = await path.answer_understood(
+        understood("list :: ?u1 | suppliers | ?u2 ; ?u2 | is a | parts ; ?u2 | listed in | ElectroSphere Vesselink",
+                   AnswerType(AnswerKind.RESOURCE, "suppliers")), ck25, KGQAN_ONLY)
+    truth = await ck25.sparql.select(f'SELECT DISTINCT ?s WHERE {{ ?b <{PV}name> "ElectroSphere Vesselink" ; '
+                                     f'<{PV}hasBomPart>/<{PV}hasPart>/<{PV}hasSupplier> ?s }}')
+    assert truth.rows and sorted(a.value for a in result.answers) == sorted(r["s"].value for r in truth.rows)
+    assert f"<{PV}hasPart> ?kgqaVia" in result.evidence.sparql
+
+
 @pytest.mark.parametrize(("question", "names"), [
     ("What are the phone numbers of Lili Geier and Erhard Fried?", ("Lili Geier", "Erhard Fried")),
     ("What do the Compensator Switch and the Flow Compensator cost?", ("Compensator Switch", "Flow Compensator")),
