@@ -2739,3 +2739,28 @@ def test_the_value_the_best_one_is_ranked_by_is_answered_when_asked_too(question
     pattern = PhraseGraphPattern.from_text(decoded)
     got = with_value_asked_too(question, pattern)
     assert got == (replace(pattern, projection=(ANSWER, pattern.ordering.node)) if projected else pattern)
+
+
+@pytest.mark.parametrize(("question", "readings", "chosen"), [
+    # the best reading drops the name the question says: a later one keeping its words and naming it
+    ("Which products do we get from Bolton, Sanchez and Rodgers?",
+     ["list :: ?u1 | is a | products", "list :: ?u1 | is a | products ; ?u1 | from | Bolton, Sanchez"], 1),
+    # a capitalised kind the best reading keeps as a class is not a dropped name
+    ("How many Sensors cost less than 1 EUR?",
+     ["count :: ?u1 | is a | Sensors ; ?u1 | cost | ?u2 :: filter ?u2 < 1", "count :: ?u1 | Sensors | EUR"], 0),
+    # a later reading that loses one of the best one's words is not taken
+    ("Which products do we get from Smith PLC?",
+     ["list :: ?u1 | is a | products", "list :: ?u1 | get from | Smith PLC"], 0),
+])
+def test_a_reading_that_names_a_dropped_name_is_chosen(question: str, readings: list[str], chosen: int) -> None:
+    from understanding.repairs import chosen_reading
+
+    assert chosen_reading(question, [PhraseGraphPattern.from_text(r) for r in readings]) == chosen
+
+
+def test_a_money_unit_read_as_the_compared_relation_is_the_price() -> None:
+    from understanding.repairs import with_cents
+
+    pattern = PhraseGraphPattern.from_text("list :: ?u1 | is a | hardware items ; ?u1 | cents | ?u2 :: filter ?u2 < 5")
+    assert with_cents("Which hardware items do we sell for less than 5 cents?", pattern) == PhraseGraphPattern.from_text(
+        "list :: ?u1 | is a | hardware items ; ?u1 | price | ?u2 :: filter ?u2 < 0.05")

@@ -331,9 +331,18 @@ def with_name_not_compared(question: str, pattern: PhraseGraphPattern) -> Phrase
 _CENTS = re.compile(r"\b(\d+(?:\.\d+)?)\s*(?:cents?|ct)\b", re.IGNORECASE)
 
 
+_MONEY_UNITS = frozenset({"cents", "cent", "euros", "euro", "eur", "dollars", "dollar", "usd", "pounds sterling", "gbp"})
+
+
 def with_cents(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """"cost less than 50 cents": a price is stored in the currency's unit, so a bound in cents is a
-    hundredth of it (`filter ?u2 < 50` -> `< 0.5`)."""
+    hundredth of it (`filter ?u2 < 50` -> `< 0.5`); a money unit read as the compared relation ("sell for
+    less than 5 cents" as `?u1 | cents | ?u2`) is the price."""
+    compared = {c.node for c in pattern.comparisons if not c.by_count}
+    if any(not t.is_type and t.relation.lower() in _MONEY_UNITS and t.object in compared for t in pattern.triples):
+        pattern = replace(pattern, triples=tuple(
+            replace(t, relation="price") if not t.is_type and t.relation.lower() in _MONEY_UNITS and t.object in compared
+            else t for t in pattern.triples))
     stated = {float(m.group(1)) for m in _CENTS.finditer(question)}
     if not stated or not pattern.comparisons:
         return pattern
@@ -358,6 +367,9 @@ def fits_stated_ordering(pattern: PhraseGraphPattern, stated: StatedOrdering | N
     return stated.by_count is None or pattern.ordering.by_count == stated.by_count
 
 
+_NAME_INSIDE = re.compile(r"(?<=[a-z,] )[A-Z][\w'’&.-]*")  # a capitalised word inside the sentence: a name
+
+
 def chosen_reading(question: str, readings: list[PhraseGraphPattern]) -> int:
     """Which of the model's readings (best first) to take: the best, unless it does not order as the
     question's superlative says and a later reading of the same form does while keeping every word of
@@ -374,6 +386,14 @@ def chosen_reading(question: str, readings: list[PhraseGraphPattern]) -> int:
     if not readings:
         return 0
     best = readings[0]
+    kept = _phrase_words(best)
+    dropped = {word.lower() for word in _NAME_INSIDE.findall(question)} - kept
+    if not best.entity_phrases() and dropped:  # "Which products do we get from Bolton, Sanchez and Rodgers?"
+        # read as `?u1 | is a | products`: a reading that keeps it and names the name
+        named = next((i for i, reading in enumerate(readings) if reading.entity_phrases()
+                      and reading.form is best.form and _phrase_words(reading) >= kept), None)
+        if named is not None:
+            return named
     appositions = apposition_relations(question, best)
     if fits_stated_ordering(best, stated) and not appositions:
         return 0
