@@ -2764,3 +2764,26 @@ def test_a_money_unit_read_as_the_compared_relation_is_the_price() -> None:
     pattern = PhraseGraphPattern.from_text("list :: ?u1 | is a | hardware items ; ?u1 | cents | ?u2 :: filter ?u2 < 5")
     assert with_cents("Which hardware items do we sell for less than 5 cents?", pattern) == PhraseGraphPattern.from_text(
         "list :: ?u1 | is a | hardware items ; ?u1 | price | ?u2 :: filter ?u2 < 0.05")
+
+
+@pytest.mark.parametrize(("question", "read"), [
+    ("How many of our Brazilian suppliers deliver at least one Capacitor?", "How many Brazilian suppliers deliver a Capacitor?"),
+    ("Which department is in charge of our most expensive service?",
+     "Which department is responsible for our most expensive service?"),
+    # "How many of the X ..." stays: the model reads it as it is
+    ("How many of the products compatible with J785-9314350 weigh at least 15 grams?",
+     "How many of the products compatible with J785-9314350 weigh at least 15 grams?"),
+])
+def test_paraphrases_read_in_their_plain_form(question: str, read: str) -> None:
+    from understanding.rewording import read_text
+
+    assert read_text(question) == read
+
+
+def test_a_possessive_is_no_part_of_a_role() -> None:
+    from understanding.repairs import with_whole_role
+
+    pattern = PhraseGraphPattern.from_text("list :: ?u1 | manager | Liese Adam")
+    assert with_whole_role("Who is Liese Adam's manager?", pattern) == pattern
+    assert with_whole_role("Who is the product manager of Liese Adam?", pattern) == PhraseGraphPattern.from_text(
+        "list :: ?u1 | product manager | Liese Adam")

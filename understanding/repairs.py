@@ -255,7 +255,7 @@ def with_whole_role(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPa
     for index, triple in enumerate(pattern.triples):
         if triple.is_type or triple.relation.lower() not in _ROLE_NOUNS:
             continue
-        found = re.search(r"\b([a-z]+) " + re.escape(triple.relation) + r"\b", question)
+        found = re.search(r"(?<!['’])\b([a-z]+) " + re.escape(triple.relation) + r"\b", question)  # not "Adam's"
         if found is None or singular(found.group(1)) in used or found.group(1) in _LINKING_WORDS | _DETERMINERS:
             continue
         triples = list(pattern.triples)

@@ -30,7 +30,7 @@ _TOLD_FIRST = re.compile(r"^(?!\s*" + _ASKING + r")[^?]*?(?:\s[-\u2013\u2014]\s|
                          r"(?P<asked>" + _ASKING + r"[^?]*\?)\s*$")
 # "Which of our hardware products come from ...?" asks what "Which hardware products ...?" asks; the
 # model, trained on few such questions, makes the things asked among an intermediate node
-_WHICH_OF_OUR = re.compile(r"^(?P<wh>which|what)\s+of\s+(?:all\s+)?(?:our|the)\s+"
+_WHICH_OF_OUR = re.compile(r"^(?P<wh>which|what|how\s+many(?=\s+of\s+our\b))\s+of\s+(?:all\s+)?(?:our|the)\s+"
                            r"(?!(?:two|three|four|five|following|above|below|these|those)\b)(?=(?:[a-z-]+\s+){0,2}[a-z]+s\s+(?!of\b)[a-z])",
                            re.IGNORECASE)
 # "Cheapest sensor?", "Most reliable resistor from Japan?": a superlative noun phrase asked alone
@@ -238,6 +238,10 @@ _POLITE_END = re.compile(r"\s*,?\s+please\s*(?=[?.!]?\s*$)", re.IGNORECASE)
 _EVERYONE_WHO = re.compile(r"^\s*(?:list|show|give\s+me|name|find)\s+(?:all\s+)?(?:everyone|everybody|anyone|anybody|"
                            r"(?:all\s+)?(?:the\s+)?(?:people|persons|employees|staff)|all\s+those|those)\s+who\s+(?P<rest>.+?)"
                            r"\s*[.?!]?\s*$", re.IGNORECASE)
+# "deliver at least one Capacitor": a Capacitor (not a count: "at least one" is there being one)
+_AT_LEAST_ONE = re.compile(r"\bat\s+least\s+one\s+(?=[A-Za-z])(?!(?:of|more|other)\b)", re.IGNORECASE)
+# "in charge of" says "responsible for"
+_IN_CHARGE_OF = re.compile(r"\b(?:is|are|was|were)\s+in\s+charge\s+of\b", re.IGNORECASE)
 # "whoever heads the Data Services department": the head of it
 _WHOEVER = re.compile(r"\bwhoever\s+(?P<verb>heads|leads|manages|runs)\s+(?=the\b|[A-Z])")
 _WHOEVER_ROLE = {"heads": "head", "leads": "lead", "manages": "manager", "runs": "head"}
@@ -269,6 +273,8 @@ def asked_plainly(question: str) -> str:
         question = f"Who {everyone.group('rest')}?"
     question = _WHOEVER.sub(lambda found: f"the {_WHOEVER_ROLE[found.group('verb')]} of ", question)
     question = _IN_IT.sub(lambda found: found.group("counted"), question)
+    question = _AT_LEAST_ONE.sub("a ", question)
+    question = _IN_CHARGE_OF.sub(lambda found: found.group(0).split()[0] + " responsible for", question)
     if (compared := _ELLIPTIC_COMPARISON.match(question)) is not None and not _ASKED.match(question) \
             and not re.match(r"\s*(?:list|give|show|name|find|count)\b", question, re.IGNORECASE):
         question = f"Which {compared.group('kind')} are {compared.group('compared')}?"
