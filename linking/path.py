@@ -362,7 +362,8 @@ class KgqanPath:
         `_next_reading`); when those find nothing, with the reading that makes the wh-noun the answer's
         kind (`kind_relation_reading`), then with the spaCy rules' reading (`_rule_reading`); a count
         that every reading found 0 answers 0 (`_counted_nothing`)."""
-        alternatives = bool(understood.alternatives) and not understood.unsupported
+        alternatives = bool(understood.alternatives) and not understood.unsupported and \
+            not _drops_a_name_asked_about(understood.pattern, understood.alternatives[0])
         result = await self.answer_understood(understood, endpoint, options)
         weak = not result.answers or (fit(result) < WEAK_READING and result.sparql_requests < NEXT_READING_REQUESTS)
         # the next reading says one class more ("the cheapest service"): it answers if it fits about as well
@@ -1304,6 +1305,16 @@ def with_demonym_kinds(pattern: PhraseGraphPattern) -> PhraseGraphPattern:
         else:
             triples.append(triple)
     return pattern if len(triples) == len(pattern.triples) else replace(pattern, triples=tuple(triples))
+
+
+def _drops_a_name_asked_about(best: PhraseGraphPattern, alternative: PhraseGraphPattern) -> bool:
+    """Whether a yes/no reading's next one leaves out a name the best one asks about (a capitalised word of
+    its names): "Does Karch Moeller report to Elena Herzog?" read next as `?u1 | report to | Elena Herzog`
+    would say yes for anyone reporting to her, so a no of the best reading must stand."""
+    if best.form is not QuestionForm.BOOLEAN:
+        return False
+    said = {w for phrase in alternative.entity_phrases() for w in phrase.split()}
+    return any(w[:1].isupper() and w not in said for phrase in best.entity_phrases() for w in phrase.split())
 
 
 def linked_through_one(pattern: PhraseGraphPattern) -> PhraseGraphPattern | None:

@@ -20,6 +20,7 @@ from linking.demonyms import country_of
 from linking.filtering import AnswerTypeFilter
 from linking.path import (
     _asks_for_kind,
+    _drops_a_name_asked_about,
     _named_tail,
     linked_through_one,
     with_counted_kind_reading,
@@ -1110,3 +1111,13 @@ async def test_a_question_about_two_names_is_answered_for_each(path: KgqanPath, 
     assert "answered for each" in result.notes[0]
     one = await path.answer("Which products does Lee and Sons supply?", ck25, KGQAN_ONLY)
     assert not any("answered for each" in n for n in one.notes)  # the graph names one supplier so
+
+
+@pytest.mark.parametrize(("best", "alternative", "drops"), [
+    ("boolean :: Karch Moeller | report to | Elena Herzog", "boolean :: ?u1 | report to | Elena Herzog", True),
+    ("boolean :: orchestra | use | DVD record format", "boolean :: orchestra | format | DVD", False),  # said again
+    ("boolean :: Tracy Kim | own | dog", "boolean :: ?u1 | own | Tracy Kim", False),  # a kind, not a name, left out
+    ("list :: ?u1 | report to | Elena Herzog", "list :: ?u1 | report to | ?u2", False),  # only yes/no readings
+])
+def test_a_yes_no_reading_is_not_replaced_by_one_without_its_names(best: str, alternative: str, drops: bool) -> None:
+    assert _drops_a_name_asked_about(PhraseGraphPattern.from_text(best), PhraseGraphPattern.from_text(alternative)) is drops

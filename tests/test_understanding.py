@@ -2711,6 +2711,15 @@ def test_the_parser_puts_a_named_subjects_clause_back() -> None:
     # questions asked plainly stay as they are
     ("Which products are sold in it?", "Which products are sold in it?"),
     ("Is there a product heavier than 20 g?", "Is there a product heavier than 20 g?"),
+    ("which department has the most people working in it?", "Which department has the most people?"),
+    ("For the Sensor category, which piece of hardware has the highest price?",
+     "Which piece of hardware in the Sensor category has the highest price?"),
+    ("In the Marketing department, who manages the most products?",
+     "Who manages the most products in the Marketing department?"),
+    ("Top 3 heaviest products from suppliers in Japan", "What are the top 3 heaviest products from suppliers in Japan?"),
+    ("What's the Marketing department's most expensive hardware product?",
+     "What's the most expensive hardware product of the Marketing department?"),
+    ("Show me the hardware whose reliability index is above 0.96", "Show me the hardware with a reliability index above 0.96"),
     ("List the products cheaper than 2 EUR.", "List the products cheaper than 2 EUR."),
 ])
 def test_a_question_asked_politely_or_as_in_a_chat_is_read_plainly(question: str, plain: str) -> None:

@@ -246,7 +246,20 @@ _IN_CHARGE_OF = re.compile(r"\b(?:is|are|was|were)\s+in\s+charge\s+of\b", re.IGN
 _WHOEVER = re.compile(r"\bwhoever\s+(?P<verb>heads|leads|manages|runs)\s+(?=the\b|[A-Z])")
 _WHOEVER_ROLE = {"heads": "head", "leads": "lead", "manages": "manager", "runs": "head"}
 # "Which department has the most people in it?": "in it" says nothing more
-_IN_IT = re.compile(r"\b(?P<counted>(?:most|fewest|least|more|fewer)\s+[a-z]+)\s+in\s+(?:it|them)(?=\s*[?.!]?\s*$)", re.IGNORECASE)
+_IN_IT = re.compile(r"\b(?P<counted>(?:most|fewest|least|more|fewer)\s+[a-z]+)(?:\s+(?:working|employed|listed|based))?\s+in\s+"
+                    r"(?:it|them)(?=\s*[?.!]?\s*$)", re.IGNORECASE)
+# "For the Sensor category, which ...?": the group said first, put after the question ("... in the Sensor category?")
+_GROUP_SAID_FIRST = re.compile(r"^\s*(?i:for|in|within)\s+(?P<group>the\s+(?:[A-Z][\w&-]*\s+)+(?:category|department|team|"
+                               r"group|division)|the\s+(?:category|department|team|group|division)\s+[A-Z][\w&-]*(?:\s+[A-Z][\w&-]*)*)"
+                               r"\s*,\s*(?P<asked>(?i:which|what|who|how)\b[^?]*?)\s*\?\s*$")
+# "Top 3 heaviest products from Japan": a ranking asked without a verb
+_ELLIPTIC_TOP = re.compile(r"^\s*(?P<top>top\s+(?:\d+|two|three|four|five|ten))\s+(?P<rest>[a-z][^?]*?)\s*[?.!]?\s*$", re.IGNORECASE)
+# "the Marketing department's most expensive hardware product": the possessive as "of"
+_GROUP_POSSESSIVE = re.compile(r"\bthe\s+(?P<owner>(?:[A-Z][\w&-]*\s+)+(?:department|team|group|division|category))['’]s\s+"
+                               r"(?P<thing>(?:(?:most|least)\s+[a-z]+\s+|[a-z]+est\s+)?[a-z]+(?:\s+[a-z]+)?)(?=\s*[?.!,]|\s*$)")
+# "the hardware whose reliability index is above 0.96": "with a reliability index above 0.96"
+_WHOSE_BOUND = re.compile(r"\b(?P<kind>[a-z]+)\s+whose\s+(?P<attribute>[a-z]+(?:\s+[a-z]+)?)\s+(?:is|are)\s+"
+                          r"(?P<bound>(?:above|below|over|under|(?:more|less|greater|higher|lower)\s+than|at\s+(?:least|most))\s+[\d.]+)")
 # "breakers heavier than 18 g", "sensors cheaper than 2 EUR?": a kind compared, asked without a verb
 _ELLIPTIC_COMPARISON = re.compile(r"^\s*(?:all\s+)?(?P<kind>(?:[a-z]+\s+)?[a-z]+s)\s+(?P<compared>(?:[a-z]+er|more\s+[a-z]+|"
                                   r"less\s+[a-z]+)\s+than\s+[^?]+?)\s*[?.!]?\s*$", re.IGNORECASE)
@@ -280,6 +293,16 @@ def asked_plainly(question: str) -> str:
         question = f"Which {compared.group('kind')} are {compared.group('compared')}?"
     if (there := _ARE_THERE_WHICH.match(question)) is not None:
         question = f"Which {there.group('things')}?"
+    if (first := _GROUP_SAID_FIRST.match(question)) is not None:  # after the asked noun where a verb follows it
+        asked, group = first.group("asked"), first.group("group")
+        noun = re.match(r"(?i:which|what)\s+(?:[a-z]+\s+){0,3}?[a-z]+(?=\s+(?:has|have|is|are|was|were|does|do|did|can)\b)", asked)
+        question = (f"{asked[:noun.end()]} in {group}{asked[noun.end():]}?" if noun is not None
+                    else f"{asked} in {group}?")
+    if (top := _ELLIPTIC_TOP.match(question)) is not None:
+        question = f"What are the {top.group('top').lower()} {top.group('rest')}?"
+    question = _GROUP_POSSESSIVE.sub(lambda found: f"the {found.group('thing')} of the {found.group('owner')}", question)
+    question = _WHOSE_BOUND.sub(lambda found: f"{found.group('kind')} with a {found.group('attribute')} {found.group('bound')}",
+                                question)
     return question[:1].upper() + question[1:]
 
 
