@@ -2717,6 +2717,8 @@ def test_the_parser_puts_a_named_subjects_clause_back() -> None:
     ("In the Marketing department, who manages the most products?",
      "Who manages the most products in the Marketing department?"),
     ("Top 3 heaviest products from suppliers in Japan", "What are the top 3 heaviest products from suppliers in Japan?"),
+    ("Which country is home to the second-largest number of our suppliers?",
+     "Which country is home to the second largest number of our suppliers?"),
     ("What's the Marketing department's most expensive hardware product?",
      "What's the most expensive hardware product of the Marketing department?"),
     ("Show me the hardware whose reliability index is above 0.96", "Show me the hardware with a reliability index above 0.96"),
@@ -2796,3 +2798,17 @@ def test_a_possessive_is_no_part_of_a_role() -> None:
     assert with_whole_role("Who is Liese Adam's manager?", pattern) == pattern
     assert with_whole_role("Who is the product manager of Liese Adam?", pattern) == PhraseGraphPattern.from_text(
         "list :: ?u1 | product manager | Liese Adam")
+
+
+@pytest.mark.parametrize(("question", "decoded", "limit"), [
+    ("What are the three priciest products managed by Thomas Mueller?",
+     "list :: ?u1 | is a | products ; ?u1 | priciest | ?u2 :: order ?u2 desc 1", 3),
+    ("Which three countries have the most suppliers?", "list :: ?u1 | is a | countries ; ?u1 | suppliers | ?u2 "
+     ":: order count ?u2 desc 1", 3),
+    ("What is the priciest product?", "list :: ?u1 | is a | product ; ?u1 | priciest | ?u2 :: order ?u2 desc 1", 1),
+])
+def test_a_reading_keeps_the_number_the_question_states(question: str, decoded: str, limit: int) -> None:
+    from understanding.repairs import with_stated_limit
+
+    pattern = with_stated_limit(question, PhraseGraphPattern.from_text(decoded))
+    assert pattern.ordering is not None and pattern.ordering.limit == limit

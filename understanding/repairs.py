@@ -137,7 +137,21 @@ def with_named_by_its_kind(question: str, pattern: PhraseGraphPattern) -> Phrase
 def finished(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """Repairs applied last, to every reading, including those the syntax readers write: the ordinal's
     offset and the participle before "by a <noun>"."""
-    return with_value_asked_too(question, with_stated_offset(question, with_agent_phrase(question, pattern)))
+    pattern = with_stated_limit(question, with_agent_phrase(question, pattern))
+    return with_value_asked_too(question, with_stated_offset(question, pattern))
+
+
+def with_stated_limit(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"the three priciest products": a reading that keeps one keeps the number the question states,
+    however it came to order (a repair or a reader may write an ordering of its own after
+    `with_stated_ordering`)."""
+    ordering = pattern.ordering
+    if ordering is None or ordering.limit != 1 or ordering.offset or ordering.aggregate:
+        return pattern
+    stated = stated_ordering(question)
+    if stated is None or not stated.limit or stated.limit == 1:
+        return pattern
+    return replace(pattern, ordering=replace(ordering, limit=stated.limit))
 
 
 # "..., and how much does it cost?", "and what does it cost?", "and how many grams does it weigh?", "and what

@@ -248,6 +248,8 @@ _WHOEVER_ROLE = {"heads": "head", "leads": "lead", "manages": "manager", "runs":
 # "Which department has the most people in it?": "in it" says nothing more
 _IN_IT = re.compile(r"\b(?P<counted>(?:most|fewest|least|more|fewer)\s+[a-z]+)(?:\s+(?:working|employed|listed|based))?\s+in\s+"
                     r"(?:it|them)(?=\s*[?.!]?\s*$)", re.IGNORECASE)
+# "the second-largest number": the ordinal and the superlative as two words
+_HYPHENATED_ORDINAL = re.compile(r"\b(?P<ordinal>second|third|fourth|fifth)-(?=(?:[a-z]+est|most|least)\b)", re.IGNORECASE)
 # "For the Sensor category, which ...?": the group said first, put after the question ("... in the Sensor category?")
 _GROUP_SAID_FIRST = re.compile(r"^\s*(?i:for|in|within)\s+(?P<group>the\s+(?:[A-Z][\w&-]*\s+)+(?:category|department|team|"
                                r"group|division)|the\s+(?:category|department|team|group|division)\s+[A-Z][\w&-]*(?:\s+[A-Z][\w&-]*)*)"
@@ -285,6 +287,7 @@ def asked_plainly(question: str) -> str:
     if (everyone := _EVERYONE_WHO.match(question)) is not None:
         question = f"Who {everyone.group('rest')}?"
     question = _WHOEVER.sub(lambda found: f"the {_WHOEVER_ROLE[found.group('verb')]} of ", question)
+    question = _HYPHENATED_ORDINAL.sub(r"\g<ordinal> ", question)
     question = _IN_IT.sub(lambda found: found.group("counted"), question)
     question = _AT_LEAST_ONE.sub("a ", question)
     question = _IN_CHARGE_OF.sub(lambda found: found.group(0).split()[0] + " responsible for", question)
