@@ -710,7 +710,8 @@ def comparison_expression(comparison: Comparison) -> str:
         return f"{XSD_DOUBLE}(str({node})) {operator} {XSD_DOUBLE}(str({comparison.other_node}))"
     if operator in TEXT_OPERATORS:  # "an email address containing 'Fried'", case-insensitive
         text = term_to_sparql(ox.Literal(value.lower()))
-        return f'{"CONTAINS" if operator == "contains" else "STRSTARTS"}(LCASE(str({node})), {text})'
+        function = {"contains": "CONTAINS", "starts": "STRSTARTS", "ends": "STRENDS"}[operator]
+        return f"{function}(LCASE(str({node})), {text})"
     value = _written_number(value) or value
     if _ISO_DATE.match(value):
         return f'SUBSTR(str({node}), 1, 10) {operator} "{value[:10]}"'

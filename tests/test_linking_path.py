@@ -1001,7 +1001,7 @@ async def test_a_value_compared_inside_a_negation_is_compared_there(path: KgqanP
 
 async def test_a_text_match_filters_the_values_case_insensitively(path: KgqanPath, ck25: Endpoint) -> None:
     """"List the suppliers whose name starts with 'Ad'." / "... containing 'and Sons'"."""
-    for operator, text, test in (("starts", "ad", "STRSTARTS"), ("contains", "AND SONS", "CONTAINS")):
+    for operator, text, test in (("starts", "ad", "STRSTARTS"), ("contains", "AND SONS", "CONTAINS"), ("ends", "plc", "STRENDS")):
         result = await path.answer_understood(
             understood(f"list :: ?u1 | is a | suppliers ; ?u1 | name | ?u2 :: filter ?u2 {operator} {text}",
                        AnswerType(AnswerKind.RESOURCE)), ck25, KGQAN_ONLY)

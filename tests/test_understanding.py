@@ -927,6 +927,11 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
     ("with_text_match", "List the suppliers whose name starts with 'Ad'.", "list :: ?u1 | suppliers | Ad",
      "list :: ?u1 | is a | suppliers ; ?u1 | name | ?u2 :: filter ?u2 starts Ad"),
     ("with_text_match", "Who wrote 'It is not the end'?", "list :: ?u1 | wrote | It is not the end", None),
+    # ends with, and "that starts with" after the attribute
+    ("with_text_match", "Which employees have a name that ends with Foth?", "list :: ?u1 | is a | employees ; ?u1 | name | Foth",
+     "list :: ?u1 | is a | employees ; ?u1 | name | ?u2 :: filter ?u2 ends Foth"),
+    ("with_text_match", "Which suppliers have a name that starts with M?", "list :: ?u1 | is a | suppliers",
+     "list :: ?u1 | is a | suppliers ; ?u1 | name | ?u2 :: filter ?u2 starts M"),
     # the total of a kind's values for a verb (with_kind_total)
     ("with_kind_total", "How much do all services cost together?", "sum :: ?u1 | services cost | ?u2",
      "sum :: ?u2 | is a | services ; ?u2 | cost | ?u1"),
@@ -2812,3 +2817,10 @@ def test_a_reading_keeps_the_number_the_question_states(question: str, decoded: 
 
     pattern = with_stated_limit(question, PhraseGraphPattern.from_text(decoded))
     assert pattern.ordering is not None and pattern.ordering.limit == limit
+
+
+def test_a_text_match_the_question_spells_out_is_not_replaced_by_a_syntax_reading() -> None:
+    parser = QuestionParser(FixedModel("list :: ?u1 | is a | employees ; ?u1 | name | Foth", AnswerKind.RESOURCE))
+    [understood] = parser.parse_sync(["Which employees have a name that ends with Foth?"])
+    assert understood.pattern == PhraseGraphPattern.from_text(
+        "list :: ?u1 | is a | employees ; ?u1 | name | ?u2 :: filter ?u2 ends Foth")

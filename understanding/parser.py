@@ -32,6 +32,7 @@ from understanding.groups import (
 )
 from understanding.pgp import (
     ANSWER,
+    TEXT_OPERATORS,
     TYPE_RELATION,
     AnswerKind,
     PGPParseError,
@@ -433,6 +434,8 @@ class QuestionParser:
                     if best_wanted:
                         best_of_groups[i] = group
                     continue
+                if any(c.operator in TEXT_OPERATORS for c in understood.pattern.comparisons):
+                    continue  # a text match the question spells out (`repairs.with_text_match`) stands
                 found = self._syntax_reading(understood, doc)
             except Exception:  # a reading of the parse is an extra: its failure must not lose the question
                 log.exception("syntax reading failed on %r", understood.question)

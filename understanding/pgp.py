@@ -43,7 +43,7 @@ ANSWER = "?unknown1"
 TYPE_RELATION = "is a"
 NEGATION = "not "  # a relation phrase starting so must not hold for the answer
 OPERATORS = ("<=", ">=", "!=", "<", ">", "=")
-TEXT_OPERATORS = ("contains", "starts")  # text matches, written by repairs only (not in the model's vocabulary)
+TEXT_OPERATORS = ("contains", "starts", "ends")  # text matches, written by repairs only (not in the model's vocabulary)
 GROUP_AGGREGATES = ("avg", "sum", "min", "max")  # what an ordering may rank groups by, besides a count
 _UNKNOWN = re.compile(r"^\?(?:u|unknown)(\d+)$")
 
@@ -153,7 +153,7 @@ class Ordering:
 @dataclass(frozen=True)
 class Comparison:
     """FILTER(node operator value), or with `by_count` HAVING(COUNT(node) operator value); value is
-    a number or an ISO date as written, a text the value contains or starts with (`TEXT_OPERATORS`),
+    a number or an ISO date as written, a text the value contains, starts or ends with (`TEXT_OPERATORS`),
     or another unknown whose value it is compared with ("cheaper than Predictive Maintenance":
     `filter ?u2 < ?u3`)."""
 

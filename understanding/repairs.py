@@ -1640,16 +1640,17 @@ _TEXT_MATCH = [
     # "Which employees have an email address containing 'Fried'?", "... whose name starts with 'Ad'"
     re.compile(r"^\s*(?P<ask>which|what|how many|list|show|give me|find)\s+(?:the\s+|all\s+)?" + _TEXT_KIND +
                r"(?:have|has|with|whose|that have|which have)\s+(?:an?\s+|the\s+)?(?P<attribute>[a-z][a-z ]*?)\s+"
-               r"(?:(?P<starts>starting|starts|begins|beginning)\s+with|containing|contains|that contains?|with)\s+" +
+               r"(?:(?:that\s+)?(?P<starts>starting|starts|begins|beginning)\s+with|(?:that\s+)?(?P<ends>ending|ends)\s+with|"
+               r"containing|contains|that contains?|with)\s+" +
                _TEXT_NAMED + _TEXT_VALUE + _TEXT_CONDITION + r"\s*[?.]*\s*$", re.I),
     # "List the suppliers whose name contains martinez, regardless of upper or lower case.", "... starting with
     # the letter A", "... a phone number starting with +49": one word unquoted
     re.compile(r"^\s*(?P<ask>which|how many|list|show|give me|find)\s+(?:the\s+|all\s+)?"
                r"(?P<kind>(?!(?:are|is|were|was)\b)[a-z]+(?: [a-z]+){0,2}?)\s+"
-               r"(?:have|has|with|whose|that have|which have)\s+(?:an?\s+|the\s+)?(?P<attribute>[a-z]+(?: (?!not\b)[a-z]+)?)\s+"
+               r"(?:have|has|with|whose|that have|which have)\s+(?:an?\s+|the\s+)?(?P<attribute>[a-z]+(?: (?!not\b|that\b|which\b)[a-z]+)?)\s+"
                r"(?:(?P<negated>(?:that|which)\s+(?:does|do)(?:\s+not|n't)\s+|not\s+))?"  # "that does not start with +49"
-               r"(?:(?P<starts>starting|starts|start|begins|begin|beginning)\s+with|containing|contains|contain|"
-               r"that contains?)\s+" +
+               r"(?:(?:that\s+|which\s+)?(?P<starts>starting|starts|start|begins|begin|beginning)\s+with|"
+               r"(?:that\s+|which\s+)?(?P<ends>ending|ends|end)\s+with|containing|contains|contain|that contains?)\s+" +
                _TEXT_NAMED + r"(?P<value>\+?[A-Za-z0-9][\w-]*)\s*(?:,[^?]*)?[?.]*\s*$", re.I),
     # "Which products have 'Sensor' in their name?", "How many hardware products have the word "Sensor" in their
     # name?", "Find Chinese suppliers with "Ltd" in their company name."
@@ -1669,7 +1670,7 @@ def with_text_match(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPa
         if found is None:
             continue
         groups = found.groupdict()
-        starts = groups.get("starts") is not None
+        operator = "starts" if groups.get("starts") else "ends" if groups.get("ends") else "contains"
         form = QuestionForm.COUNT if found.group("ask").lower() == "how many" else QuestionForm.LIST
         value = "?unknown2"
         kind, qualified = found.group("kind"), ()
@@ -1682,7 +1683,7 @@ def with_text_match(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPa
         if groups.get("negated"):  # has one, and none that matches: `?u1 | not phone number | ?u2 :: filter ...`
             triples = (*triples[:-1], PhraseTriple(ANSWER, found.group("attribute"), "?unknown3"),
                        PhraseTriple(ANSWER, NEGATION + found.group("attribute"), value))
-        comparisons = (Comparison(value, "starts" if starts else "contains", found.group("value")),)
+        comparisons = (Comparison(value, operator, found.group("value")),)
         if groups.get("condition"):  # "... that have a reliability index of at least 0.94"
             compared = compared_value(ANSWER, groups["condition"].lower(), "?unknown3")
             if compared is None:
