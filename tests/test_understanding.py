@@ -932,6 +932,9 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
      "list :: ?u1 | is a | employees ; ?u1 | name | ?u2 :: filter ?u2 ends Foth"),
     ("with_text_match", "Which suppliers have a name that starts with M?", "list :: ?u1 | is a | suppliers",
      "list :: ?u1 | is a | suppliers ; ?u1 | name | ?u2 :: filter ?u2 starts M"),
+    # "are there any ... whose name starts with": yes or no; "in Germany" places the kind
+    ("with_text_match", 'Are there any suppliers in Germany whose name starts with "M"?', "list :: ?u1 | suppliers | Germany",
+     "boolean :: ?u1 | is a | suppliers ; ?u1 | located in | Germany ; ?u1 | name | ?u2 :: filter ?u2 starts M"),
     # the total of a kind's values for a verb (with_kind_total)
     ("with_kind_total", "How much do all services cost together?", "sum :: ?u1 | services cost | ?u2",
      "sum :: ?u2 | is a | services ; ?u2 | cost | ?u1"),

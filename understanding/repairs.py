@@ -1632,14 +1632,14 @@ def with_grouped_aggregate(question: str, pattern: PhraseGraphPattern) -> Phrase
 _TEXT_VALUE = r"['\"‘“](?P<value>[^'\"’”]+)['\"’”]"
 _TEXT_NAMED = r"(?:the\s+(?:word|text|string|letters?|prefix|characters?)\s+)?"  # "the letter A", "the word 'Sensor'"
 # "suppliers based in the United States", "employees in the Marketing department": the asked kind's one place
-_TEXT_KIND = (r"(?P<kind>[a-z](?:(?!of (?:all|the)\b)[a-z ])*?)(?:\s+(?P<placed>based|located|situated)\s+in\s+(?:the\s+)?"
+_TEXT_KIND = (r"(?P<kind>[a-z](?:(?!of (?:all|the)\b)[a-z ])*?)(?:\s+(?:(?P<placed>based|located|situated)\s+)?in\s+(?:the\s+)?"
               r"(?P<place>[A-Z][\w&.'-]*(?: [A-Z][\w&.'-]*)*))?\s+")
 # "... that have a reliability index of at least 0.94", "and cost under 0.50 EUR": one comparison more
 _TEXT_CONDITION = r"(?:,?\s+(?:that|which|and)\s+(?P<condition>[a-z][^?]*?))?"
 _TEXT_MATCH = [
     # "Which employees have an email address containing 'Fried'?", "... whose name starts with 'Ad'"
-    re.compile(r"^\s*(?P<ask>which|what|how many|list|show|give me|find)\s+(?:the\s+|all\s+)?" + _TEXT_KIND +
-               r"(?:have|has|with|whose|that have|which have)\s+(?:an?\s+|the\s+)?(?P<attribute>[a-z][a-z ]*?)\s+"
+    re.compile(r"^\s*(?P<ask>which|what|how many|list|show|give me|find|(?:are|is)\s+there(?:\s+any)?)\s+(?:the\s+|all\s+)?"
+               + _TEXT_KIND + r"(?:have|has|with|whose|that have|which have)\s+(?:an?\s+|the\s+)?(?P<attribute>[a-z][a-z ]*?)\s+"
                r"(?:(?:that\s+)?(?P<starts>starting|starts|begins|beginning)\s+with|(?:that\s+)?(?P<ends>ending|ends)\s+with|"
                r"containing|contains|that contains?|with)\s+" +
                _TEXT_NAMED + _TEXT_VALUE + _TEXT_CONDITION + r"\s*[?.]*\s*$", re.I),
@@ -1671,13 +1671,16 @@ def with_text_match(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPa
             continue
         groups = found.groupdict()
         operator = "starts" if groups.get("starts") else "ends" if groups.get("ends") else "contains"
-        form = QuestionForm.COUNT if found.group("ask").lower() == "how many" else QuestionForm.LIST
+        asked = " ".join(found.group("ask").lower().split())
+        form = QuestionForm.COUNT if asked == "how many" else QuestionForm.BOOLEAN if asked.endswith(("there", "any")) \
+            else QuestionForm.LIST
         value = "?unknown2"
         kind, qualified = found.group("kind"), ()
         if len(kind.split()) > 1 and kind[:1].isupper():  # "Procurement employees", "Chinese suppliers"
             qualifier, kind = kind.split(" ", 1)
             qualified = (PhraseTriple(ANSWER, kind, qualifier),)
-        placed = (PhraseTriple(ANSWER, f"{groups['placed']} in", groups["place"]),) if groups.get("place") else ()
+        placed = (PhraseTriple(ANSWER, f"{groups.get('placed') or 'located'} in", groups["place"]),) \
+            if groups.get("place") else ()
         triples = (PhraseTriple(ANSWER, TYPE_RELATION, kind), *qualified, *placed,
                    PhraseTriple(ANSWER, found.group("attribute"), value))
         if groups.get("negated"):  # has one, and none that matches: `?u1 | not phone number | ?u2 :: filter ...`
