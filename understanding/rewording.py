@@ -248,6 +248,13 @@ _WHOEVER_ROLE = {"heads": "head", "leads": "lead", "manages": "manager", "runs":
 # "Which department has the most people in it?": "in it" says nothing more
 _IN_IT = re.compile(r"\b(?P<counted>(?:most|fewest|least|more|fewer)\s+[a-z]+)(?:\s+(?:working|employed|listed|based))?\s+in\s+"
                     r"(?:it|them)(?=\s*[?.!]?\s*$)", re.IGNORECASE)
+# "Which people have Sensor as an area of expertise?": expertise in Sensor
+_AS_AREA = re.compile(r"\b(?P<have>have|has)\s+(?P<thing>[A-Za-z][\w-]*(?:\s+[A-Z][\w-]*)*)\s+as\s+(?:an?|their|his|her)\s+"
+                      r"(?:area|field)\s+of\s+(?P<what>expertise|responsibility|interest)\b")
+# "Who in Procurement has expertise in coils?": the people in Procurement
+_WHO_IN = re.compile(r"^\s*(?i:who)\s+(?P<preposition>in|from|at)\s+(?P<place>(?:the\s+)?[A-Z][\w&-]*(?:\s+[A-Z][\w&-]*)*"
+                     r"(?:\s+(?:department|team))?)\s+(?P<verb>has|is|was|[a-z]+s)\b")
+_PLURAL_VERB = {"has": "have", "is": "are", "was": "were"}
 # "the second-largest number": the ordinal and the superlative as two words
 _HYPHENATED_ORDINAL = re.compile(r"\b(?P<ordinal>second|third|fourth|fifth)-(?=(?:[a-z]+est|most|least)\b)", re.IGNORECASE)
 # "For the Sensor category, which ...?": the group said first, put after the question ("... in the Sensor category?")
@@ -288,6 +295,11 @@ def asked_plainly(question: str) -> str:
         question = f"Who {everyone.group('rest')}?"
     question = _WHOEVER.sub(lambda found: f"the {_WHOEVER_ROLE[found.group('verb')]} of ", question)
     question = _HYPHENATED_ORDINAL.sub(r"\g<ordinal> ", question)
+    question = _AS_AREA.sub(lambda found: f"{found.group('have')} {found.group('what')} in {found.group('thing')}", question)
+    if (who := _WHO_IN.match(question)) is not None:
+        verb = who.group("verb").lower()
+        plural = _PLURAL_VERB.get(verb, verb[:-1] if verb.endswith("s") and not verb.endswith("ss") else verb)
+        question = f"Which people {who.group('preposition').lower()} {who.group('place')} {plural}{question[who.end():]}"
     question = _IN_IT.sub(lambda found: found.group("counted"), question)
     question = _AT_LEAST_ONE.sub("a ", question)
     question = _IN_CHARGE_OF.sub(lambda found: found.group(0).split()[0] + " responsible for", question)
