@@ -2731,6 +2731,8 @@ def test_the_parser_puts_a_named_subjects_clause_back() -> None:
     ("Who in the Marketing department manages the most products?",
      "Which people in the Marketing department manage the most products?"),
     ("Who is the manager of Procurement?", "Who is the manager of Procurement?"),
+    ("Where does Elena Herzog live? I need her address.", "What is the address of Elena Herzog?"),
+    ("Which products does Smith PLC supply? I need the list.", "Which products does Smith PLC supply? I need the list."),
     ("Which country is home to the second-largest number of our suppliers?",
      "Which country is home to the second largest number of our suppliers?"),
     ("What's the Marketing department's most expensive hardware product?",

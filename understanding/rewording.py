@@ -255,6 +255,10 @@ _AS_AREA = re.compile(r"\b(?P<have>have|has)\s+(?P<thing>[A-Za-z][\w-]*(?:\s+[A-
 _WHO_IN = re.compile(r"^\s*(?i:who)\s+(?P<preposition>in|from|at)\s+(?P<place>(?:the\s+)?[A-Z][\w&-]*(?:\s+[A-Z][\w&-]*)*"
                      r"(?:\s+(?:department|team))?)\s+(?P<verb>has|is|was|[a-z]+s)\b")
 _PLURAL_VERB = {"has": "have", "is": "are", "was": "were"}
+# "Where does Elena Herzog live? I need her address.": the question the second sentence says it asks
+_NEED_ITS = re.compile(r"^(?P<first>(?:[^?.!]*?\s)?(?P<name>[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)+)\b[^?.!]*)[?.!]\s+"
+                       r"(?i:i\s+(?:need|want|am\s+looking\s+for)|(?:please\s+)?(?:give|send|tell)\s+me)\s+"
+                       r"(?i:his|her|their|its)\s+(?P<wanted>(?!list\b)[a-z]+(?:[\s-][a-z]+)?)\s*[.!?]?\s*$")
 # "the second-largest number": the ordinal and the superlative as two words
 _HYPHENATED_ORDINAL = re.compile(r"\b(?P<ordinal>second|third|fourth|fifth)-(?=(?:[a-z]+est|most|least)\b)", re.IGNORECASE)
 # "For the Sensor category, which ...?": the group said first, put after the question ("... in the Sensor category?")
@@ -294,6 +298,8 @@ def asked_plainly(question: str) -> str:
     if (everyone := _EVERYONE_WHO.match(question)) is not None:
         question = f"Who {everyone.group('rest')}?"
     question = _WHOEVER.sub(lambda found: f"the {_WHOEVER_ROLE[found.group('verb')]} of ", question)
+    if (need := _NEED_ITS.match(question)) is not None and len(re.findall(r"\b[A-Z][a-z]+\s+[A-Z]", need.group("first"))) == 1:
+        question = f"What is the {need.group('wanted').lower()} of {need.group('name')}?"
     question = _HYPHENATED_ORDINAL.sub(r"\g<ordinal> ", question)
     question = _AS_AREA.sub(lambda found: f"{found.group('have')} {found.group('what')} in {found.group('thing')}", question)
     if (who := _WHO_IN.match(question)) is not None:
