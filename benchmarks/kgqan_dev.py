@@ -109,6 +109,9 @@ async def run(files: list[Path], configs: dict[str, EndpointConfig], out: Path |
             handle.close()
         await gateway.close()
     results["pooled"] = summarize_path("kgqan", pooled).to_dict()
+    requests = [o.paths["kgqan"].sparql_requests for o in pooled]
+    results["pooled"]["median_requests"] = statistics.median(requests) if requests else None
+    results["pooled"]["max_requests"] = max(requests, default=None)
     return results
 
 
@@ -124,6 +127,8 @@ def render(results: dict[str, Any]) -> str:
                                                 for form, v in results["pooled"]["by_form"].items()))
     lines.append("pooled misses: " + (", ".join(f"{kind} {n}" for kind, n in results["pooled"]["misses"].items())
                                       or "none"))
+    lines.append(f"SPARQL requests per question: median {results['pooled'].get('median_requests')}, "
+                 f"max {results['pooled'].get('max_requests')}")
     return "\n".join(lines)
 
 
