@@ -140,9 +140,22 @@ def _around(variable: str, binding: str) -> str:
     """Both directions of predicates around `variable` (bound by `binding` in each branch: Virtuoso
     loses a VALUES binding declared outside a UNION that is followed by OPTIONAL), with the other
     end's class and whether it is a literal."""
-    ends = f"OPTIONAL {{ ?kgqaOther <{RDF_TYPE}> ?t }} BIND(isLiteral(?kgqaOther) AS ?lit)"
-    return (f'{{ {binding} {variable} ?p ?kgqaOther BIND("{OUT}" AS ?dir) {ends} }} UNION '
-            f'{{ {binding} ?kgqaOther ?p {variable} BIND("{IN}" AS ?dir) {ends} }}')
+    return (f'{{ {binding} {variable} ?p ?kgqaOther BIND("{OUT}" AS ?dir) {_ENDS} }} UNION '
+            f'{{ {binding} ?kgqaOther ?p {variable} BIND("{IN}" AS ?dir) {_ENDS} }}')
+
+
+_ENDS = f"OPTIONAL {{ ?kgqaOther <{RDF_TYPE}> ?t }} BIND(isLiteral(?kgqaOther) AS ?lit)"  # the other end's class, literal?
+
+
+def _sample(anchor_pattern: str, variable: str) -> str:
+    """A bounded sample of the values `variable` takes in `anchor_pattern` (a WHERE body), as a subquery."""
+    return f"{{ SELECT DISTINCT {variable} WHERE {{ {anchor_pattern} }} LIMIT {ANCHOR_SAMPLE} }}"
+
+
+def _first_predicate(row: dict) -> str | None:  # type: ignore[type-arg]
+    """The grouping key of rows found one hop beyond sampled things: the first hop's predicate."""
+    first = row.get("kgqaFirst")
+    return first.value if isinstance(first, ox.NamedNode) else None
 
 
 class RelationLinker:
@@ -170,8 +183,8 @@ class RelationLinker:
 
     async def predicates_of_bindings(self, anchor_pattern: str, variable: str, endpoint: Endpoint) -> PredicateSet:
         """Predicates around a sample of the values `variable` takes in `anchor_pattern` (a WHERE body)."""
-        sample = f"{{ SELECT DISTINCT {variable} WHERE {{ {anchor_pattern} }} LIMIT {ANCHOR_SAMPLE} }}"
-        query = f"SELECT DISTINCT ?p ?dir ?t ?lit WHERE {{ {_around(variable, sample)} }} LIMIT {MAX_PREDICATE_ROWS}"
+        query = (f"SELECT DISTINCT ?p ?dir ?t ?lit WHERE {{ {_around(variable, _sample(anchor_pattern, variable))} }} "
+                 f"LIMIT {MAX_PREDICATE_ROWS}")
         result = await optional_select(endpoint.sparql, query)
         if result is None:
             return PredicateSet(frozenset())
@@ -243,20 +256,13 @@ class RelationLinker:
         to, per first predicate, in one request: "the suppliers of the parts of BOM X" is `X :hasBomPart
         ?bp . ?bp :hasPart ?part . ?part :hasSupplier ?answer` where a bill of material lists its parts
         through records of each part and its quantity."""
-        bound = f"{{ SELECT DISTINCT {variable} WHERE {{ {anchor_pattern} }} LIMIT {ANCHOR_SAMPLE} }}"
-        mids = (f"{{ SELECT DISTINCT ?kgqaFirst ?kgqaMid WHERE {{ {bound} {variable} ?kgqaFirst ?kgqaMid . "
-                f"FILTER(isIRI(?kgqaMid) && ?kgqaFirst != <{RDF_TYPE}> && ?kgqaMid != {variable}) }} "
-                f"LIMIT {NEIGHBOUR_SAMPLE} }}")
-        ends = f"OPTIONAL {{ ?kgqaOther <{RDF_TYPE}> ?t }} BIND(isLiteral(?kgqaOther) AS ?lit)"
+        mids = (f"{{ SELECT DISTINCT ?kgqaFirst ?kgqaMid WHERE {{ {_sample(anchor_pattern, variable)} "
+                f"{variable} ?kgqaFirst ?kgqaMid . FILTER(isIRI(?kgqaMid) && ?kgqaFirst != <{RDF_TYPE}> && "
+                f"?kgqaMid != {variable}) }} LIMIT {NEIGHBOUR_SAMPLE} }}")
         query = (f'SELECT DISTINCT ?kgqaFirst ?p ?dir ?t ?lit WHERE {{ {{ {mids} ?kgqaMid ?p ?kgqaOther '
-                 f'FILTER(?p != <{RDF_TYPE}>) BIND("{OUT}" AS ?dir) {ends} }} UNION {{ {mids} ?kgqaOther ?p ?kgqaMid '
-                 f'FILTER(?p != ?kgqaFirst) BIND("{IN}" AS ?dir) {ends} }} }} LIMIT {MAX_PREDICATE_ROWS}')
-
-        def key(row: dict) -> str | None:  # type: ignore[type-arg]
-            first = row.get("kgqaFirst")
-            return first.value if isinstance(first, ox.NamedNode) else None
-
-        return await _grouped(endpoint, query, key)
+                 f'FILTER(?p != <{RDF_TYPE}>) BIND("{OUT}" AS ?dir) {_ENDS} }} UNION {{ {mids} ?kgqaOther ?p ?kgqaMid '
+                 f'FILTER(?p != ?kgqaFirst) BIND("{IN}" AS ?dir) {_ENDS} }} }} LIMIT {MAX_PREDICATE_ROWS}')
+        return await _grouped(endpoint, query, _first_predicate)
 
     async def predicates_beyond_bindings(self, anchor_pattern: str | None, variable: str, firsts: Sequence[str],
                                          endpoint: Endpoint) -> dict[str, PredicateSet]:
@@ -266,8 +272,7 @@ class RelationLinker:
         if not firsts:
             return {}
         members = ", ".join(f"<{iri}>" for iri in firsts)  # FILTER IN, not VALUES: Virtuoso times out on VALUES here
-        bound = (f"{{ SELECT DISTINCT {variable} WHERE {{ {anchor_pattern} }} LIMIT {ANCHOR_SAMPLE} }} "
-                 if anchor_pattern else "")
+        bound = f"{_sample(anchor_pattern, variable)} " if anchor_pattern else ""
         limit = "" if anchor_pattern else f" LIMIT {UNANCHORED_SAMPLE}"  # anchored: bounded by the anchor sample
         sample = (f"{{ SELECT DISTINCT ?kgqaFirst ?kgqaMid WHERE {{ {bound}{variable} ?kgqaFirst ?kgqaMid . "
                   f"FILTER(isIRI(?kgqaMid) && ?kgqaFirst IN ({members})) }}{limit} }}")
@@ -275,12 +280,7 @@ class RelationLinker:
         query = (f'SELECT DISTINCT ?kgqaFirst ?p ?dir ?lit WHERE {{ {sample} ?kgqaMid ?p ?kgqaOther '
                  f'FILTER(isLiteral(?kgqaOther)) BIND("{OUT}" AS ?dir) '
                  f"BIND((isNumeric(?kgqaOther) || {number}) AS ?lit) }} LIMIT {MAX_PREDICATE_ROWS}")
-
-        def key(row: dict) -> str | None:  # type: ignore[type-arg]
-            first = row.get("kgqaFirst")
-            return first.value if isinstance(first, ox.NamedNode) else None
-
-        return await _grouped(endpoint, query, key)
+        return await _grouped(endpoint, query, _first_predicate)
 
     async def attributes_of_neighbours(self, anchor_pattern: str, variable: str, outgoing: Sequence[str],
                                        incoming: Sequence[str], endpoint: Endpoint) -> dict[tuple[str, bool], PredicateSet]:
@@ -290,7 +290,7 @@ class RelationLinker:
         whether it goes out of the bound things), in one request."""
         if not outgoing and not incoming:
             return {}
-        bound = f"{{ SELECT DISTINCT {variable} WHERE {{ {anchor_pattern} }} LIMIT {ANCHOR_SAMPLE} }} "
+        bound = f"{_sample(anchor_pattern, variable)} "
 
         def sample(way: str, first_hop: str, firsts: Sequence[str]) -> str:
             members = ", ".join(f"<{iri}>" for iri in firsts)
