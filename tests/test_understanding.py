@@ -2835,3 +2835,26 @@ def test_a_text_match_the_question_spells_out_is_not_replaced_by_a_syntax_readin
     [understood] = parser.parse_sync(["Which employees have a name that ends with Foth?"])
     assert understood.pattern == PhraseGraphPattern.from_text(
         "list :: ?u1 | is a | employees ; ?u1 | name | ?u2 :: filter ?u2 ends Foth")
+
+
+@pytest.mark.parametrize(("question", "decoded", "repaired_text"), [
+    ('How many authors does "A Generic and Highly Scalable Framework for the Automation and Execution of Scientific '
+     'Workflows" have?', "count :: ?u1 | authors | A Generic and Highly Scalable Framework for the Automation of Scientific "
+     "Workflows", "count :: ?u1 | authors | A Generic and Highly Scalable Framework for the Automation and Execution of "
+     "Scientific Workflows"),
+    # a piece related to the title is the title itself: that triple goes
+    ('Is Uwe Zdun one of the authors of "Assessing Architecture Conformance in Microservices"?',
+     "boolean :: Uwe Zdun | authors | Conformance in Microservices ; Assessing Architecture Conformance in Microservices "
+     "| authors | Conformance in Microservices",
+     "boolean :: Uwe Zdun | authors | Assessing Architecture Conformance in Microservices"),
+    # a value said apart from the title too is not a piece of it
+    ("How many papers did the authors of 'Echo State Networks for Authorship at CLEF 2018' publish in 2018?",
+     "count :: ?u1 | is a | papers ; ?u2 | authors | Echo State Networks for Authorship ; ?u1 | authors | ?u2 ; "
+     "?u1 | publish | 2018",
+     "count :: ?u1 | is a | papers ; ?u2 | authors | Echo State Networks for Authorship at CLEF 2018 ; ?u1 | authors | ?u2 ; "
+     "?u1 | publish | 2018"),
+])
+def test_a_quoted_title_is_named_whole(question: str, decoded: str, repaired_text: str) -> None:
+    from understanding.repairs import with_quoted_title
+
+    assert with_quoted_title(question, PhraseGraphPattern.from_text(decoded)) == PhraseGraphPattern.from_text(repaired_text)

@@ -137,8 +137,31 @@ def with_named_by_its_kind(question: str, pattern: PhraseGraphPattern) -> Phrase
 def finished(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """Repairs applied last, to every reading, including those the syntax readers write: the ordinal's
     offset and the participle before "by a <noun>"."""
-    pattern = with_stated_limit(question, with_agent_phrase(question, pattern))
+    pattern = with_stated_limit(question, with_agent_phrase(question, with_quoted_title(question, pattern)))
     return with_value_asked_too(question, with_stated_offset(question, pattern))
+
+
+_QUOTED_TITLE = re.compile(r"[\"“”‘’]([^\"“”‘’]{12,}?)[\"“”‘’]|(?<![\w])'([^']{12,}?)'(?![\w])")
+
+
+def with_quoted_title(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """A quoted title the model copied with words left out or split ("A Generic and Highly Scalable
+    Framework for the Automation of ..." for "... the Automation and Execution of ..."): a name whose
+    words are all the title's, and at least half of them, is the whole title as quoted."""
+    for found in _QUOTED_TITLE.finditer(question):
+        title = (found.group(1) or found.group(2)).strip()
+        words = {w.lower() for w in re.findall(r"[\w-]+", title)}
+        if len(words) < 3:
+            continue
+        outside = question[:found.start()] + " " + question[found.end():]  # "publish in 2018": said apart too
+        pieces = {n for n in pattern.entity_phrases() if n != title and n not in outside and (said := {
+            w.lower() for w in re.findall(r"[\w-]+", n)}) and said <= words and len(said) * 2 >= len(words)}
+        if pieces:
+            triples = [PhraseTriple(title if t.subject in pieces else t.subject, t.relation,
+                                    title if t.object in pieces and not t.is_type else t.object) for t in pattern.triples]
+            kept = [t for t in triples if t.subject != t.object] or triples  # a piece related to the title: gone
+            pattern = replace(pattern, triples=tuple(dict.fromkeys(kept)))
+    return pattern
 
 
 def with_stated_limit(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
