@@ -2797,6 +2797,7 @@ def test_a_money_unit_read_as_the_compared_relation_is_the_price() -> None:
     ("How many of our Brazilian suppliers deliver at least one Capacitor?", "How many Brazilian suppliers deliver a Capacitor?"),
     ("Which department is in charge of our most expensive service?",
      "Which department is responsible for our most expensive service?"),
+    ("What is the highest price any of the services has?", "What is the highest price of the services?"),
     # "How many of the X ..." stays: the model reads it as it is
     ("How many of the products compatible with J785-9314350 weigh at least 15 grams?",
      "How many of the products compatible with J785-9314350 weigh at least 15 grams?"),

@@ -259,6 +259,9 @@ _PLURAL_VERB = {"has": "have", "is": "are", "was": "were"}
 _NEED_ITS = re.compile(r"^(?P<first>(?:[^?.!]*?\s)?(?P<name>[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)+)\b[^?.!]*)[?.!]\s+"
                        r"(?i:i\s+(?:need|want|am\s+looking\s+for)|(?:please\s+)?(?:give|send|tell)\s+me)\s+"
                        r"(?i:his|her|their|its)\s+(?P<wanted>(?!list\b)[a-z]+(?:[\s-][a-z]+)?)\s*[.!?]?\s*$")
+# "the best reliability index any of our Oscillators reaches": the best of our Oscillators
+_ANY_REACHES = re.compile(r"\b(?:that\s+)?any\s+(?:of\s+)?(?P<owner>our|the)\s+(?P<kind>(?:[A-Za-z]+\s+)?[A-Za-z]+s)\s+"
+                          r"(?:reaches|reach|has|have|gets|get|achieves|achieve|attains|attain)(?=\s*[?.!]?\s*$)")
 # "the second-largest number": the ordinal and the superlative as two words
 _HYPHENATED_ORDINAL = re.compile(r"\b(?P<ordinal>second|third|fourth|fifth)-(?=(?:[a-z]+est|most|least)\b)", re.IGNORECASE)
 # "For the Sensor category, which ...?": the group said first, put after the question ("... in the Sensor category?")
@@ -301,6 +304,7 @@ def asked_plainly(question: str) -> str:
     if (need := _NEED_ITS.match(question)) is not None and len(re.findall(r"\b[A-Z][a-z]+\s+[A-Z]", need.group("first"))) == 1:
         question = f"What is the {need.group('wanted').lower()} of {need.group('name')}?"
     question = _HYPHENATED_ORDINAL.sub(r"\g<ordinal> ", question)
+    question = _ANY_REACHES.sub(lambda found: f"of {found.group('owner')} {found.group('kind')}", question)
     question = _AS_AREA.sub(lambda found: f"{found.group('have')} {found.group('what')} in {found.group('thing')}", question)
     if (who := _WHO_IN.match(question)) is not None:
         verb = who.group("verb").lower()
