@@ -2798,6 +2798,10 @@ def test_a_money_unit_read_as_the_compared_relation_is_the_price() -> None:
     ("Which department is in charge of our most expensive service?",
      "Which department is responsible for our most expensive service?"),
     ("What is the highest price any of the services has?", "What is the highest price of the services?"),
+    ("What is the least reliable Encoder we carry?", "What is the least reliable Encoder?"),
+    ("What's the lowest price we pay for a Switch from an American vendor?",
+     "What's the lowest price for a Switch from an American vendor?"),
+    ("Which products do we carry?", "Which products do we carry?"),
     # "How many of the X ..." stays: the model reads it as it is
     ("How many of the products compatible with J785-9314350 weigh at least 15 grams?",
      "How many of the products compatible with J785-9314350 weigh at least 15 grams?"),

@@ -262,6 +262,10 @@ _NEED_ITS = re.compile(r"^(?P<first>(?:[^?.!]*?\s)?(?P<name>[A-Z][a-z'-]+(?:\s+[
 # "the best reliability index any of our Oscillators reaches": the best of our Oscillators
 _ANY_REACHES = re.compile(r"\b(?:that\s+)?any\s+(?:of\s+)?(?P<owner>our|the)\s+(?P<kind>(?:[A-Za-z]+\s+)?[A-Za-z]+s)\s+"
                           r"(?:reaches|reach|has|have|gets|get|achieves|achieve|attains|attain)(?=\s*[?.!]?\s*$)")
+# "the least reliable Encoder we carry", "the lowest price we pay for a Switch": what "we" do says nothing more
+_WE_DO = re.compile(r"(?<=[A-Za-z])(?<!\bdo)(?<!\bdid)(?<!\bcan)(?<!\bwill)(?<!\bwould)(?<!\bcould)\s+(?:that\s+|which\s+)?"
+                    r"we\s+(?:carry|stock|sell|have|offer|keep|use)(?=\s*[?.!]?\s*$)"
+                    r"|\b(?P<price>price|cost)\s+we\s+(?:pay|charge)\s+(?=for\b)", re.IGNORECASE)
 # "the second-largest number": the ordinal and the superlative as two words
 _HYPHENATED_ORDINAL = re.compile(r"\b(?P<ordinal>second|third|fourth|fifth)-(?=(?:[a-z]+est|most|least)\b)", re.IGNORECASE)
 # "For the Sensor category, which ...?": the group said first, put after the question ("... in the Sensor category?")
@@ -304,6 +308,7 @@ def asked_plainly(question: str) -> str:
     if (need := _NEED_ITS.match(question)) is not None and len(re.findall(r"\b[A-Z][a-z]+\s+[A-Z]", need.group("first"))) == 1:
         question = f"What is the {need.group('wanted').lower()} of {need.group('name')}?"
     question = _HYPHENATED_ORDINAL.sub(r"\g<ordinal> ", question)
+    question = _WE_DO.sub(lambda found: f"{found.group('price')} " if found.group("price") else "", question)
     question = _ANY_REACHES.sub(lambda found: f"of {found.group('owner')} {found.group('kind')}", question)
     question = _AS_AREA.sub(lambda found: f"{found.group('have')} {found.group('what')} in {found.group('thing')}", question)
     if (who := _WHO_IN.match(question)) is not None:
