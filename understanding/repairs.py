@@ -156,11 +156,10 @@ def with_quoted_title(question: str, pattern: PhraseGraphPattern) -> PhraseGraph
         outside = question[:found.start()] + " " + question[found.end():]  # "publish in 2018": said apart too
         pieces = {n for n in pattern.entity_phrases() if n != title and n not in outside and (said := {
             w.lower() for w in re.findall(r"[\w-]+", n)}) and said <= words and len(said) * 2 >= len(words)}
-        if pieces:
-            triples = [PhraseTriple(title if t.subject in pieces else t.subject, t.relation,
-                                    title if t.object in pieces and not t.is_type else t.object) for t in pattern.triples]
-            kept = [t for t in triples if t.subject != t.object] or triples  # a piece related to the title: gone
-            pattern = replace(pattern, triples=tuple(dict.fromkeys(kept)))
+        for piece in pieces:
+            pattern = _renamed(pattern, piece, title)
+        if pieces:  # a piece related to the title is the title itself: that triple goes
+            pattern = replace(pattern, triples=tuple(t for t in pattern.triples if t.subject != t.object) or pattern.triples)
     return pattern
 
 

@@ -520,7 +520,7 @@ def _sorted(told: str, found: re.Match[str], ranked: bool) -> SortClause | None:
         descending = graded[1]
     elif groups.get("start") and ending is not None:  # "from the cheapest to the most expensive"
         descending = not ending[1]
-    elif groups.get("start") and groups["start"].lower() in ("high", "higher", "highest", "large", "big"):
+    elif groups.get("start") and groups["start"].lower() in ("high", "higher", "large", "big"):  # not graded words
         descending = True
     if attribute is None:  # "..., cheapest first", "from most to least expensive"
         attribute = groups.get("end_attribute") or (ending[0] if ending and groups.get("start", "").lower()
