@@ -667,6 +667,8 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
     ("with_capitalised_kinds", "Who is the Artist of the singles whose genre is Country music?",
      "list :: ?u1 | Artist | ?u2 ; ?u2 | is a | singles ; ?u2 | genre | Country music", None),
     ("with_capitalised_kinds", "Which Resistors are there?", "list :: ?u1 | Resistors | ?u2", None),
+    ("with_capitalised_kinds", "What are the ORCIDs of the authors of 'Cell Life-Cycle'?",  # an acronym: a value
+     "list :: ?u1 | ORCIDs | ?u2 ; ?u2 | authors | Cell Life-Cycle", None),
     # capitalised words before a class phrase join it (with_named_kinds)
     ("with_named_kinds", "Which Transformer hardware costs under 0.5 EUR?",
      "list :: ?u1 | is a | hardware ; ?u1 | costs | ?u2 :: filter ?u2 < 0.5",
@@ -926,6 +928,9 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
      "count :: ?u1 | is a | products ; ?u1 | name | ?u2 :: filter ?u2 contains Sensor"),
     ("with_text_match", "List the suppliers whose name starts with 'Ad'.", "list :: ?u1 | suppliers | Ad",
      "list :: ?u1 | is a | suppliers ; ?u1 | name | ?u2 :: filter ?u2 starts Ad"),
+    ("with_text_match", "Find the IDs of customers whose name contains 'Diana'.",  # the IDs of the kind are asked
+     "list :: ?u1 | IDs of customers | Diana",
+     "list :: ?u1 | IDs | ?u2 ; ?u2 | is a | customers ; ?u2 | name | ?u3 :: filter ?u3 contains Diana"),
     ("with_text_match", "Who wrote 'It is not the end'?", "list :: ?u1 | wrote | It is not the end", None),
     # ends with, and "that starts with" after the attribute
     ("with_text_match", "Which employees have a name that ends with Foth?", "list :: ?u1 | is a | employees ; ?u1 | name | Foth",

@@ -982,9 +982,9 @@ def with_capitalised_kinds(question: str, pattern: PhraseGraphPattern) -> Phrase
     """"List the Meter products with a reliability index above 0.95." decoded as `?u1 | Meter products
     | ?u2 ; ?u2 | reliability index | ?u3`: a relation phrase that is a capitalised plural inside the
     sentence ("Meter products", "Resistors"), from an answer that has nothing else, names the answer's
-    kind. The answer takes the other unknown's place; where that unknown is only compared ("Which
-    Resistors are taller than 75 mm?" as `?u1 | Resistors | ?u2 :: filter ?u2 > 75`), the comparative
-    before "than" becomes its relation. It changes none of the derived dev or validation patterns."""
+    kind; an acronym's plural ("the ORCIDs of the authors") is a value, not a kind. The answer takes the
+    other unknown's place; where that unknown is only compared ("Which Resistors are taller than 75 mm?" as
+    `?u1 | Resistors | ?u2 :: filter ?u2 > 75`), the comparative before "than" becomes its relation."""
     if node_degrees(pattern.triples).get(ANSWER) != 1:
         return pattern
     triple = next((t for t in pattern.triples if not t.is_type and ANSWER in t.nodes()), None)
@@ -992,7 +992,7 @@ def with_capitalised_kinds(question: str, pattern: PhraseGraphPattern) -> Phrase
         return pattern
     other = triple.object if triple.subject == ANSWER else triple.subject
     phrase = triple.relation
-    if not is_unknown(other) or not phrase[:1].isupper() or not phrase.endswith("s") or \
+    if not is_unknown(other) or not phrase[:1].isupper() or not phrase.endswith("s") or phrase[1:2].isupper() or \
             re.search(r"(?<=[a-z,] )" + re.escape(phrase) + r"\b", question) is None:
         return pattern
     rest = tuple(t for t in pattern.triples if t != triple)
@@ -1682,6 +1682,9 @@ _TEXT_MATCH = [
 ]
 
 
+_VALUE_OF_KIND = re.compile(r"^(?P<value>[A-Za-z][\w ]*?)\s+of\s+(?:the\s+|all\s+)?(?P<kind>[A-Za-z][\w ]*)$")
+
+
 def with_text_match(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """"Which employees have an email address containing 'Fried'?": a quoted text the answers' value
     contains or starts with, which the model reads as a name (`?u1 | email address | Fried`). The
@@ -1696,21 +1699,25 @@ def with_text_match(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPa
         asked = " ".join(found.group("ask").lower().split())
         form = QuestionForm.COUNT if asked == "how many" else QuestionForm.BOOLEAN if asked.endswith(("there", "any")) \
             else QuestionForm.LIST
-        value = "?unknown2"
-        kind, qualified = found.group("kind"), ()
+        value, other = "?unknown2", "?unknown3"
+        kind, qualified, holder, asked_value = found.group("kind"), (), ANSWER, ()
+        of_kind = _VALUE_OF_KIND.match(kind)
+        if of_kind is not None:  # "Find the IDs of customers whose name contains 'Diana'": the IDs are asked
+            kind, holder, value, other = of_kind.group("kind"), "?unknown2", "?unknown3", "?unknown4"
+            asked_value = (PhraseTriple(ANSWER, of_kind.group("value"), holder),)
         if len(kind.split()) > 1 and kind[:1].isupper():  # "Procurement employees", "Chinese suppliers"
             qualifier, kind = kind.split(" ", 1)
-            qualified = (PhraseTriple(ANSWER, kind, qualifier),)
-        placed = (PhraseTriple(ANSWER, f"{groups.get('placed') or 'located'} in", groups["place"]),) \
+            qualified = (PhraseTriple(holder, kind, qualifier),)
+        placed = (PhraseTriple(holder, f"{groups.get('placed') or 'located'} in", groups["place"]),) \
             if groups.get("place") else ()
-        triples = (PhraseTriple(ANSWER, TYPE_RELATION, kind), *qualified, *placed,
-                   PhraseTriple(ANSWER, found.group("attribute"), value))
+        triples = (*asked_value, PhraseTriple(holder, TYPE_RELATION, kind), *qualified, *placed,
+                   PhraseTriple(holder, found.group("attribute"), value))
         if groups.get("negated"):  # has one, and none that matches: `?u1 | not phone number | ?u2 :: filter ...`
-            triples = (*triples[:-1], PhraseTriple(ANSWER, found.group("attribute"), "?unknown3"),
-                       PhraseTriple(ANSWER, NEGATION + found.group("attribute"), value))
+            triples = (*triples[:-1], PhraseTriple(holder, found.group("attribute"), other),
+                       PhraseTriple(holder, NEGATION + found.group("attribute"), value))
         comparisons = (Comparison(value, operator, found.group("value")),)
         if groups.get("condition"):  # "... that have a reliability index of at least 0.94"
-            compared = compared_value(ANSWER, groups["condition"].lower(), "?unknown3")
+            compared = compared_value(holder, groups["condition"].lower(), other)
             if compared is None:
                 continue
             triples += (compared[0],)
