@@ -658,6 +658,19 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
      "list :: ?u1 | product manager | ?u2 ; ?u2 | is a | product ; ?u2 | cheapest | ?u3 :: order ?u3 asc 1"),
     ("with_implied_attribute", "What is the highest price?", "list :: ?u1 | price | ?u2 :: order ?u1 desc 1", None),
     ("with_implied_attribute", "Which is the oldest singer?", "list :: ?u1 | is a | singer ; ?u1 | oldest | ?u2 :: order ?u2 desc 1", None),
+    # a unit is neither a relation nor a kind (without_unit_relations)
+    ("without_unit_relations", "Which Resistors weigh less than 3 grams?",
+     "list :: ?u1 | is a | Resistors ; ?u1 | weigh | ?u3 ; ?u1 | grams | ?u4 :: filter ?u4 < 3",
+     "list :: ?u1 | is a | Resistors ; ?u1 | weigh | ?u3 :: filter ?u3 < 3"),
+    ("without_unit_relations", "what is the average height of our Transformers in mm",
+     "avg :: ?u1 | height | ?u2 ; ?u2 | is a | Transformers ; ?u2 | mm | Transformers",
+     "avg :: ?u1 | height | ?u2 ; ?u2 | is a | Transformers"),
+    ("without_unit_relations", "How many products weigh more than 20 grams?",
+     "count :: ?u1 | is a | products ; ?u1 | weigh | ?u2 ; ?u2 | is a | grams :: filter ?u2 > 20",
+     "count :: ?u1 | is a | products ; ?u1 | weigh | ?u2 :: filter ?u2 > 20"),
+    ("without_unit_relations", "In which years did the authors of 'Checking Nutrient Data' publish?",  # not a unit here
+     "list :: ?u1 | years | ?u2 ; ?u2 | authors | Checking Nutrient Data ; ?u3 | years | Checking Nutrient Data",
+     None),
     # a capitalised plural relation from a bare answer is its kind (with_capitalised_kinds)
     ("with_capitalised_kinds", "List the Meter products with a reliability index above 0.95.",
      "list :: ?u1 | Meter products | ?u2 ; ?u2 | reliability index | ?u3 :: filter ?u3 > 0.95",
@@ -931,6 +944,16 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
     ("with_text_match", "Find the IDs of customers whose name contains 'Diana'.",  # the IDs of the kind are asked
      "list :: ?u1 | IDs of customers | Diana",
      "list :: ?u1 | IDs | ?u2 ; ?u2 | is a | customers ; ?u2 | name | ?u3 :: filter ?u3 contains Diana"),
+    ("with_text_match", 'Show me the bills of material whose name begins with "Electro".',  # a kind with "of"
+     "list :: ?u1 | bills | Electro",
+     "list :: ?u1 | is a | bills of material ; ?u1 | name | ?u2 :: filter ?u2 starts Electro"),
+    ("with_text_match", "Which employees in the Product Management department have a phone number starting with +49?",
+     "list :: ?u1 | is a | employees ; ?u1 | in | Product Management ; ?u1 | phone | ?u2 :: filter ?u2 < 49",
+     "list :: ?u1 | is a | employees ; ?u1 | in | Product Management ; ?u1 | phone number | ?u2 :: filter ?u2 starts +49"),
+    ("with_text_match", 'Which products with "Dipole" in their name cost less than 1 euro?',  # a bare condition
+     "list :: ?u1 | is a | products ; ?u1 | with | Dipole ; ?u1 | name | ?u2 :: filter ?u2 < 1",
+     "list :: ?u1 | is a | products ; ?u1 | name | ?u2 ; ?u1 | price | ?u3 :: filter ?u2 contains Dipole "
+     ":: filter ?u3 < 1"),
     ("with_text_match", "Who wrote 'It is not the end'?", "list :: ?u1 | wrote | It is not the end", None),
     # ends with, and "that starts with" after the attribute
     ("with_text_match", "Which employees have a name that ends with Foth?", "list :: ?u1 | is a | employees ; ?u1 | name | Foth",
@@ -1178,6 +1201,20 @@ def test_a_superlative_alone_grades_the_thing_asked_for() -> None:
     priced = PhraseGraphPattern.from_text("list :: ?u1 | price | ?u2 :: order ?u2 desc 1")
     assert with_stated_ordering("What is the highest price?", priced) == priced
     assert predicted_kind(AnswerKind.NUMBER, priced) is AnswerKind.NUMBER
+
+
+def test_things_compared_by_a_value_are_the_answer() -> None:
+    """"Which Resistors weigh less than 3 grams?" asks for resistors, whatever kind the classifier saw;
+    "How many ..." and a value asked of compared things stay numbers."""
+    from understanding.answer_types import predicted_kind
+
+    compared = PhraseGraphPattern.from_text("list :: ?u1 | is a | Resistors ; ?u1 | weigh | ?u3 :: filter ?u3 < 3")
+    assert predicted_kind(AnswerKind.NUMBER, compared) is AnswerKind.RESOURCE
+    counted = PhraseGraphPattern.from_text("count :: ?u1 | is a | products ; ?u1 | weigh | ?u2 :: filter ?u2 > 20")
+    assert predicted_kind(AnswerKind.NUMBER, counted) is AnswerKind.NUMBER
+    valued = PhraseGraphPattern.from_text("list :: ?u1 | weight | ?u2 ; ?u2 | is a | products ; ?u2 | height | ?u3 "
+                                          ":: filter ?u3 > 20")
+    assert predicted_kind(AnswerKind.NUMBER, valued) is AnswerKind.NUMBER
 
 
 def test_more_comparatives_state_their_operator() -> None:
@@ -2744,6 +2781,8 @@ def test_the_parser_puts_a_named_subjects_clause_back() -> None:
      "What's the most expensive hardware product of the Marketing department?"),
     ("Show me the hardware whose reliability index is above 0.96", "Show me the hardware with a reliability index above 0.96"),
     ("List the products cheaper than 2 EUR.", "List the products cheaper than 2 EUR."),
+    ("whats the cheapest part in the NaviTech Pulsar BOM?", "What is the cheapest part in the NaviTech Pulsar BOM?"),
+    ("Which products does Thomas supply?", "Which products does Thomas supply?"),
 ])
 def test_a_question_asked_politely_or_as_in_a_chat_is_read_plainly(question: str, plain: str) -> None:
     from understanding.rewording import asked_plainly

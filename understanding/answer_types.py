@@ -144,10 +144,20 @@ def text_matched_thing(pattern: PhraseGraphPattern) -> bool:
         any(c.operator in TEXT_OPERATORS and c.node != ANSWER for c in pattern.comparisons)
 
 
+def compared_thing(pattern: PhraseGraphPattern) -> bool:
+    """Whether a list asks for things of a kind by a number one of their values is compared with:
+    "Which Resistors weigh less than 3 grams?" asks for resistors, not for the weight the model saw."""
+    return pattern.form is QuestionForm.LIST and any(t.is_type and t.subject == ANSWER for t in pattern.triples) and \
+        any(c.node != ANSWER and not c.by_count for c in pattern.comparisons)
+
+
 def predicted_kind(kind: AnswerKind, pattern: PhraseGraphPattern, decoded: QuestionForm | None = None) -> AnswerKind:
-    """The classifier's kind, unless the pattern shows the answer is a graded thing, not a value, or
-    a repair made the `decoded` form an aggregate ("weigh together" read as a SUM): then a number."""
+    """The classifier's kind, unless the pattern shows the answer is a graded, matched or compared
+    thing, not a value, or a repair made the `decoded` form an aggregate ("weigh together" read as a
+    SUM): then a number."""
     if kind in (AnswerKind.NUMBER, AnswerKind.DATE) and (graded_thing(pattern) or text_matched_thing(pattern)):
+        return AnswerKind.RESOURCE
+    if kind is AnswerKind.NUMBER and compared_thing(pattern):
         return AnswerKind.RESOURCE
     if decoded is not None and decoded is not pattern.form and pattern.form.is_aggregate and \
             kind not in (AnswerKind.NUMBER, AnswerKind.DATE):

@@ -66,6 +66,7 @@ def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     pattern = with_graded_answer(question, pattern)
     pattern = with_compared_values(question, with_stated_operators(question, pattern))
     pattern = with_stated_range(question, with_counted_nouns(question, with_stated_comparison(question, pattern)))
+    pattern = without_unit_relations(question, pattern)
     pattern = with_capitalised_kinds(question, with_implied_attribute(question, pattern))
     pattern = with_superlative_value(question, with_dropped_entity(question, pattern))
     pattern = with_dropped_group(question, with_dropped_name(question, with_named_relation(question, pattern)))
@@ -978,6 +979,45 @@ def _renamed(pattern: PhraseGraphPattern, old: str, new: str) -> PhraseGraphPatt
                    group=tuple(dict.fromkeys(name(n) for n in pattern.group)))
 
 
+# units of weight, length and money, which name no relation ("years" and "days" may: "the years of ...")
+_PLAIN_UNITS = frozenset(MEASURE_UNITS) - {
+    "year", "years", "month", "months", "week", "weeks", "day", "days", "hour", "hours", "minute", "minutes",
+    "second", "seconds", "millisecond", "milliseconds", "point", "points", "percent", "degree", "degrees",
+    "million", "millions", "billion", "billions", "thousand", "thousands", "m", "foot", "feet"}
+
+
+def without_unit_relations(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"Which Resistors weigh less than 3 grams?" decoded as `?u1 | weigh | ?u3 ; ?u1 | grams | ?u4 ::
+    filter ?u4 < 3`, "the average height of our Transformers in mm" as `... ?u2 | mm | Transformers`: a
+    unit is what a number is measured in, neither a relation nor a kind. A unit's triple to an unknown
+    only compared gives its comparison to the holder's one other bare value (`?u1 | weigh | ?u3 :: filter
+    ?u3 < 3`); one to a name the pattern has elsewhere, and a unit as a kind (`?u2 | is a | grams`), go."""
+    kept = tuple(t for t in pattern.triples if not (t.is_type and t.object.lower() in _PLAIN_UNITS))
+    if len(kept) != len(pattern.triples) and kept:
+        pattern = replace(pattern, triples=kept)
+    degrees = node_degrees(pattern.triples)
+    compared = {c.node for c in pattern.comparisons}
+    for triple in pattern.triples:
+        if triple.is_type or triple.relation.lower() not in _PLAIN_UNITS or not is_unknown(triple.subject):
+            continue
+        rest = tuple(t for t in pattern.triples if t != triple)
+        holder, other = triple.subject, triple.object
+        if not is_unknown(other):
+            if any(other in t.nodes() for t in rest):
+                return replace(pattern, triples=rest)
+            continue
+        if other not in compared or degrees.get(other) != 1:
+            continue
+        bare = [n for t in rest if not t.is_type and holder in t.nodes() for n in t.nodes()
+                if n != holder and is_unknown(n) and n != ANSWER and degrees.get(n) == 1 and n not in compared]
+        if len(bare) != 1:
+            continue
+        comparisons = tuple(replace(c, node=bare[0]) if c.node == other else c for c in pattern.comparisons)
+        projection = tuple(n for n in pattern.projection if n != other)
+        return replace(pattern, triples=rest, comparisons=comparisons, projection=projection)
+    return pattern
+
+
 def with_capitalised_kinds(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """"List the Meter products with a reliability index above 0.95." decoded as `?u1 | Meter products
     | ?u2 ; ?u2 | reliability index | ?u3`: a relation phrase that is a capitalised plural inside the
@@ -1654,13 +1694,16 @@ def with_grouped_aggregate(question: str, pattern: PhraseGraphPattern) -> Phrase
 _TEXT_VALUE = r"['\"‘“](?P<value>[^'\"’”]+)['\"’”]"
 _TEXT_NAMED = r"(?:the\s+(?:word|text|string|letters?|prefix|characters?)\s+)?"  # "the letter A", "the word 'Sensor'"
 # "suppliers based in the United States", "employees in the Marketing department": the asked kind's one place
-_TEXT_KIND = (r"(?P<kind>[a-z](?:(?!of (?:all|the)\b)[a-z ])*?)(?:\s+(?:(?P<placed>based|located|situated)\s+)?in\s+(?:the\s+)?"
-              r"(?P<place>[A-Z][\w&.'-]*(?: [A-Z][\w&.'-]*)*))?\s+")
-# "... that have a reliability index of at least 0.94", "and cost under 0.50 EUR": one comparison more
-_TEXT_CONDITION = r"(?:,?\s+(?:that|which|and)\s+(?P<condition>[a-z][^?]*?))?"
+_TEXT_PLACE = (r"(?:\s+(?:(?P<placed>based|located|situated)\s+)?in\s+(?:the\s+)?(?P<place>(?-i:[A-Z][\w&.'-]*(?: [A-Z][\w&.'-]*)*))"
+               r"(?:\s+(?P<place_kind>department|category|team|division))?)?")
+_TEXT_KIND = r"(?P<kind>[a-z](?:(?!of (?:all|the)\b)[a-z ])*?)" + _TEXT_PLACE + r"\s+"
+# "... that have a reliability index of at least 0.94", "and cost under 0.50 EUR", "cost less than 1 euro": one
+# comparison more
+_TEXT_CONDITION = (r"(?:,?\s+(?:(?:that|which|and)\s+|(?=[a-z ]*\b(?:than|under|over|above|below|between|at least|at most)\b))"
+                   r"(?P<condition>[a-z][^?]*?))?")
 _TEXT_MATCH = [
     # "Which employees have an email address containing 'Fried'?", "... whose name starts with 'Ad'"
-    re.compile(r"^\s*(?P<ask>which|what|how many|list|show|give me|find|(?:are|is)\s+there(?:\s+any)?)\s+(?:the\s+|all\s+)?"
+    re.compile(r"^\s*(?P<ask>which|what|how many|list|show(?:\s+me)?|give me|find|(?:are|is)\s+there(?:\s+any)?)\s+(?:the\s+|all\s+)?"
                + _TEXT_KIND + r"(?:have|has|with|whose|that have|which have)\s+(?:an?\s+|the\s+)?(?P<attribute>[a-z][a-z ]*?)\s+"
                r"(?:(?:that\s+)?(?P<starts>starting|starts|begins|beginning)\s+with|(?:that\s+)?(?P<ends>ending|ends)\s+with|"
                r"containing|contains|that contains?|with)\s+" +
@@ -1668,7 +1711,7 @@ _TEXT_MATCH = [
     # "List the suppliers whose name contains martinez, regardless of upper or lower case.", "... starting with
     # the letter A", "... a phone number starting with +49": one word unquoted
     re.compile(r"^\s*(?P<ask>which|how many|list|show|give me|find)\s+(?:the\s+|all\s+)?"
-               r"(?P<kind>(?!(?:are|is|were|was)\b)[a-z]+(?: [a-z]+){0,2}?)\s+"
+               r"(?P<kind>(?!(?:are|is|were|was)\b)[a-z]+(?: [a-z]+){0,2}?)" + _TEXT_PLACE + r"\s+"
                r"(?:have|has|with|whose|that have|which have)\s+(?:an?\s+|the\s+)?(?P<attribute>[a-z]+(?: (?!not\b|that\b|which\b)[a-z]+)?)\s+"
                r"(?:(?P<negated>(?:that|which)\s+(?:does|do)(?:\s+not|n't)\s+|not\s+))?"  # "that does not start with +49"
                r"(?:(?:that\s+|which\s+)?(?P<starts>starting|starts|start|begins|begin|beginning)\s+with|"
@@ -1676,7 +1719,7 @@ _TEXT_MATCH = [
                _TEXT_NAMED + r"(?P<value>\+?[A-Za-z0-9][\w-]*)\s*(?:,[^?]*)?[?.]*\s*$", re.I),
     # "Which products have 'Sensor' in their name?", "How many hardware products have the word "Sensor" in their
     # name?", "Find Chinese suppliers with "Ltd" in their company name."
-    re.compile(r"^\s*(?P<ask>which|what|how many|list|show|give me|find)\s+(?:the\s+|all\s+)?" + _TEXT_KIND +
+    re.compile(r"^\s*(?P<ask>which|what|how many|list|show(?:\s+me)?|give me|find)\s+(?:the\s+|all\s+)?" + _TEXT_KIND +
                r"(?:have|has|contain|contains|with)\s+" + _TEXT_NAMED + _TEXT_VALUE +
                r"\s+in\s+(?:their|its|the)\s+(?P<attribute>[a-z][a-z ]*?)" + _TEXT_CONDITION + r"\s*[?.]*\s*$", re.I),
 ]
@@ -1702,14 +1745,15 @@ def with_text_match(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPa
         value, other = "?unknown2", "?unknown3"
         kind, qualified, holder, asked_value = found.group("kind"), (), ANSWER, ()
         of_kind = _VALUE_OF_KIND.match(kind)
-        if of_kind is not None:  # "Find the IDs of customers whose name contains 'Diana'": the IDs are asked
+        if of_kind is not None and (kind_of_attribute(of_kind.group("value")) is not None or  # not "bills of material"
+                                    re.fullmatch(r"[A-Z]{2,}s", of_kind.group("value"))):  # "Find the IDs of customers whose name contains 'Diana'": the IDs are asked
             kind, holder, value, other = of_kind.group("kind"), "?unknown2", "?unknown3", "?unknown4"
             asked_value = (PhraseTriple(ANSWER, of_kind.group("value"), holder),)
         if len(kind.split()) > 1 and kind[:1].isupper():  # "Procurement employees", "Chinese suppliers"
             qualifier, kind = kind.split(" ", 1)
             qualified = (PhraseTriple(holder, kind, qualifier),)
-        placed = (PhraseTriple(holder, f"{groups.get('placed') or 'located'} in", groups["place"]),) \
-            if groups.get("place") else ()
+        where = "in" if groups.get("place_kind") and not groups.get("placed") else f"{groups.get('placed') or 'located'} in"
+        placed = (PhraseTriple(holder, where, groups["place"]),) if groups.get("place") else ()
         triples = (*asked_value, PhraseTriple(holder, TYPE_RELATION, kind), *qualified, *placed,
                    PhraseTriple(holder, found.group("attribute"), value))
         if groups.get("negated"):  # has one, and none that matches: `?u1 | not phone number | ?u2 :: filter ...`

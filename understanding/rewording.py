@@ -288,12 +288,17 @@ _ARE_THERE_WHICH = re.compile(r"^\s*(?:are|is)\s+there\s+(?:any\s+)?(?P<things>[
                               r"(?:which|what)\s+(?:ones|are\s+they|ones\s+are\s+they)\s*\??\s*$", re.IGNORECASE)
 
 
+# "whats the cheapest part ...": a contraction typed without its apostrophe
+_UNMARKED_IS = re.compile(r"\b(what|where|who|how|which)s\b", re.IGNORECASE)
+
+
 def asked_plainly(question: str) -> str:
     """The question without the words that ask it politely or as a chat would ("Hi, which oscillator
     ...", "Could you tell me which ...", "Can I get the email ...", "..., please"), "List everyone who X"
     as "Who X?", "whoever heads the X" as "the head of the X", "in it" after a count left out, a kind
     compared without a verb ("breakers heavier than 18 g") as "Which breakers are heavier than 18 g?", and
-    "Are there X? Which ones?" as "Which X?"."""
+    "Are there X? Which ones?" as "Which X?", and "whats" as "what is"."""
+    question = _UNMARKED_IS.sub(lambda found: found.group(1) + " is", question)
     question = _GREETING.sub("", question)
     question = _POLITE_END.sub("", question)
     if (may := _MAY_I_HAVE.match(question)) is not None:
