@@ -658,6 +658,12 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
      "list :: ?u1 | product manager | ?u2 ; ?u2 | is a | product ; ?u2 | cheapest | ?u3 :: order ?u3 asc 1"),
     ("with_implied_attribute", "What is the highest price?", "list :: ?u1 | price | ?u2 :: order ?u1 desc 1", None),
     ("with_implied_attribute", "Which is the oldest singer?", "list :: ?u1 | is a | singer ; ?u1 | oldest | ?u2 :: order ?u2 desc 1", None),
+    # the verb after "<head> of <things>" is the head's (with_head_verb)
+    ("with_head_verb", "Which supplier of Oscillators is in Japan?",
+     "list :: ?u1 | supplier | ?u2 ; ?u2 | is a | Oscillators ; ?u2 | is in | Japan",
+     "list :: ?u1 | supplier | ?u2 ; ?u2 | is a | Oscillators ; ?u1 | is in | Japan"),
+    ("with_head_verb", "Which authors of papers published in 2020 are from Germany?",  # a participle: the papers'
+     "list :: ?u1 | authors | ?u2 ; ?u2 | is a | papers ; ?u2 | published in | 2020", None),
     # a unit is neither a relation nor a kind (without_unit_relations)
     ("without_unit_relations", "Which Resistors weigh less than 3 grams?",
      "list :: ?u1 | is a | Resistors ; ?u1 | weigh | ?u3 ; ?u1 | grams | ?u4 :: filter ?u4 < 3",
@@ -2103,6 +2109,8 @@ def test_counts_of_things_doing_something_to_a_kind_are_read_from_the_syntax(que
      "count :: ?u1 | is a | products ; ?u1 | supplied by | China ; ?u1 | price | ?u2 :: filter ?u2 > 5"),
     ("Which resistors from Acme Corp cost between 2 and 3.5 euros?",  # both bounds on one value
      "list :: ?u1 | is a | resistors ; ?u1 | from | Acme Corp ; ?u1 | price | ?u2 :: filter ?u2 >= 2 :: filter ?u2 <= 3.5"),
+    ("Which products from German suppliers are in the Capacitor category?",  # a category instead of a comparison
+     "list :: ?u1 | is a | products ; ?u1 | suppliers | German ; ?u1 | category | Capacitor"),
 ])
 def test_a_kind_with_a_named_restriction_and_a_comparison_is_read(question: str, expected: str | None) -> None:
     from understanding.syntax import restricted_comparison
@@ -2243,6 +2251,8 @@ def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> Non
     ("How much does the heaviest sensor weigh?", "What is the weight of the heaviest sensor?"),
     ("List the five most expensive hardware products that Wolfgang Martin is product manager for.",  # a role "for"
      "List the five most expensive hardware products whose product manager is Wolfgang Martin."),
+    ("What is the highest price among the products Bert Blumstein is responsible for as product manager?",  # "as" a role
+     "What is the highest price of the products whose product manager is Bert Blumstein?"),
     ("Which products is the Production department responsible for?", "Which products is the Production department responsible for?"),
     # the extreme of a count per one thing
     ("What is the largest number of hardware products that a single supplier provides?",

@@ -74,6 +74,7 @@ def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     pattern = with_kind_total(question, with_text_match(question, with_grouped_aggregate(question, pattern)))
     pattern = with_value_of_the_best(question, with_sorted_kind(question, pattern))
     pattern = with_counted_kind(question, with_cents(question, with_clause_out_of_kind(pattern)))
+    pattern = with_head_verb(question, pattern)
     pattern = with_had_thing(question, with_apposed_kind(question, with_counted_name(question, pattern)))
     pattern = with_named_by_its_kind(question, with_role_of(question, with_kind_in_place(question, pattern)))
     return with_asked_kind_counting(question, with_others_excluded(question, pattern))
@@ -1016,6 +1017,33 @@ def without_unit_relations(question: str, pattern: PhraseGraphPattern) -> Phrase
         projection = tuple(n for n in pattern.projection if n != other)
         return replace(pattern, triples=rest, comparisons=comparisons, projection=projection)
     return pattern
+
+
+# "Which supplier of Oscillators is in Japan?": the head noun before "of" is the verb's subject
+_HEAD_OF_THINGS = re.compile(r"^\s*(?:which|what)\s+(?P<head>[a-z]+(?: [a-z]+)?)\s+of\s+(?:the\s+|our\s+)?"
+                             r"(?P<things>[A-Za-z][\w-]*(?: [A-Za-z][\w-]*){0,3}?)\s+"
+                             r"(?P<rest>(?:is|are|was|were|has|have|had|lives|works|sits)\b.*)$", re.I)
+
+
+def with_head_verb(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"Which supplier of Oscillators is in Japan?" decoded as `?u1 | supplier | ?u2 ; ?u2 | is a |
+    Oscillators ; ?u2 | is in | Japan`: the verb after "<head> of <things>" says what the head is,
+    so its relation to a name is the answer's (`?u1 | is in | Japan`)."""
+    found = _HEAD_OF_THINGS.match(question)
+    if found is None or found.group("head").lower() in ("kind", "kinds", "type", "types", "sort", "sorts"):
+        return pattern  # "Which kind of buildings are found in England?" asks for buildings
+    rest = set(re.findall(r"[a-z]+", found.group("rest").lower()))
+    head = next((t for t in pattern.triples if not t.is_type and t.subject == ANSWER and is_unknown(t.object)
+                 and t.object != ANSWER and same_words(t.relation, found.group("head"))), None)
+    if head is None:
+        return pattern
+    things = head.object
+    moved = [t for t in pattern.triples if not t.is_type and t.subject == things and not is_unknown(t.object)
+             and set(t.relation.lower().split()) <= rest and t.object.lower() in found.group("rest").lower()]
+    if len(moved) != 1:
+        return pattern
+    triples = tuple(PhraseTriple(ANSWER, t.relation, t.object) if t == moved[0] else t for t in pattern.triples)
+    return replace(pattern, triples=triples)
 
 
 def with_capitalised_kinds(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:

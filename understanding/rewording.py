@@ -140,6 +140,10 @@ _VERB_AGGREGATED = re.compile(r"^\s*how\s+much\s+(?:does|do|did)\s+(?P<thing>.+?
 # "the hardware products that Wolfgang Martin is product manager for": the things whose product manager is he
 _ROLE_FOR = re.compile(r"\b(?P<kind>[a-z]+s)\s+(?:that|which)\s+(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)+)\s+(?:is|was)\s+"
                        r"(?:the\s+)?(?P<role>[a-z]+(?:\s+[a-z]+)?)\s+(?:for|of)(?=\s*[?.!]?\s*$)")
+# "the products Bert Blumstein is responsible for as product manager": the same as "... is the product manager for"
+_RESPONSIBLE_AS = re.compile(r"\b(?P<kind>[a-z]+s)\s+(?:(?:that|which)\s+)?(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)+)\s+"
+                             r"(?:is|was)\s+responsible\s+for\s+as\s+(?:the\s+|an?\s+)?(?P<role>[a-z]+(?:\s+[a-z]+)?)"
+                             r"(?=\s*[?.!]?\s*$)")
 # "the product manager responsible for Z763-7274829", "the manager who is responsible for X": a person's role
 # over a thing said by "responsible for", which means the role's "of"
 _ROLE_RESPONSIBLE = re.compile(r"\b(?P<role>(?:[a-z]+\s+)?(?:manager|owner|lead|head|supervisor|contact|engineer|"
@@ -381,7 +385,9 @@ def read_text(question: str) -> str:
                                                 f"{found.group('group') or found.group('agent') or found.group('container')}", question)
     question = _SINGLE.sub(lambda found: found.group("article") + " ", question)
     question = _ROLE_RESPONSIBLE.sub(lambda found: f"{found.group('role')} of ", question)
-    question = _ROLE_FOR.sub(lambda found: f"{found.group('kind')} whose {found.group('role')} is {found.group('name')}", question)
+    for shape in (_ROLE_FOR, _RESPONSIBLE_AS):
+        question = shape.sub(lambda found: f"{found.group('kind')} whose {found.group('role')} is {found.group('name')}",
+                             question)
     question = _GRADED_MEASURE.sub(_graded_measure, question)
     if (best := _VERB_OF_THE_BEST.match(question)) is not None:
         question = f"What is the {_VERB_VALUE[best.group('verb').lower()]} of {best.group('thing')}?"

@@ -854,22 +854,29 @@ _OWNED_KIND = re.compile(r"^(?:which|what) of (?P<name>[A-Z][\w&.-]*(?: [A-Z][\w
                          r"(?:that\s+|which\s+)?(?P<condition>[a-z].+?)\s*[?.!]?$")
 
 
+# "... are in the Capacitor category": the restricted things' category instead of a comparison
+_IN_CATEGORY = re.compile(r"^(?:are|is)\s+(?:in|of|from)\s+the\s+(?P<category>[A-Z][\w&.'-]*(?: [A-Z][\w&.'-]*)*)\s+category$")
+
+
 def restricted_comparison(question: str) -> PhraseGraphPattern | None:
     """"products from Bolton, Sanchez and Rodgers that cost under 2 EUR?" as `?u1 | is a | products ;
     ?u1 | from | Bolton, Sanchez and Rodgers ; ?u1 | price | ?u2 :: filter ?u2 < 2` ("which of Rebecca
     Hall's products weigh ...": related by the noun; "products in the Warp category": by "category";
     "hardware from German suppliers": the name with its agents; "products from suppliers in Germany":
-    the agents' place, counted after "How many"); None for anything else."""
+    the agents' place, counted after "How many"; "... are in the Capacitor category": their category
+    instead of a comparison); None for anything else."""
     text = question.strip()
     text = text[:1].lower() + text[1:]
     found = _RESTRICTED_KIND.match(text) or _NAMED_KIND_OF_KIND.match(text) or _OWNED_KIND.match(text) or \
         _AGENT_PLACED_KIND.match(text)
     if found is None or found.group("kind").split()[0] in _NOT_KINDS:
         return None
-    conditions = _range(found.group("condition").lower()) or [_comparison(found.group("condition").lower())]
+    groups = found.groupdict()
+    categorised = _IN_CATEGORY.match(found.group("condition"))
+    conditions = [] if categorised is not None else \
+        _range(found.group("condition").lower()) or [_comparison(found.group("condition").lower())]
     if None in conditions:
         return None
-    groups = found.groupdict()
     relation = groups["relation"].removeprefix("in the ").removeprefix("of the ") if "relation" in groups \
         else groups.get("verb") or groups.get("agents") or found.group("kind")  # "from suppliers in Germany":
     # `suppliers | Germany`; "supplied by companies in China": `supplied by | China`
@@ -878,6 +885,8 @@ def restricted_comparison(question: str) -> PhraseGraphPattern | None:
     if agents in _AGENTS and adjective and " " not in adjective:  # "from German suppliers": `suppliers | German`
         relation, name = agents, adjective
     pattern = _compared(found.group("kind"), [c for c in conditions if c is not None])
+    if categorised is not None:  # "Which products from German suppliers are in the Capacitor category?"
+        pattern = replace(pattern, triples=(*pattern.triples, PhraseTriple(ANSWER, "category", categorised.group("category"))))
     if len(conditions) == 2:  # one value between two bounds: one attribute edge
         pattern = replace(pattern, triples=pattern.triples[:2], comparisons=tuple(
             replace(c, node=pattern.comparisons[0].node) for c in pattern.comparisons))
