@@ -664,6 +664,16 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
      "list :: ?u1 | supplier | ?u2 ; ?u2 | is a | Oscillators ; ?u1 | is in | Japan"),
     ("with_head_verb", "Which authors of papers published in 2020 are from Germany?",  # a participle: the papers'
      "list :: ?u1 | authors | ?u2 ; ?u2 | is a | papers ; ?u2 | published in | 2020", None),
+    # a yes/no question about the thing a role of a name leads to (with_role_of_name_asked)
+    ("with_role_of_name_asked", "Does the product manager of S480-3531134 belong to the Procurement department?",
+     "boolean :: S480-3531134 | product | Procurement",
+     "boolean :: S480-3531134 | product manager | ?u1 ; ?u1 | belong to | Procurement"),
+    ("with_role_of_name_asked", "Was the cover of The adventures of Tom Sawyer designed by Mark Twain?",  # a name read
+     "boolean :: The adventures of Tom Sawyer | designed by | Mark Twain", None),  # otherwise
+    # the agents' origin is the value (with_agents_origin)
+    ("with_agents_origin", "list the hardware managed by Gretel Roth that come from chinese suppliers",
+     "list :: ?u1 | is a | hardware ; ?u1 | managed by | Gretel Roth ; ?u1 | suppliers | chinese suppliers",
+     "list :: ?u1 | is a | hardware ; ?u1 | managed by | Gretel Roth ; ?u1 | suppliers | chinese"),
     # a unit is neither a relation nor a kind (without_unit_relations)
     ("without_unit_relations", "Which Resistors weigh less than 3 grams?",
      "list :: ?u1 | is a | Resistors ; ?u1 | weigh | ?u3 ; ?u1 | grams | ?u4 :: filter ?u4 < 3",
@@ -2446,6 +2456,8 @@ READER_CASES = [
      "list :: ?u1 | is a | suppliers ; ?u1 | based in | Japan ; ?u1 | supply | ?u2 ; ?u2 | is a | products ; "
      "?u2 | weight | ?u3 :: filter ?u3 > 10"),
     ("placed_kind_related", "Which suppliers located in China supply products?", None),  # no second condition
+    ("placed_kind_related", "Which suppliers from France deliver Gauge products?",  # things named by their kind
+     "list :: ?u1 | is a | suppliers ; ?u1 | from | France ; ?u1 | deliver | ?u2 ; ?u2 | is a | Gauge products"),
     ("restricted_kind_related", "Which members of the Engineering department have a phone number on record?",
      "list :: ?u1 | members | Engineering ; ?u1 | phone number | ?u2"),  # one of their own
     ("kind_related_to_name", "How many products are compatible with X?", None),

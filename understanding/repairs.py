@@ -52,7 +52,7 @@ from understanding.pgp import (
     node_degrees,
 )
 from understanding.rewording import NamedClause, SortClause
-from understanding.syntax import compared_value
+from understanding.syntax import AGENT_NOUNS, compared_value
 
 
 def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
@@ -74,7 +74,7 @@ def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     pattern = with_kind_total(question, with_text_match(question, with_grouped_aggregate(question, pattern)))
     pattern = with_value_of_the_best(question, with_sorted_kind(question, pattern))
     pattern = with_counted_kind(question, with_cents(question, with_clause_out_of_kind(pattern)))
-    pattern = with_head_verb(question, pattern)
+    pattern = with_agents_origin(question, with_role_of_name_asked(question, with_head_verb(question, pattern)))
     pattern = with_had_thing(question, with_apposed_kind(question, with_counted_name(question, pattern)))
     pattern = with_named_by_its_kind(question, with_role_of(question, with_kind_in_place(question, pattern)))
     return with_asked_kind_counting(question, with_others_excluded(question, pattern))
@@ -1017,6 +1017,48 @@ def without_unit_relations(question: str, pattern: PhraseGraphPattern) -> Phrase
         projection = tuple(n for n in pattern.projection if n != other)
         return replace(pattern, triples=rest, comparisons=comparisons, projection=projection)
     return pattern
+
+
+def with_agents_origin(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"... that come from chinese suppliers" decoded as `?u1 | suppliers | chinese suppliers`: the
+    agents' origin is the value (`?u1 | suppliers | chinese`), as in "products from German suppliers"."""
+    def origin(triple: PhraseTriple) -> PhraseTriple:
+        head, _, tail = triple.object.rpartition(" ")
+        if triple.is_type or is_unknown(triple.object) or triple.relation.lower() not in AGENT_NOUNS or \
+                tail.lower() != triple.relation.lower() or not head or " " in head:
+            return triple
+        return PhraseTriple(triple.subject, triple.relation, head)
+
+    triples = tuple(origin(t) for t in pattern.triples)
+    return pattern if triples == pattern.triples else replace(pattern, triples=triples)
+
+
+# "Does the product manager of S480-3531134 belong to the Procurement department?": a yes/no question about
+# the thing a role of a name leads to
+_ROLE_OF_NAME_ASKED = re.compile(r"^\s*(?i:does|do|did|is|are|was|were)\s+the\s+(?P<role>[a-z]+(?: [a-z]+)?)\s+of\s+(?:the\s+)?"
+                                 r"(?P<name>[A-Z0-9][\w&.'-]*(?: [A-Z0-9][\w&.'-]*)*)\s+(?P<rest>[a-z].*?)\s*[?.!]?\s*$")
+
+
+def with_role_of_name_asked(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"Does the product manager of S480-3531134 belong to the Procurement department?" decoded as
+    `S480-3531134 | product | Procurement`: the role leads from the name to an unknown, which the rest
+    of the question relates to its object (`S480-3531134 | product manager | ?u1 ; ?u1 | belong to |
+    Procurement`)."""
+    found = _ROLE_OF_NAME_ASKED.match(question)
+    if found is None or pattern.form is not QuestionForm.BOOLEAN or found.group("name") not in pattern.nodes():
+        return pattern  # a name the model read otherwise ("the cover of The adventures of Tom Sawyer")
+    rest = found.group("rest")
+    objects = sorted({n for t in pattern.triples for n in t.nodes() if not is_unknown(n) and n != found.group("name")
+                      and re.search(r"\b" + re.escape(n) + r"\b", rest, re.I)}, key=len, reverse=True)
+    if not objects:
+        return pattern
+    at = re.search(r"\b" + re.escape(objects[0]) + r"\b", rest, re.I)
+    relation = re.sub(r"^(?:a|an|the)\s+|\s+(?:the|a|an|our)$", "", rest[:at.start()].strip(), flags=re.I)
+    if not relation or relation.lower() in ("the", "a", "an"):
+        return pattern
+    return replace(pattern, triples=(PhraseTriple(found.group("name"), found.group("role"), ANSWER),
+                                     PhraseTriple(ANSWER, relation, objects[0])),
+                   comparisons=(), ordering=None)
 
 
 # "Which supplier of Oscillators is in Japan?": the head noun before "of" is the verb's subject

@@ -823,7 +823,7 @@ def kind_compared(question: str) -> PhraseGraphPattern | None:
 # kind word ("the product Y863-3538159"), as the readers below match them
 _NAME_OR_CODE = r"[A-Z0-9][\w&.'-]*(?:,? (?:and |& )?[A-Z0-9][\w&.'-]*)*"
 _NAME = r"(?:the\s+)?(?:[a-z]+\s+)?(?P<name>" + _NAME_OR_CODE + r")"
-_AGENTS = ("suppliers", "vendors", "manufacturers", "makers", "producers", "companies", "firms")
+AGENT_NOUNS = ("suppliers", "vendors", "manufacturers", "makers", "producers", "companies", "firms")
 # "products from Bolton, Sanchez and Rodgers that cost under 2 EUR?", "Which resistors supplied by Brown PLC
 # weigh more than 15 g?": a kind, one named restriction, one comparison
 _RESTRICTED_KIND = re.compile(
@@ -831,14 +831,14 @@ _RESTRICTED_KIND = re.compile(
     r"(?P<kind>[a-z]+(?: (?!(?:supplied|delivered|made|managed|sold|provided)\b)[a-z]+)?)\s+"
     r"(?P<relation>from|supplied by|supplied from|delivered by|delivered from|made by|made in|managed by|sold by|"
     r"in the category|of the category|in)\s+(?P<name>" + _NAME_OR_CODE +
-    r"(?: (?:" + "|".join(_AGENTS) + r"))?)\s+"
+    r"(?: (?:" + "|".join(AGENT_NOUNS) + r"))?)\s+"
     r"(?:that\s+|which\s+)?(?P<condition>[a-z].+?)\s*[?.!]?$")
 # "Show me the products from suppliers in Germany that cost less than 1 EUR.", "How many products supplied by
 # companies in China cost more than 5 EUR?": a kind, its agents' place, one comparison
 _AGENT_PLACED_KIND = re.compile(
     r"^(?:(?P<ask>how many)\s+|(?:which|what|list|show(?: me)?|give me|find|name)\s+)?(?:the\s+|all\s+(?:the\s+)?)?"
     r"(?P<kind>[a-z]+(?: (?!(?:from|supplied|delivered|made|sold|provided)\b)[a-z]+)?)\s+"
-    r"(?:from|(?P<verb>supplied by|delivered by|made by|sold by|provided by))\s+(?:the\s+)?(?P<agents>" + "|".join(_AGENTS) +
+    r"(?:from|(?P<verb>supplied by|delivered by|made by|sold by|provided by))\s+(?:the\s+)?(?P<agents>" + "|".join(AGENT_NOUNS) +
     r")\s+"
     r"(?:(?:that|which|who)\s+are\s+)?(?:in|from|based in|located in|situated in)\s+(?:the\s+)?(?P<name>" + _NAME_OR_CODE +
     r")\s+(?:that\s+|which\s+)?(?P<condition>[a-z].+?)\s*[?.!]?$")
@@ -882,7 +882,7 @@ def restricted_comparison(question: str) -> PhraseGraphPattern | None:
     # `suppliers | Germany`; "supplied by companies in China": `supplied by | China`
     name = found.group("name")
     adjective, _, agents = name.rpartition(" ")
-    if agents in _AGENTS and adjective and " " not in adjective:  # "from German suppliers": `suppliers | German`
+    if agents in AGENT_NOUNS and adjective and " " not in adjective:  # "from German suppliers": `suppliers | German`
         relation, name = agents, adjective
     pattern = _compared(found.group("kind"), [c for c in conditions if c is not None])
     if categorised is not None:  # "Which products from German suppliers are in the Capacitor category?"
@@ -1614,21 +1614,30 @@ _PLACED_KIND = (r"^(?:which|what)\s+(?P<kind>[a-z]+)\s+(?P<placed>based|located|
 _PLACED_KIND_IN_CATEGORY = re.compile(_PLACED_KIND + r"(?:in|of|from)\s+the\s+(?P<category>[A-Z][\w&.'-]*(?: [A-Z][\w&.'-]*)*)"
                                       r"\s+category\s*[?.!]?$")
 _PLACED_KIND_COMPARED = re.compile(_PLACED_KIND + r"(?P<condition>[a-z].+?)\s*[?.!]?$")
+# "Which suppliers from France deliver Gauge products?": the things named by their kind
+_PLACED_KIND_NAMED_THINGS = re.compile(
+    r"^(?:which|what)\s+(?P<kind>[a-z]+)\s+(?:(?P<placed>based|located|situated|headquartered)\s+in|from)\s+(?:the\s+)?"
+    r"(?P<place>[A-Z][\w&.'-]*(?: [A-Z][\w&.'-]*)*)\s+(?P<verb>[a-z]+)\s+(?P<things>[A-Z][\w&.'-]*(?: [A-Z][\w&.'-]*)*\s+[a-z]+)"
+    r"\s*[?.!]?$")
 
 
 def placed_kind_related(question: str) -> PhraseGraphPattern | None:
     """"Which suppliers based in Germany supply products in the Sensor category?" as `?u1 | is a |
     suppliers ; ?u1 | based in | Germany ; ?u1 | supply | ?u2 ; ?u2 | is a | products ; ?u2 | category
-    | Sensor` (or with "... products priced above 5 euros" a compared value of ?u2): conditions on two
-    things, which the model merges into one; None for anything else."""
-    found = _lowered_match(question, _PLACED_KIND_IN_CATEGORY) or _lowered_match(question, _PLACED_KIND_COMPARED)
+    | Sensor` (or with "... products priced above 5 euros" a compared value of ?u2; "Which suppliers from
+    France deliver Gauge products?": `?u2 | is a | Gauge products`): conditions on two things, which the
+    model merges into one; None for anything else."""
+    found = _lowered_match(question, _PLACED_KIND_IN_CATEGORY) or _lowered_match(question, _PLACED_KIND_COMPARED) or \
+        _lowered_match(question, _PLACED_KIND_NAMED_THINGS)
     if found is None:
         return None
     triples = [PhraseTriple(ANSWER, TYPE_RELATION, found.group("kind")),
-               PhraseTriple(ANSWER, f"{found.group('placed')} in", found.group("place")),
+               PhraseTriple(ANSWER, f"{found.group('placed')} in" if found.group("placed") else "from", found.group("place")),
                PhraseTriple(ANSWER, found.group("verb"), "?unknown2"), PhraseTriple("?unknown2", TYPE_RELATION, found.group("things"))]
     if found.re is _PLACED_KIND_IN_CATEGORY:
         return PhraseGraphPattern(triples=(*triples, PhraseTriple("?unknown2", "category", found.group("category"))))
+    if found.re is _PLACED_KIND_NAMED_THINGS:
+        return PhraseGraphPattern(triples=tuple(triples))
     compared = compared_value("?unknown2", found.group("condition"), "?unknown3")
     if compared is None:
         return None
