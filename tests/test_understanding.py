@@ -970,6 +970,8 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
      "list :: ?u1 | is a | products ; ?u1 | with | Dipole ; ?u1 | name | ?u2 :: filter ?u2 < 1",
      "list :: ?u1 | is a | products ; ?u1 | name | ?u2 ; ?u1 | price | ?u3 :: filter ?u2 contains Dipole "
      ":: filter ?u3 < 1"),
+    ("with_existence_asked", "Do we have a phone number on file for Karch Moeller?",  # "Do we have a ...": yes or no
+     "list :: ?u1 | phone number | Karch Moeller", "boolean :: ?u1 | phone number | Karch Moeller"),
     ("with_text_match", "Who wrote 'It is not the end'?", "list :: ?u1 | wrote | It is not the end", None),
     # ends with, and "that starts with" after the attribute
     ("with_text_match", "Which employees have a name that ends with Foth?", "list :: ?u1 | is a | employees ; ?u1 | name | Foth",
@@ -2345,6 +2347,8 @@ READER_CASES = [
      "list :: ?u1 | is a | team ; ?u2 | manager | Franz Kornhaeusel ; ?u2 | belong to | ?u1"),
     ("kind_of_an_owned_things_relation", "Which department is the manager of Data Services?", None),  # nothing left at the end
     ("kind_of_an_owned_things_relation", "Which city is the capital of France in?", None),
+    ("kind_of_an_owned_things_relation", "Which supplier do we source the product H962-4715431 from?",  # ours
+     "list :: ?u1 | is a | supplier ; H962-4715431 | source from | ?u1"),
     ("value_as_attribute", "Which papers use a benchmark as their evaluation method?",
      "list :: ?u1 | is a | papers ; ?u1 | evaluation method | benchmark"),
     ("value_as_attribute", "How many papers have technical debt as a research object?",
@@ -2404,6 +2408,8 @@ READER_CASES = [
     ("compared_with_named", "Which papers are older than the transformer?", None),  # no name
     ("kind_related_to_name", "Which products are compatible with Y863-3538159?",
      "list :: ?u1 | is a | products ; ?u1 | compatible with | Y863-3538159"),
+    ("kind_related_to_name", "How many hardware products are eligible for the Manual Inspection service?",  # counted
+     "count :: ?u1 | is a | hardware products ; ?u1 | eligible for | Manual Inspection"),
     ("kind_related_to_name", "Which services are eligible for the Film LCD Strain?",
      "list :: ?u1 | is a | services ; ?u1 | eligible for | Film LCD Strain"),
     ("kind_related_to_name", "Which services are eligible for the product Network Multiplexer Resonator?",  # apposed kind
@@ -2460,7 +2466,9 @@ READER_CASES = [
      "list :: ?u1 | is a | suppliers ; ?u1 | from | France ; ?u1 | deliver | ?u2 ; ?u2 | is a | Gauge products"),
     ("restricted_kind_related", "Which members of the Engineering department have a phone number on record?",
      "list :: ?u1 | members | Engineering ; ?u1 | phone number | ?u2"),  # one of their own
-    ("kind_related_to_name", "How many products are compatible with X?", None),
+    ("kind_related_to_name", "How many products are compatible with X?",
+     "count :: ?u1 | is a | products ; ?u1 | compatible with | X"),
+    ("kind_related_to_name", "How many tenants are there in the Mercedes Benz Superdome?", None),  # "there" relates nothing
     ("kind_related_to_name", "How many hardware products belong to the Sensor category?",  # a verb of membership
      "count :: ?u1 | is a | hardware products ; ?u1 | belong to | Sensor"),
     ("kind_related_to_name", "Which suppliers come from Japan?", "list :: ?u1 | is a | suppliers ; ?u1 | come from | Japan"),

@@ -302,9 +302,6 @@ def with_whole_role(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPa
     return pattern
 
 
-_IS_THERE = re.compile(r"^\s*(?:is|are)\s+there\s+(?:an?|any)\b", re.I)
-
-
 def with_had_thing(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """"Does the paper X provide a replication package?" decoded as `boolean :: X | provide |
     replication package`, "Is there a replication package for X?" as `?u1 | replication package | X`:
@@ -1522,7 +1519,8 @@ def with_graded_answer(question: str, pattern: PhraseGraphPattern) -> PhraseGrap
 
 _IS_THERE = re.compile(r"^\s*(?:is|are|was|were)\s+there\b", re.I)
 # "Do we have any ...", "Does any supplier ...": asked with an auxiliary and "any", a yes/no question
-_ANY_ASKED = re.compile(r"^\s*(?:do|does|did|is|are|was|were|has|have|had)\b(?:\s+\w+){0,3}?\s+any\b", re.I)
+_ANY_ASKED = re.compile(r"^\s*(?:do|does|did|is|are|was|were|has|have|had)\b(?:\s+\w+){0,3}?\s+any\b|"
+                        r"^\s*(?:do|does|did)\s+(?:we|you|they|i)\s+have\s+(?:an?|one)\b", re.I)  # "Do we have a phone number ..."
 
 
 def with_existence_asked(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:

@@ -915,7 +915,7 @@ def _range(condition: str) -> list[tuple[str, str, str]] | None:
 _NOT_KINDS = frozenset({"is", "are", "was", "were", "do", "does", "did", "how", "many", "much"})
 # "Which products are compatible with Y863-3538159?", "Which services are eligible for the Film LCD Strain?"
 _KIND_RELATED_TO_NAME = re.compile(
-    r"^(?:which|what)\s+(?P<kind>[a-z]+(?: [a-z]+)?)\s+(?:are|is|were|was)\s+(?P<relation>[a-z]+(?:\s+[a-z]+)?\s+"
+    r"^(?P<ask>which|what|how many)\s+(?P<kind>[a-z]+(?: [a-z]+)?)\s+(?:are|is|were|was)\s+(?P<relation>[a-z]+(?:\s+[a-z]+)?\s+"
     r"(?:with|for|to|in|by|from|on|at))\s+" + _NAME + r"(?:\s+(?:service|product|department|category|supplier))?\s*[?.!]?$")
 
 
@@ -929,12 +929,12 @@ def kind_related_to_name(question: str) -> PhraseGraphPattern | None:
     """"Which products are compatible with Y863-3538159?" (or "with the product Y863-3538159") as `?u1 |
     is a | products ; ?u1 | compatible with | Y863-3538159`, which the model often reads without the
     adjective (`?u1 | products | Y863-3538159`); also "How many hardware products belong to the Sensor
-    category?" (counted); None for anything else."""
+    category?" and "How many ... are eligible for ...?" (counted); None for anything else."""
     found = _asked_kind_shape(question, (_KIND_RELATED_TO_NAME,)) or _lowered_match(question, _KIND_BELONGS_TO_NAME)
-    if found is None or found.group("relation").split()[0] in ("more", "less", "not", "no") or \
+    if found is None or found.group("relation").split()[0] in ("more", "less", "not", "no", "there") or \
             found.group("kind").split()[0] in _NOT_KINDS:
         return None
-    counted = "ask" in found.groupdict() and found.group("ask") == "how many"
+    counted = found.group("ask") == "how many"
     return PhraseGraphPattern(form=QuestionForm.COUNT if counted else QuestionForm.LIST,
                               triples=(PhraseTriple(ANSWER, TYPE_RELATION, found.group("kind")),
                                        PhraseTriple(ANSWER, found.group("relation"), found.group("name"))))
@@ -1161,11 +1161,25 @@ _STRANDED = re.compile(
     r"(?:an?\s+|the\s+)?(?P<verb>[a-z]+(?: [a-z]+){0,2}?\s+(?:of|in|to|for|at|on|with|from|by))\s*[?.!]?$")
 
 
+# "Which supplier do we source the product H962-4715431 from?": what the asker does to a name with the
+# asked thing, the preposition left at the end
+_STRANDED_BY_US = re.compile(
+    r"^(?:which|what)\s+(?P<kind>[a-z]+(?: [a-z]+)?)\s+(?:do|does|did|can|could)\s+(?:we|you|they|i)\s+"
+    r"(?P<verb>[a-z]+)\s+(?:the\s+)?(?:[a-z]+\s+)?(?P<name>" + _NAME_OR_CODE + r")\s+"
+    r"(?P<preposition>from|to|with|for|at|by|through|via)\s*[?.!]?$")
+
+
 def kind_of_an_owned_things_relation(question: str) -> PhraseGraphPattern | None:
     """"Which department is the product manager of M770-3602005 a member of?" as `?u1 | is a |
     department ; ?u2 | product manager | M770-3602005 ; ?u2 | member of | ?u1`: the preposition left
     at the end relates the owned thing to the asked one; the model reads the owner as the asked
-    thing's neighbour. None for anything else."""
+    thing's neighbour; "Which supplier do we source X from?" relates the name to the asked thing by the
+    verb and its preposition. None for anything else."""
+    by_us = _asked_kind_shape(question, (_STRANDED_BY_US,))
+    if by_us is not None:  # "Which supplier do we source X from?": `?u1 | is a | supplier ; X | source from | ?u1`
+        return PhraseGraphPattern(triples=(
+            PhraseTriple(ANSWER, TYPE_RELATION, by_us.group("kind")),
+            PhraseTriple(by_us.group("name"), f"{by_us.group('verb')} {by_us.group('preposition')}", ANSWER)))
     found = _asked_kind_shape(question, (_STRANDED,))
     if found is None or found.group("verb").split()[0] in _NOT_ATTRIBUTES:
         return None
