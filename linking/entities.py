@@ -296,9 +296,27 @@ class EntityLinker:
             return []
         subclasses = self._subclasses.get(endpoint.config.cache_key, {})
         scores = await asyncio.to_thread(kind_affinity, self.scorer, phrase, [words for _, words in classes])
+        acronym = _ACRONYM.fullmatch(phrase.strip())
+        if acronym is not None:  # "BOMs": the class abbreviated so ("Bill of Material (BOM)") fits best
+            scores = [max(float(score), ABBREVIATION_SCORE) if acronym.group(1) in _abbreviations(words) else score
+                      for (_, words), score in zip(classes, scores, strict=True)]
         ranked = sorted(zip(classes, scores, strict=True), key=lambda pair: -float(pair[1]))
         return [LinkedEntity(ox.NamedNode(iri), words, float(score), "class", subclasses=subclasses.get(iri, ()))
                 for (iri, words), score in ranked[:top_k] if float(score) >= min_score]
+
+
+_ACRONYM = re.compile(r"([A-Z]{2,})s?")
+ABBREVIATION_SCORE = 0.95  # a class phrase that is the class's abbreviation
+
+
+def _abbreviations(words: str) -> set[str]:
+    """What a class's label abbreviates to: a stated one ("Bill of Material (BOM)") and its words'
+    initials with and without the small words ("BOM", "BM")."""
+    stated = set(re.findall(r"\(([A-Z]{2,})\)", words))
+    plain = [w for w in split_words(re.sub(r"\([^)]*\)", " ", words)) if w]
+    initials = "".join(w[0] for w in plain).upper()
+    content = "".join(w[0] for w in plain if w.lower() not in ("of", "the", "and", "for", "a", "an")).upper()
+    return stated | ({initials, content} if len(plain) > 1 else set())
 
 
 def _descendants(parents: dict[str, set[str]], instantiated: set[str]) -> dict[str, tuple[str, ...]]:

@@ -93,6 +93,17 @@ async def test_class_phrases_link_to_labelled_classes(ck25: Endpoint) -> None:
     assert classes[0].term.value == PV + "ProductCategory"
 
 
+async def test_an_acronym_links_to_the_class_it_abbreviates(ck25: Endpoint) -> None:
+    """"Which BOMs contain ...": the class labelled "Bill of Material (BOM)", not "BOM Part"."""
+    from linking.entities import ABBREVIATION_SCORE, _abbreviations
+
+    assert _abbreviations("Bill of Material (BOM)") == {"BOM", "BM"} and _abbreviations("Hardware") == set()
+    classes = await EntityLinker(default_scorer()).link_classes("BOMs", ck25)
+    assert classes[0].term.value == PV + "BillOfMaterial" and classes[0].score == pytest.approx(ABBREVIATION_SCORE)
+    parts = await EntityLinker(default_scorer()).link_classes("parts", ck25)
+    assert parts[0].term.value == PV + "BomPart"
+
+
 async def test_a_kind_word_links_to_the_class_its_synonym_names(ck25: Endpoint) -> None:
     """"Which vendors ...": the graph names the kind Supplier; a synonym fits at a discount."""
     from linking.entities import SYNONYM_FACTOR, kind_synonyms
