@@ -2482,6 +2482,8 @@ READER_CASES = [
      "count :: ?u1 | is a | products ; ?u1 | product manager | ?u2 ; ?u2 | works in | Engineering"),
     ("through_a_clause", "List all products that have a supplier which is located in Japan.",
      "list :: ?u1 | is a | products ; ?u1 | supplier | ?u2 ; ?u2 | is located in | Japan"),
+    ("through_a_clause", "Which Switch products are managed by someone from the Marketing department?",  # unnamed agent
+     "list :: ?u1 | is a | Switch products ; ?u1 | managed by | ?u2 ; ?u2 | in | Marketing"),
     ("through_a_clause", "Name the television show whose company is HBO.", None),  # the owned thing itself: no chain
     ("through_a_clause", "Which singers have a song that is older than 10?", None),  # a comparison
     # things of a kind sharing a value with a named thing, which is not one of them (same_as_named)
@@ -2852,6 +2854,17 @@ def test_the_value_the_best_one_is_ranked_by_is_answered_when_asked_too(question
     # a later reading that loses one of the best one's words is not taken
     ("Which products do we get from Smith PLC?",
      ["list :: ?u1 | is a | products", "list :: ?u1 | get from | Smith PLC"], 0),
+    # the best reading drops the verb before a possessive, or the role after it: the reading with the chain's hop
+    ("How many employees report to Karch Moeller's manager?",
+     ["count :: ?u1 | is a | employees ; ?u1 | manager | Karch Moeller",
+      "count :: ?u1 | is a | employees ; ?u1 | report to | Karch Moeller",
+      "count :: ?u1 | is a | employees ; ?u1 | report to | ?u2 ; ?u2 | manager | Karch Moeller"], 2),
+    ("What is Karch Moeller's manager's email?",
+     ["list :: ?u1 | email | Karch Moeller", "list :: ?u2 | manager | Karch Moeller ; ?u1 | email | ?u2"], 1),
+    ("What is Karch Moeller's email?", ["list :: ?u1 | email | Karch Moeller", "list :: ?u1 | email | ?u2"], 0),
+    ("What's the email address of Liese Adam's manager?",  # more than the hop: not taken
+     ["list :: ?u1 | email address | Liese Adam",
+      "list :: ?u2 | email address | ?u3 ; ?u1 | address | ?u2 ; ?u2 | manager | Liese Adam"], 0),
 ])
 def test_a_reading_that_names_a_dropped_name_is_chosen(question: str, readings: list[str], chosen: int) -> None:
     from understanding.repairs import chosen_reading

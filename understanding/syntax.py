@@ -952,18 +952,28 @@ _THROUGH_A_CLAUSE = (
                r"(?P<verb>(?:works?|sits?|belongs?|lives?|comes?|is based|are based|is located|are located)"
                r"(?: [a-z]+){0,2}?)\s+"  # "whose company is HBO" names the owned thing itself: not a chain
                r"(?:the\s+)?(?P<name>" + _NAME_OR_CODE + r")(?: [a-z]+)?\s*[?.!]?$"),
+    # "Which Switch products are managed by someone from the Marketing department?": an unnamed agent
+    re.compile(_ASKED_FOR + r"(?:are|is|were|was)\s+(?P<noun>[a-z]+ed\s+by)\s+(?:someone|somebody|anyone|anybody|"
+               r"a\s+member|members|an\s+employee|employees|people|a\s+person|staff)\s+(?P<verb>from|in|of)\s+"
+               r"(?:the\s+)?(?P<name>" + _NAME_OR_CODE + r")(?: [a-z]+)?\s*[?.!]?$"),
 )
 
 
 def through_a_clause(question: str) -> PhraseGraphPattern | None:
     """"How many products have a product manager who belongs to the Engineering department?" as
     `count :: ?u1 | is a | products ; ?u1 | product manager | ?u2 ; ?u2 | belongs to | Engineering`
-    (also "whose <noun> <verb> <Name>"): the relative clause is the owned thing's condition, which the
-    model drops or folds into one edge; None for anything else."""
+    (also "whose <noun> <verb> <Name>", and "managed by someone from <Name>": `?u1 | managed by | ?u2 ;
+    ?u2 | in | <Name>`): the relative clause is the owned thing's condition, which the model drops or
+    folds into one edge; None for anything else."""
     found = _asked_kind_shape(question, _THROUGH_A_CLAUSE)
     if found is None:
         return None
     form = QuestionForm.COUNT if found.group("ask") in ("how many", "count") else QuestionForm.LIST
+    if found.re is _THROUGH_A_CLAUSE[-1]:  # someone from a group is someone in it; "Switch products": one kind
+        kind = " ".join(k for k in (found.group("qualifier"), found.group("kind")) if k)
+        return PhraseGraphPattern(form=form, triples=(
+            PhraseTriple(ANSWER, TYPE_RELATION, kind), PhraseTriple(ANSWER, found.group("noun"), "?unknown2"),
+            PhraseTriple("?unknown2", "in", found.group("name"))))
     qualified = (PhraseTriple(ANSWER, found.group("kind"), found.group("qualifier")),) if found.group("qualifier") else ()
     return PhraseGraphPattern(form=form, triples=(
         PhraseTriple(ANSWER, TYPE_RELATION, found.group("kind")), *qualified, PhraseTriple(ANSWER, found.group("noun"), "?unknown2"),
