@@ -2289,6 +2289,7 @@ def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> Non
     # a unit after the attribute, and an explanation after a comma, say nothing more
     ("What is the average price in EUR of hardware products in the Capacitor category?",
      "What is the average price of hardware products in the Capacitor category?"),
+    ("What is the heaviest weight (in grams) of any product?", "What is the highest weight of any product?"),
     ("Which bill of material requires the highest total quantity of parts, summing the quantities of all its BOM parts?",
      "Which bill of material requires the highest total quantity of parts?"),
 ])
@@ -2386,6 +2387,8 @@ READER_CASES = [
      "count :: ?u1 | is a | papers ; ?u1 | level | secondary research"),
     ("stated_value_of_kind", "Which singers are at the top of the charts?", None),
     ("stated_value_of_kind", "Which papers are classified as Solution Proposal?", None),  # a name: the model's
+    ("compared_with_named", "Which services are priced higher than Enterprise Navigation?",  # a participle's attribute
+     "list :: ?u1 | is a | services ; ?u1 | price | ?u2 ; Enterprise Navigation | price | ?u3 :: filter ?u2 > ?u3"),
     ("compared_with_named", "Which services are cheaper than Predictive Maintenance?",
      "list :: ?u1 | is a | services ; ?u1 | price | ?u2 ; Predictive Maintenance | price | ?u3 :: filter ?u2 < ?u3"),
     ("compared_with_named", "Which products weigh more than the Coil Driver?",

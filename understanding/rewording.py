@@ -160,8 +160,9 @@ _TOTAL_UNITS = re.compile(r"\btotal\s+number\s+of\s+(?:[a-z]+\s+)?(?:units|piece
 _RESTATED = re.compile(r"\s*(?:,\s*|\s\()(?:i\.\s?e\.|that is,|in other words,?|(?:summing|adding|counting|taking)\s+(?:up\s+)?"
                        r"(?:the|all|its|their)\b)[^),?]*\)?(?=\s*[?.!]?\s*$)", re.IGNORECASE)
 # "the average price in EUR of ...": the unit after the attribute says nothing the attribute does not
-_UNIT_AFTER_ATTRIBUTE = re.compile(r"\b(?P<attribute>price|cost|weight|height|width|depth|length)\s+in\s+(?:EUR|euros?|USD|dollars?|"
-                                   r"grams?|g|kg|kilograms?|mm|cm|millimet(?:er|re)s|centimet(?:er|re)s)\b", re.IGNORECASE)
+_UNIT_AFTER_ATTRIBUTE = re.compile(r"\b(?P<attribute>price|cost|weight|height|width|depth|length)\s+\(?in\s+(?:EUR|euros?|USD|"
+                                   r"dollars?|grams?|g|kg|kilograms?|mm|cm|millimet(?:er|re)s|centimet(?:er|re)s)\b\)?",
+                                   re.IGNORECASE)  # also "(in grams)"
 _REFERS_BACK = re.compile(r"\b(?:their|its|his|her|them|they|it|he|she|this|that|these|those|there)\b", re.IGNORECASE)
 
 

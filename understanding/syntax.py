@@ -1229,11 +1229,15 @@ _COMPARED_WITH_NAMED = (
     re.compile(_COUNTED_OR_LISTED_KIND + r"(?P<verb>weighs?|costs?)\s+(?P<more>more|less)" + _THAN_NAMED),
     re.compile(_COUNTED_OR_LISTED_KIND + r"(?:have|has|had)\s+an?\s+(?P<degree>higher|lower|greater|smaller|larger|bigger)"
                r"\s+(?P<noun>[a-z]+(?: [a-z]+)?)" + _THAN_NAMED),
+    # "Which services are priced higher than Enterprise Navigation?": a participle naming the attribute
+    re.compile(_COUNTED_OR_LISTED_KIND + r"(?:are|is|were|was)\s+(?P<participle>priced|rated|valued)\s+"
+               r"(?P<degree>higher|lower|greater|smaller|larger|bigger)" + _THAN_NAMED),
     # "Which products compatible with V156-6277722 are cheaper than it?": the named thing related, then compared
     re.compile(_COUNTED_OR_LISTED_KIND + r"(?P<relation>[a-z]+\s+(?:with|to|for|by|from))\s+(?:the\s+)?(?:[a-z]+\s+)?"
                r"(?P<name>" + _PROPER_NAME + r")\s+(?:are|is|were|was)\s+(?P<adjective>" + _COMPARATIVE + r")\s+than\s+"
                r"(?:it|that one|this one|that product|this product)\s*[?.!]?$"),
 )
+_PARTICIPLE_ATTRIBUTE = {"priced": "price", "rated": "rating", "valued": "value"}
 _DEGREE_OPERATOR = {"higher": ">", "greater": ">", "larger": ">", "bigger": ">", "lower": "<", "smaller": "<"}
 
 
@@ -1271,7 +1275,8 @@ def _compared_attributes(found: re.Match[str]) -> list[tuple[str, str]] | None:
     if groups.get("verb"):
         compared.append((">" if groups["more"] == "more" else "<", _VERB_ATTRIBUTE.get(groups["verb"].rstrip("s"))))
     if groups.get("degree"):
-        compared.append((_DEGREE_OPERATOR[groups["degree"]], groups["noun"]))
+        compared.append((_DEGREE_OPERATOR[groups["degree"]],
+                         groups["noun"] if groups.get("noun") else _PARTICIPLE_ATTRIBUTE[groups["participle"]]))
     if not compared or any(operator is None or not attribute for operator, attribute in compared):
         return None
     return [(operator, attribute) for operator, attribute in compared if operator and attribute]
