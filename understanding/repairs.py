@@ -66,7 +66,7 @@ def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     pattern = with_graded_answer(question, pattern)
     pattern = with_compared_values(question, with_stated_operators(question, pattern))
     pattern = with_stated_range(question, with_counted_nouns(question, with_stated_comparison(question, pattern)))
-    pattern = without_unit_relations(question, pattern)
+    pattern = with_kind_of_named_group(question, without_unit_relations(question, pattern))
     pattern = with_capitalised_kinds(question, with_implied_attribute(question, pattern))
     pattern = with_superlative_value(question, with_dropped_entity(question, pattern))
     pattern = with_dropped_group(question, with_dropped_name(question, with_named_relation(question, pattern)))
@@ -992,6 +992,31 @@ def _renamed(pattern: PhraseGraphPattern, old: str, new: str) -> PhraseGraphPatt
                    comparisons=tuple(replace(c, node=name(c.node)) for c in pattern.comparisons),
                    projection=tuple(dict.fromkeys(name(n) for n in pattern.projection)),
                    group=tuple(dict.fromkeys(name(n) for n in pattern.group)))
+
+
+_GROUP_WORDS = ("category", "department", "team", "division", "group")
+
+
+def with_kind_of_named_group(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"Show the hardware of the category Driver with a weight of at least 19 gram" decoded as `?u1 |
+    hardware | ?u2 ; ?u2 | is a | category Driver ; ?u2 | weight | ?u3 ...`: the group word before a
+    name ("the category Driver") relates the things of the asked kind to the named group, so `?u1 | is
+    a | hardware ; ?u1 | category | Driver ; ?u1 | weight | ?u3 ...`."""
+    for grouped in pattern.triples:
+        word, _, name = grouped.object.partition(" ")
+        if not grouped.is_type or word.lower() not in _GROUP_WORDS or not name[:1].isupper() or \
+                grouped.subject == ANSWER or not is_unknown(grouped.subject):
+            continue
+        thing = grouped.subject
+        asked = next((t for t in pattern.triples if not t.is_type and t.subject == ANSWER and t.object == thing), None)
+        if asked is None or not re.search(rf"\b{re.escape(asked.relation)}\s+(?:of|in|from)\s+the\s+{re.escape(word)}\s+"
+                                          rf"{re.escape(name)}(?!\w)", question, re.IGNORECASE):
+            continue
+        rest = tuple(t for t in pattern.triples if t not in (grouped, asked))
+        kept = replace(pattern, triples=(PhraseTriple(ANSWER, TYPE_RELATION, asked.relation),
+                                         PhraseTriple(thing, word.lower(), name), *rest))
+        return _renamed(kept, thing, ANSWER)
+    return pattern
 
 
 # units of weight, length and money, which name no relation ("years" and "days" may: "the years of ...")
@@ -2042,14 +2067,22 @@ def role_kind_reading(pattern: PhraseGraphPattern) -> PhraseGraphPattern | None:
     """"Who is the manager of the Marketing department?" read as `?u1 | manager | Marketing`: graphs often
     keep the role as the person's class (a Manager who is a member of the department), so the reading
     with the role as the answer's kind too is one to try next; where the graph has no such class, linking
-    drops it and the two readings are the same. None where the answer has a kind already or its relation is
-    no single role noun."""
-    if any(t.is_type and t.subject == ANSWER for t in pattern.triples) or pattern.form is QuestionForm.BOOLEAN:
+    drops it and the two readings are the same; the same for an unknown between the answer and a name ("the
+    email of the manager of the Engineering department"). None where no untyped unknown has a single role
+    noun as its relation."""
+    if pattern.form is QuestionForm.BOOLEAN:
         return None
+    typed = {t.subject for t in pattern.triples if t.is_type}
     roles = [t.relation for t in pattern.triples if not t.is_type and ANSWER in t.nodes()]
-    if len(roles) != 1 or singular(roles[0].lower()) not in _ROLE_NOUNS:
-        return None
-    return replace(pattern, triples=(*pattern.triples, PhraseTriple(ANSWER, TYPE_RELATION, singular(roles[0].lower()))))
+    if ANSWER not in typed and len(roles) == 1 and singular(roles[0].lower()) in _ROLE_NOUNS:
+        return replace(pattern, triples=(*pattern.triples, PhraseTriple(ANSWER, TYPE_RELATION, singular(roles[0].lower()))))
+    for node in pattern.unknowns():  # "the email of the manager of the Engineering department": the unknown between
+        named = [t for t in pattern.triples if not t.is_type and t.subject == node and not is_unknown(t.object)]
+        if node == ANSWER or node in typed or len(named) != 1 or singular(named[0].relation.lower()) not in _ROLE_NOUNS:
+            continue
+        return replace(pattern, triples=(*pattern.triples, PhraseTriple(node, TYPE_RELATION,
+                                                                         singular(named[0].relation.lower()))))
+    return None
 
 
 # "products the Marketing department is responsible for", "services that Compensator Switch is eligible for":

@@ -293,6 +293,16 @@ _ARE_THERE_WHICH = re.compile(r"^\s*(?:are|is)\s+there\s+(?:any\s+)?(?P<things>[
                               r"(?:which|what)\s+(?:ones|are\s+they|ones\s+are\s+they)\s*\??\s*$", re.IGNORECASE)
 
 
+# "Sits the supplier Swanson-Kennedy in Germany?", "Costs the service X less than 1000 EUR?": a yes/no question
+# with the verb first, as German asks it
+_VERB_FIRST = re.compile(r"^\s*(?P<verb>sits|costs|weighs|belongs|works|lives|comes|supplies|manages|contains|lies|"
+                         r"includes|delivers|produces|offers|provides|reports|has)\s+"
+                         r"(?P<subject>(?:the\s+)?(?:[a-z]+\s+){0,2}?(?-i:[A-Z0-9][\w&.'-]*(?:,?\s+(?:and\s+)?[A-Z0-9][\w&.'-]*)*))"
+                         r"\s+(?P<rest>[^?]+?)\s*\?\s*$", re.IGNORECASE)
+_VERB_BASE = {"has": "have", "supplies": "supply", "lies": "lie"}
+# "a weight of 19 gram or more": the bound said after the value
+_OR_MORE = re.compile(r"\b(?P<value>\d[\d,.]*(?:\s*[A-Za-z]+)?)\s+or\s+(?P<way>more|above|higher|greater|over|less|fewer|"
+                      r"below|lower|under)\b", re.IGNORECASE)
 # "whats the cheapest part ...": a contraction typed without its apostrophe
 _UNMARKED_IS = re.compile(r"\b(what|where|who|how|which)s\b", re.IGNORECASE)
 
@@ -302,8 +312,17 @@ def asked_plainly(question: str) -> str:
     ...", "Could you tell me which ...", "Can I get the email ...", "..., please"), "List everyone who X"
     as "Who X?", "whoever heads the X" as "the head of the X", "in it" after a count left out, a kind
     compared without a verb ("breakers heavier than 18 g") as "Which breakers are heavier than 18 g?", and
-    "Are there X? Which ones?" as "Which X?", and "whats" as "what is"."""
+    "Are there X? Which ones?" as "Which X?", "whats" as "what is", a yes/no question with its verb
+    first ("Sits the supplier X in Germany?") as "Does the supplier X sit in Germany?", and "19 gram or
+    more" as "at least 19 gram"."""
     question = _UNMARKED_IS.sub(lambda found: found.group(1) + " is", question)
+    if (first := _VERB_FIRST.match(question)) is not None and (first.group("verb").lower() != "has" or re.match(
+            r"(?:a|an|any|some|more|less|fewer|at|no|\d)\b", first.group("rest"), re.IGNORECASE)):  # not "Has X published"
+        verb = first.group("verb").lower()
+        question = f"Does {first.group('subject')} {_VERB_BASE.get(verb, verb[:-1])} {first.group('rest')}?"
+    question = _OR_MORE.sub(lambda found: ("at least " if found.group("way").lower() in ("more", "above", "higher",
+                                                                                        "greater", "over")
+                                           else "at most ") + found.group("value"), question)
     question = _GREETING.sub("", question)
     question = _POLITE_END.sub("", question)
     if (may := _MAY_I_HAVE.match(question)) is not None:

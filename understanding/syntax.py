@@ -746,7 +746,7 @@ _DIMENSION_ATTRIBUTE = {"high": "height", "tall": "height", "wide": "width", "lo
                         "thick": "thickness", "heavy": "weight"}
 # "have both a height and a width of less than 15 mm": one bound for two attributes
 _SHARED_BOUND = re.compile(rf"^(?:(?:have|has|with)\s+)?(?:both\s+)?(?:an?\s+)?(?P<first>[a-z]+) and (?:an?\s+)?"
-                           rf"(?P<second>[a-z]+)\s+(?:of\s+)?(?P<bound>(?:{_OPERATOR}) {_VALUE})$")
+                           rf"(?P<second>[a-z]+)\s+(?:both\s+)?(?:of\s+)?(?P<bound>(?:{_OPERATOR}) {_VALUE})$")  # "... both over 75 mm"
 # "are both taller and wider than 75 mm": one bound for two comparatives
 _SHARED_COMPARATIVE = re.compile(rf"^(?:(?:are|is)\s+)?(?:both\s+)?(?P<first>[a-z]+er) and (?P<second>[a-z]+er)\s+"
                                  rf"(?P<bound>than {_VALUE})$")
@@ -773,7 +773,8 @@ def coordinated_comparisons(question: str) -> PhraseGraphPattern | None:
         shapes = shapes[::-1]  # "hardware products weigh ...": the plural noun ends the kind
     for shape in shapes:
         asked = shape.match(text)
-        if asked is None or not _CONJUNCTION.search(asked.group("rest")):
+        if asked is None or not _CONJUNCTION.search(asked.group("rest")) or \
+                asked.group("kind").split()[-1] in _NOT_A_KINDS_END:  # "hardware with": the kind ends before
             continue
         shared = _SHARED_BOUND.match(asked.group("rest")) or _SHARED_COMPARATIVE.match(asked.group("rest"))
         conjuncts = ([f"{shared.group('first')} {shared.group('bound')}", f"{shared.group('second')} {shared.group('bound')}"]
@@ -1310,6 +1311,29 @@ def named_compared_with_named(question: str) -> PhraseGraphPattern | None:
             PhraseTriple(found.group("first"), attribute, ANSWER), PhraseTriple(found.group("name"), attribute, "?unknown2")),
             comparisons=(Comparison(ANSWER, operator, "?unknown2"),))
     return None
+
+
+# "Does the service Manual Inspection cost less than 1000 EUR?", "Is the Coil Resonator heavier than 10 grams?":
+# one named thing's value against a number
+_NAMED_VS_VALUE = re.compile(
+    r"^(?P<ask>is|was|does|did)\s+(?:the\s+)?(?:(?:service|product|hardware|part|item|supplier)\s+)?"
+    r"(?P<name>" + _NAME_OR_CODE + r")(?:\s+(?:service|product|hardware|part|item|supplier))?\s+"
+    r"(?P<condition>[a-z][^?]*?\d[^?]*?)\s*[?.!]?$")
+
+
+def named_compared_with_value(question: str) -> PhraseGraphPattern | None:
+    """"Does the service Manual Inspection cost less than 1000 EUR?" as `boolean :: Manual Inspection |
+    price | ?u1 :: filter ?u1 < 1000` (the model reads the number as a name or loses the bound); None for
+    anything else."""
+    found = _lowered_match(question, _NAMED_VS_VALUE)
+    if found is None:
+        return None
+    compared = _comparison(found.group("condition").lower())
+    if compared is None:
+        return None
+    attribute, operator, value = compared
+    return PhraseGraphPattern(form=QuestionForm.BOOLEAN, triples=(PhraseTriple(found.group("name"), attribute, ANSWER),),
+                              comparisons=(Comparison(ANSWER, operator, value),))
 
 
 # "Which departments have more members than the Engineering department?", "Which suppliers supply more products
