@@ -2839,6 +2839,8 @@ def test_the_parser_puts_a_named_subjects_clause_back() -> None:
     ("Has M. Yuan published in IEEE Access?", "Has M. Yuan published in IEEE Access?"),  # a perfect tense
     ("Which suppliers have 2 or more products?", "Which suppliers have at least 2 products?"),  # the bound after
     ("Show the hardware with a weight of 19 gram or more", "Show the hardware with a weight of at least 19 gram"),
+    ("What is the email from the manager of the department Engineering?",  # an attribute "from" its holder
+     "What is the email of the manager of the department Engineering?"),
     ("Which products does Thomas supply?", "Which products does Thomas supply?"),
 ])
 def test_a_question_asked_politely_or_as_in_a_chat_is_read_plainly(question: str, plain: str) -> None:

@@ -303,6 +303,9 @@ _VERB_BASE = {"has": "have", "supplies": "supply", "lies": "lie"}
 # "a weight of 19 gram or more": the bound said after the value
 _OR_MORE = re.compile(r"\b(?P<value>\d[\d,.]*(?:\s*[A-Za-z]+)?)\s+or\s+(?P<way>more|above|higher|greater|over|less|fewer|"
                       r"below|lower|under)\b", re.IGNORECASE)
+# "the email from the manager of ...": an attribute "from" its holder, as German says it ("von")
+_ATTRIBUTE_FROM = re.compile(r"\b(?P<attribute>e-?mail(?: address)?|phone(?: number)?|address|price|salary)\s+from\s+(?=the\b)",
+                             re.IGNORECASE)
 # "whats the cheapest part ...": a contraction typed without its apostrophe
 _UNMARKED_IS = re.compile(r"\b(what|where|who|how|which)s\b", re.IGNORECASE)
 
@@ -313,13 +316,14 @@ def asked_plainly(question: str) -> str:
     as "Who X?", "whoever heads the X" as "the head of the X", "in it" after a count left out, a kind
     compared without a verb ("breakers heavier than 18 g") as "Which breakers are heavier than 18 g?", and
     "Are there X? Which ones?" as "Which X?", "whats" as "what is", a yes/no question with its verb
-    first ("Sits the supplier X in Germany?") as "Does the supplier X sit in Germany?", and "19 gram or
-    more" as "at least 19 gram"."""
+    first ("Sits the supplier X in Germany?") as "Does the supplier X sit in Germany?", "19 gram or
+    more" as "at least 19 gram", and "the email from the manager" as "the email of the manager"."""
     question = _UNMARKED_IS.sub(lambda found: found.group(1) + " is", question)
     if (first := _VERB_FIRST.match(question)) is not None and (first.group("verb").lower() != "has" or re.match(
             r"(?:a|an|any|some|more|less|fewer|at|no|\d)\b", first.group("rest"), re.IGNORECASE)):  # not "Has X published"
         verb = first.group("verb").lower()
         question = f"Does {first.group('subject')} {_VERB_BASE.get(verb, verb[:-1])} {first.group('rest')}?"
+    question = _ATTRIBUTE_FROM.sub(lambda found: found.group("attribute") + " of ", question)
     question = _OR_MORE.sub(lambda found: ("at least " if found.group("way").lower() in ("more", "above", "higher",
                                                                                         "greater", "over")
                                            else "at most ") + found.group("value"), question)
