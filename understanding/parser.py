@@ -87,9 +87,9 @@ from understanding.syntax import (
 log = logging.getLogger(__name__)
 # readers of the question's words alone (no parse): a question any of them reads gets the spaCy batch
 _TEXT_READERS = (attribute_of_a_name, restricted_comparison, coordinated_comparisons, compared_with_named,
-                 named_compared_with_named, named_compared_with_value, count_compared_with_named, self_compared, kind_related_to_name,
-                 through_a_clause, kind_of_an_owned_things_relation, value_as_attribute, place_of_a_name,
-                 kind_having_a_thing, stated_value_of_kind, same_as_named, kind_a_name_relates_to,
+                 named_compared_with_named, named_compared_with_value, count_compared_with_named, self_compared,
+                 kind_related_to_name, through_a_clause, kind_of_an_owned_things_relation, value_as_attribute,
+                 place_of_a_name, kind_having_a_thing, stated_value_of_kind, same_as_named, kind_a_name_relates_to,
                  restricted_kind_related, placed_kind_related, kind_compared, kind_having_own)
 
 MAX_QUESTION_CHARS = 1000
@@ -497,7 +497,7 @@ class QuestionParser:
         if named is not None:  # the model has no comparison of two values: its reading is never this one
             return named, AnswerKind.NUMBER if named.form is QuestionForm.COUNT else AnswerKind.RESOURCE
         both = named_compared_with_named(understood.question) or \
-            named_compared_with_value(understood.question)  # "Is service X more expensive than service Y?"
+            named_compared_with_value(understood.question)  # "Is service X dearer than service Y / than 800 EUR?"
         if both is not None:
             return both, AnswerKind.BOOLEAN
         itself = self_compared(understood.question)  # "Which products are taller than they are wide?"

@@ -1093,7 +1093,7 @@ def with_role_of_name_asked(question: str, pattern: PhraseGraphPattern) -> Phras
         return pattern
     at = re.search(r"\b" + re.escape(objects[0]) + r"\b", rest, re.I)
     relation = re.sub(r"^(?:a|an|the)\s+|\s+(?:the|a|an|our)$", "", rest[:at.start()].strip(), flags=re.I)
-    if not relation or relation.lower() in ("the", "a", "an"):
+    if not relation:
         return pattern
     return replace(pattern, triples=(PhraseTriple(found.group("name"), found.group("role"), ANSWER),
                                      PhraseTriple(ANSWER, relation, objects[0])),

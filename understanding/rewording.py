@@ -310,6 +310,24 @@ _ATTRIBUTE_FROM = re.compile(r"\b(?P<attribute>e-?mail(?: address)?|phone(?: num
 _UNMARKED_IS = re.compile(r"\b(what|where|who|how|which)s\b", re.IGNORECASE)
 
 
+def _asked_with_does(question: str) -> str:
+    """A verb-first yes/no question asked with "does" ("Sits the supplier X in Germany?" -> "Does the
+    supplier X sit in Germany?"); "Has X published ..." is a perfect tense and stays."""
+    first = _VERB_FIRST.match(question)
+    if first is None:
+        return question
+    verb = first.group("verb").lower()
+    if verb == "has" and not re.match(r"(?:a|an|any|some|more|less|fewer|at|no|\d)\b", first.group("rest"), re.IGNORECASE):
+        return question
+    return f"Does {first.group('subject')} {_VERB_BASE.get(verb, verb[:-1])} {first.group('rest')}?"
+
+
+def _bound_first(found: re.Match[str]) -> str:
+    """"19 gram or more" as "at least 19 gram", "5 EUR or less" as "at most 5 EUR"."""
+    lower_bound = found.group("way").lower() in ("more", "above", "higher", "greater", "over")
+    return ("at least " if lower_bound else "at most ") + found.group("value")
+
+
 def asked_plainly(question: str) -> str:
     """The question without the words that ask it politely or as a chat would ("Hi, which oscillator
     ...", "Could you tell me which ...", "Can I get the email ...", "..., please"), "List everyone who X"
@@ -319,14 +337,9 @@ def asked_plainly(question: str) -> str:
     first ("Sits the supplier X in Germany?") as "Does the supplier X sit in Germany?", "19 gram or
     more" as "at least 19 gram", and "the email from the manager" as "the email of the manager"."""
     question = _UNMARKED_IS.sub(lambda found: found.group(1) + " is", question)
-    if (first := _VERB_FIRST.match(question)) is not None and (first.group("verb").lower() != "has" or re.match(
-            r"(?:a|an|any|some|more|less|fewer|at|no|\d)\b", first.group("rest"), re.IGNORECASE)):  # not "Has X published"
-        verb = first.group("verb").lower()
-        question = f"Does {first.group('subject')} {_VERB_BASE.get(verb, verb[:-1])} {first.group('rest')}?"
+    question = _asked_with_does(question)
     question = _ATTRIBUTE_FROM.sub(lambda found: found.group("attribute") + " of ", question)
-    question = _OR_MORE.sub(lambda found: ("at least " if found.group("way").lower() in ("more", "above", "higher",
-                                                                                        "greater", "over")
-                                           else "at most ") + found.group("value"), question)
+    question = _OR_MORE.sub(_bound_first, question)
     question = _GREETING.sub("", question)
     question = _POLITE_END.sub("", question)
     if (may := _MAY_I_HAVE.match(question)) is not None:
