@@ -103,6 +103,7 @@ MIN_HOP_SCORE = 0.2
 CONNECTOR_MIN_FIT = 0.6  # the value's own predicate must say about what the relation phrase says
 CONNECTOR_FACTOR = 0.9  # an unnamed connector hop (paper -contribution-> ?c) costs a little more
 MAX_HOPS = 3
+WEAK_VALUE_FIT = 0.6  # below it no value reading fits an ordered or compared phrase (`_values_of_linked_things`)
 VALUE_PATHS = 2  # two-hop readings to things that are taken on to the things' value (`price` -> `amount`)
 REFERENCE_BELOW = 0.7  # an attribute no predicate of the things fits this well may be a referred thing's
 # "Which parts of X ...", "Which hardware part of X ..."
@@ -1179,7 +1180,8 @@ class KgqanPath:
         out = list(ranked)
         firsts = [p for p in ranked if p.direction == OUT and not p.literal and not p.through][:MAX_HOPS]
         if not firsts or firsts[0].score < MIN_HOP_SCORE:
-            return out
+            return sorted([*out, *await self._values_of_linked_things(triple, firsts, out, anchor, endpoint, class_words)],
+                          key=lambda p: -p.score)
         first_scores = {p.iri: p.score for p in firsts}
         anchor_node, anchor_pattern = anchor
         hops_by_first = await self.relation_linker.predicates_beyond_bindings(anchor_pattern, anchor_node,
@@ -1198,6 +1200,40 @@ class KgqanPath:
                                                     (p.score + first_scores[first]) / 2),
                             through=first, through_out=True) for p in hops]
         return sorted(out, key=lambda p: -p.score)
+
+    async def _values_of_linked_things(self, triple: PhraseTriple, firsts: list[LinkedPredicate],
+                                       ranked: list[LinkedPredicate], anchor: tuple[str, str | None], endpoint: Endpoint,
+                                       class_words: dict[str, str]) -> list[LinkedPredicate]:
+        """"The cheapest part in the NaviTech Pulsar BOM" where the parts are records of a bill of material
+        (`record hasPart ?part`) and no value of the records fits: the value nodes of the one thing a
+        record links to, taken on to their number (`?part price ?p . ?p amount ?value`), as readings
+        through that link (two requests, only where no value reading fits at all)."""
+        anchor_node, anchor_pattern = anchor
+        if not anchor_pattern or len(firsts) != 1 or \
+                max((p.score for p in ranked if p.literal or p.value_of), default=0.0) >= WEAK_VALUE_FIT:
+            return []
+        first = firsts[0]
+        bound = f"{anchor_pattern} {anchor_node} <{first.iri}> ?kgqaThing"
+        around = await self.relation_linker.predicates_of_bindings(bound, "?kgqaThing", endpoint)
+        to_things = frozenset(pair for pair in around.pairs if pair[1] == OUT and pair not in around.literal
+                              and pair[0] != RDF_TYPE)
+        if not to_things:
+            return []
+        descriptions = await endpoint.describe_predicates(sorted(iri for iri, _ in to_things))
+        fitting = [p for p in await self.relation_linker.rank(triple.relation, PredicateSet(to_things), endpoint,
+                                                              top_k=VALUE_PATHS, descriptions=descriptions,
+                                                              class_words=class_words) if p.score >= MIN_HOP_SCORE]
+        if not fitting:
+            return []
+        found = await self.relation_linker.predicates_beyond_bindings(bound, "?kgqaThing", [p.iri for p in fitting],
+                                                                      endpoint)
+        out = []
+        for p in fitting:
+            numeric = sorted(iri for iri, _ in found.get(p.iri, PredicateSet(frozenset())).literal)
+            if len(numeric) == 1:  # a thing with one number has it as its value (a price's amount)
+                out.append(replace(p, score=PATH_FACTOR * p.score, through=first.iri, through_out=True,
+                                   value_of=numeric[0], literal=True))
+        return out
 
     async def _values_beyond(self, vertex: str, ranked: list[LinkedPredicate],
                              endpoint: Endpoint) -> list[LinkedPredicate]:

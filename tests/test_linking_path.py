@@ -1090,6 +1090,18 @@ async def test_an_edge_no_predicate_of_its_things_fits_is_looked_for_one_hop_bey
     assert f"<{PV}hasPart> ?kgqaVia" in result.evidence.sparql
 
 
+async def test_records_are_ranked_by_the_value_of_the_thing_they_link_to(path: KgqanPath, ck25: Endpoint) -> None:
+    """"the three most expensive parts in the BOM X": the part records have a quantity, no price; the part
+    each links to has a price node with its amount (`?r hasPart ?x . ?x price ?p . ?p amount ?value`)."""
+    result = await path.answer_understood(
+        understood("list :: ?u1 | is a | parts ; ?u1 | in | PulseCraft Vertex ; ?u1 | expensive | ?u2 :: order ?u2 desc 3",
+                   AnswerType(AnswerKind.RESOURCE, "parts")), ck25, KGQAN_ONLY)
+    truth = await ck25.sparql.select(f'SELECT ?x WHERE {{ ?b <{PV}name> "PulseCraft Vertex" ; <{PV}hasBomPart>/<{PV}hasPart> ?x . '
+                                     f'?x <{PV}price>/<{PV}amount> ?a }} ORDER BY DESC(?a) LIMIT 3')
+    assert len(truth.rows) == 3 and sorted(a.value for a in result.answers) == sorted(r["x"].value for r in truth.rows)
+    assert f"<{PV}hasPart> ?kgqaVia" in result.evidence.sparql and f"<{PV}amount>" in result.evidence.sparql
+
+
 @pytest.mark.parametrize(("question", "names"), [
     ("What are the phone numbers of Lili Geier and Erhard Fried?", ("Lili Geier", "Erhard Fried")),
     ("What do the Compensator Switch and the Flow Compensator cost?", ("Compensator Switch", "Flow Compensator")),
