@@ -1227,13 +1227,8 @@ class KgqanPath:
             return []
         found = await self.relation_linker.predicates_beyond_bindings(bound, "?kgqaThing", [p.iri for p in fitting],
                                                                       endpoint)
-        out = []
-        for p in fitting:
-            numeric = sorted(iri for iri, _ in found.get(p.iri, PredicateSet(frozenset())).literal)
-            if len(numeric) == 1:  # a thing with one number has it as its value (a price's amount)
-                out.append(replace(p, score=PATH_FACTOR * p.score, through=first.iri, through_out=True,
-                                   value_of=numeric[0], literal=True))
-        return out
+        return [replace(p, score=PATH_FACTOR * p.score, through=first.iri, through_out=True, value_of=value, literal=True)
+                for p in fitting if (value := _sole_value(found, p.iri))]
 
     async def _values_beyond(self, vertex: str, ranked: list[LinkedPredicate],
                              endpoint: Endpoint) -> list[LinkedPredicate]:
@@ -1253,12 +1248,7 @@ class KgqanPath:
                               f"<{vertex}> <{first}> ?kgqaNext" if first_out else f"?kgqaNext <{first}> <{vertex}>")
             found = await self.relation_linker.predicates_beyond_bindings(anchor_pattern, "?kgqaNext",
                                                                           [p.iri for p in hops], endpoint)
-            out = []
-            for p in hops:
-                numeric = sorted(iri for iri, _ in found.get(p.iri, PredicateSet(frozenset())).literal)
-                if len(numeric) == 1:  # a thing with one number or date has it as its value
-                    out.append(replace(p, value_of=numeric[0], literal=True))
-            return out
+            return [replace(p, value_of=value, literal=True) for p in hops if (value := _sole_value(found, p.iri))]
 
         found = await asyncio.gather(*(values(first, first_out, hops) for (first, first_out), hops in by_first.items()))
         return [p for group in found for p in group]
@@ -1294,6 +1284,13 @@ class KgqanPath:
             out += [replace(p, score=factor * p.score, through=first, through_out=first_out)
                     for p in hops if p.score >= MIN_HOP_SCORE]
         return sorted(out, key=lambda p: -p.score)
+
+
+def _sole_value(found: dict[str, PredicateSet], first: str) -> str | None:
+    """The one number or date predicate of the things reached by `first`, if they have exactly one: a
+    thing with one such value (a price's amount) has it as its value."""
+    numeric = sorted(iri for iri, _ in found.get(first, PredicateSet(frozenset())).literal)
+    return numeric[0] if len(numeric) == 1 else None
 
 
 def _with_kind_links(ranked: list[LinkedPredicate], around: PredicateSet, kind: LinkedEntity, members: set[str],

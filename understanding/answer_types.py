@@ -137,25 +137,20 @@ def graded_thing(pattern: PhraseGraphPattern) -> bool:
                for t in pattern.triples)
 
 
-def text_matched_thing(pattern: PhraseGraphPattern) -> bool:
-    """Whether a list asks for things of a kind by a text one of their values matches: "Which employees
-    have a phone number starting with +49?" asks for employees, not the number the model saw."""
+def compared_thing(pattern: PhraseGraphPattern, *, by_text: bool = False) -> bool:
+    """Whether a list asks for things of a kind by a value of theirs compared with a number ("Which
+    Resistors weigh less than 3 grams?") or, with `by_text`, matching a text ("Which employees have a
+    phone number starting with +49?"): it asks for the things, not the value the model saw."""
     return pattern.form is QuestionForm.LIST and any(t.is_type and t.subject == ANSWER for t in pattern.triples) and \
-        any(c.operator in TEXT_OPERATORS and c.node != ANSWER for c in pattern.comparisons)
-
-
-def compared_thing(pattern: PhraseGraphPattern) -> bool:
-    """Whether a list asks for things of a kind by a number one of their values is compared with:
-    "Which Resistors weigh less than 3 grams?" asks for resistors, not for the weight the model saw."""
-    return pattern.form is QuestionForm.LIST and any(t.is_type and t.subject == ANSWER for t in pattern.triples) and \
-        any(c.node != ANSWER and not c.by_count for c in pattern.comparisons)
+        any(c.node != ANSWER and not c.by_count and (not by_text or c.operator in TEXT_OPERATORS)
+            for c in pattern.comparisons)
 
 
 def predicted_kind(kind: AnswerKind, pattern: PhraseGraphPattern, decoded: QuestionForm | None = None) -> AnswerKind:
     """The classifier's kind, unless the pattern shows the answer is a graded, matched or compared
     thing, not a value, or a repair made the `decoded` form an aggregate ("weigh together" read as a
     SUM): then a number."""
-    if kind in (AnswerKind.NUMBER, AnswerKind.DATE) and (graded_thing(pattern) or text_matched_thing(pattern)):
+    if kind in (AnswerKind.NUMBER, AnswerKind.DATE) and (graded_thing(pattern) or compared_thing(pattern, by_text=True)):
         return AnswerKind.RESOURCE
     if kind is AnswerKind.NUMBER and compared_thing(pattern):
         return AnswerKind.RESOURCE
