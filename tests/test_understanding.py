@@ -1652,6 +1652,16 @@ def test_a_kind_compared_replaces_a_reading_that_makes_the_kind_a_relation() -> 
     understood = QuestionParser(model=model).parse_sync(["Which Gauges cost between 1.00 and 1.20 EUR?"])[0]
     assert understood.alternatives[0].to_text() == \
         "list :: ?u1 | is a | Gauges ; ?u1 | price | ?u2 :: filter ?u2 >= 1.00 :: filter ?u2 <= 1.20"
+    # a model reading that lost the bounds, or keeps one as a thing, gives way to the compared kind
+    for decoded, question in [
+        ("list :: ?u1 | is a | services ; ?u1 | priced between | ?u2 ; ?u2 | priced between | ?u3 :: select ?u1 ?u3",
+         "Which services are priced between 700 and 1,100 EUR?"),
+        ("count :: ?u1 | is a | products ; ?u1 | weigh | 10 ; ?u1 | weigh | ?u2 :: filter ?u2 >= 10 :: filter ?u2 <= 15",
+         "how many products weigh between 10 and 15 g")]:
+        understood = QuestionParser(model=FixedModel(decoded, AnswerKind.RESOURCE)).parse_sync([question])[0]
+        assert [(t.relation, t.object) for t in understood.pattern.triples][1:] == [("price" if "priced" in question
+                                                                                      else "weight", "?unknown2")]
+        assert [c.value for c in understood.pattern.comparisons] == (["700", "1100"] if "priced" in question else ["10", "15"])
     from understanding.syntax import kind_compared  # a plural noun after one word ends the kind
 
     assert kind_compared("Which Meter products cost more than 5.50 EUR?").to_text() == \
@@ -2131,6 +2141,11 @@ def test_counts_of_things_doing_something_to_a_kind_are_read_from_the_syntax(que
      "list :: ?u1 | is a | resistors ; ?u1 | from | Acme Corp ; ?u1 | price | ?u2 :: filter ?u2 >= 2 :: filter ?u2 <= 3.5"),
     ("Which products from German suppliers are in the Capacitor category?",  # a category instead of a comparison
      "list :: ?u1 | is a | products ; ?u1 | suppliers | German ; ?u1 | category | Capacitor"),
+    # counted; eligibility names a service after "the", its kind word left out
+    ("How many hardware products eligible for the Predictive Maintenance service cost more than 5 euros?",
+     "count :: ?u1 | is a | hardware products ; ?u1 | eligible for | Predictive Maintenance ; ?u1 | price | ?u2 :: filter ?u2 > 5"),
+    ("Which products in the Warp category have a reliability index above 0.93?",  # not "in the Warp" + "category have ..."
+     "list :: ?u1 | is a | products ; ?u1 | category | Warp ; ?u1 | reliability index | ?u2 :: filter ?u2 > 0.93"),
 ])
 def test_a_kind_with_a_named_restriction_and_a_comparison_is_read(question: str, expected: str | None) -> None:
     from understanding.syntax import restricted_comparison
@@ -2271,6 +2286,8 @@ def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> Non
     ("How much does the heaviest sensor weigh?", "What is the weight of the heaviest sensor?"),
     ("List the five most expensive hardware products that Wolfgang Martin is product manager for.",  # a role "for"
      "List the five most expensive hardware products whose product manager is Wolfgang Martin."),
+    ("the average reliability index of the products Gretel Roth is product manager for?",  # a role "for", no "that"
+     "The average reliability index of the products whose product manager is Gretel Roth?"),
     ("What is the highest price among the products Bert Blumstein is responsible for as product manager?",  # "as" a role
      "What is the highest price of the products whose product manager is Bert Blumstein?"),
     ("Which products is the Production department responsible for?", "Which products is the Production department responsible for?"),

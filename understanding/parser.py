@@ -556,6 +556,8 @@ class QuestionParser:
         if compared is not None and (not _says_kind(understood.pattern, compared) or
                                      not any(t.is_type and t.subject == ANSWER for t in understood.pattern.triples)):
             return compared, AnswerKind.NUMBER if compared.form is QuestionForm.COUNT else AnswerKind.RESOURCE
+        if compared is not None and _misreads_bounds(understood.pattern, compared):  # "priced between 700 and
+            return compared, AnswerKind.NUMBER if compared.form is QuestionForm.COUNT else AnswerKind.RESOURCE  # 1,100"
         if compared is not None and not _says_all(understood.pattern, compared):  # "cost" read as the price
             return _NextReading(compared), None
         restricted = restricted_comparison(understood.question)  # "products from X that cost under 2 EUR?"
@@ -733,6 +735,14 @@ def _names_the_value(model: PhraseGraphPattern, reading: PhraseGraphPattern) -> 
     """Whether the model's reading has the reading's value (its last triple's object) as a node."""
     value = reading.triples[-1].object.lower()
     return any(node.lower() == value for node in model.nodes())
+
+
+def _misreads_bounds(model: PhraseGraphPattern, reading: PhraseGraphPattern) -> bool:
+    """Whether the model's reading lost a bound of the parse's ("priced between 700 and 1,100 EUR" with
+    no filter) or keeps one as a node ("weigh between 10 and 15 g" as `?u1 | weigh | 10` beside the two
+    filters); its bounds' values may differ, being repaired already ("50 cents" as 0.5)."""
+    values = {c.value for c in reading.comparisons}
+    return len(model.comparisons) < len(reading.comparisons) or any(node in values for node in model.nodes())
 
 
 def _said_words(pattern: PhraseGraphPattern) -> set[str]:

@@ -138,7 +138,7 @@ _VERB_AGGREGATED = re.compile(r"^\s*how\s+much\s+(?:does|do|did)\s+(?P<thing>.+?
                               r"(?P<how>in\s+total|altogether|together|combined|overall|in\s+all|on\s+average)\s*\?\s*$",
                               re.IGNORECASE)
 # "the hardware products that Wolfgang Martin is product manager for": the things whose product manager is he
-_ROLE_FOR = re.compile(r"\b(?P<kind>[a-z]+s)\s+(?:that|which)\s+(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)+)\s+(?:is|was)\s+"
+_ROLE_FOR = re.compile(r"\b(?P<kind>[a-z]+s)\s+(?:(?:that|which)\s+)?(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)+)\s+(?:is|was)\s+"
                        r"(?:the\s+)?(?P<role>[a-z]+(?:\s+[a-z]+)?)\s+(?:for|of)(?=\s*[?.!]?\s*$)")
 # "the products Bert Blumstein is responsible for as product manager": the same as "... is the product manager for"
 _RESPONSIBLE_AS = re.compile(r"\b(?P<kind>[a-z]+s)\s+(?:(?:that|which)\s+)?(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)+)\s+"

@@ -828,11 +828,11 @@ AGENT_NOUNS = ("suppliers", "vendors", "manufacturers", "makers", "producers", "
 # "products from Bolton, Sanchez and Rodgers that cost under 2 EUR?", "Which resistors supplied by Brown PLC
 # weigh more than 15 g?": a kind, one named restriction, one comparison
 _RESTRICTED_KIND = re.compile(
-    r"^(?:(?:which|what|list|show(?: me)?|give me|find|name)\s+)?(?:the\s+|all\s+(?:the\s+)?)?"
+    r"^(?:(?P<ask>how many)\s+|(?:which|what|list|show(?: me)?|give me|find|name)\s+)?(?:the\s+|all\s+(?:the\s+)?)?"
     r"(?P<kind>[a-z]+(?: (?!(?:supplied|delivered|made|managed|sold|provided)\b)[a-z]+)?)\s+"
     r"(?P<relation>from|supplied by|supplied from|delivered by|delivered from|made by|made in|managed by|sold by|"
-    r"in the category|of the category|in)\s+(?P<name>" + _NAME_OR_CODE +
-    r"(?: (?:" + "|".join(AGENT_NOUNS) + r"))?)\s+"
+    r"in the category|of the category|eligible for|compatible with|in)\s+(?:the\s+(?=[A-Z0-9]))?(?P<name>" +
+    _NAME_OR_CODE + r"(?: (?:" + "|".join(AGENT_NOUNS) + r"))?)\s+(?:(?:service|product)\s+)?"
     r"(?:that\s+|which\s+)?(?P<condition>[a-z].+?)\s*[?.!]?$")
 # "Show me the products from suppliers in Germany that cost less than 1 EUR.", "How many products supplied by
 # companies in China cost more than 5 EUR?": a kind, its agents' place, one comparison
@@ -868,16 +868,18 @@ def restricted_comparison(question: str) -> PhraseGraphPattern | None:
     instead of a comparison); None for anything else."""
     text = question.strip()
     text = text[:1].lower() + text[1:]
-    found = _RESTRICTED_KIND.match(text) or _NAMED_KIND_OF_KIND.match(text) or _OWNED_KIND.match(text) or \
-        _AGENT_PLACED_KIND.match(text)
-    if found is None or found.group("kind").split()[0] in _NOT_KINDS:
+    for shape in (_RESTRICTED_KIND, _NAMED_KIND_OF_KIND, _OWNED_KIND, _AGENT_PLACED_KIND):
+        found = shape.match(text)
+        if found is None or found.group("kind").split()[0] in _NOT_KINDS:
+            continue
+        categorised = _IN_CATEGORY.match(found.group("condition"))
+        conditions = [] if categorised is not None else \
+            _range(found.group("condition").lower()) or [_comparison(found.group("condition").lower())]
+        if None not in conditions:  # "in the Warp category have ...": not "in the Warp" and a condition
+            break
+    else:
         return None
     groups = found.groupdict()
-    categorised = _IN_CATEGORY.match(found.group("condition"))
-    conditions = [] if categorised is not None else \
-        _range(found.group("condition").lower()) or [_comparison(found.group("condition").lower())]
-    if None in conditions:
-        return None
     relation = groups["relation"].removeprefix("in the ").removeprefix("of the ") if "relation" in groups \
         else groups.get("verb") or groups.get("agents") or found.group("kind")  # "from suppliers in Germany":
     # `suppliers | Germany`; "supplied by companies in China": `supplied by | China`
