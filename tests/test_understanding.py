@@ -2144,6 +2144,8 @@ def test_counts_of_things_doing_something_to_a_kind_are_read_from_the_syntax(que
     # counted; eligibility names a service after "the", its kind word left out
     ("How many hardware products eligible for the Predictive Maintenance service cost more than 5 euros?",
      "count :: ?u1 | is a | hardware products ; ?u1 | eligible for | Predictive Maintenance ; ?u1 | price | ?u2 :: filter ?u2 > 5"),
+    ("Which parts of PulseCraft Vertex have a quantity of more than 60?",  # "of": related by the kind's noun
+     "list :: ?u1 | is a | parts ; ?u1 | parts | PulseCraft Vertex ; ?u1 | quantity | ?u2 :: filter ?u2 > 60"),
     ("Which products in the Warp category have a reliability index above 0.93?",  # not "in the Warp" + "category have ..."
      "list :: ?u1 | is a | products ; ?u1 | category | Warp ; ?u1 | reliability index | ?u2 :: filter ?u2 > 0.93"),
 ])
@@ -2286,6 +2288,13 @@ def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> Non
     ("How much does the heaviest sensor weigh?", "What is the weight of the heaviest sensor?"),
     ("List the five most expensive hardware products that Wolfgang Martin is product manager for.",  # a role "for"
      "List the five most expensive hardware products whose product manager is Wolfgang Martin."),
+    # the parts of a bill of material bounded by their quantity, the bill named before or after
+    ("Which parts are needed in a quantity of more than 60 in the bill of material PulseCraft Vertex?",
+     "Which parts of PulseCraft Vertex have a quantity of more than 60?"),
+    ("In the ElectroSphere Vesselink BOM, which parts are used in a quantity of at least 40?",
+     "Which parts of ElectroSphere Vesselink have a quantity of at least 40?"),
+    ("Which products are needed in a quantity of more than 95 in a bill of materials?",  # no bill named
+     "Which products are needed in a quantity of more than 95 in a bill of materials?"),
     ("the average reliability index of the products Gretel Roth is product manager for?",  # a role "for", no "that"
      "The average reliability index of the products whose product manager is Gretel Roth?"),
     ("What is the highest price among the products Bert Blumstein is responsible for as product manager?",  # "as" a role

@@ -155,6 +155,13 @@ _SINGLE = re.compile(r"\b(?P<article>a|an|one|each|any|every)\s+(?:single|indivi
 _UNITS_IN_TOTAL = re.compile(r"^\s*how\s+many\s+(?:units|pieces)(?:\s+of\s+(?P<things>[a-z]+(?:\s+[a-z]+)?))?\s+"
                              r"(?:in\s+total|altogether|overall|in\s+all)\s+(?:(?:are|is|were|was|do|does)\s+)?(?P<rest>.+)$",
                              re.IGNORECASE)
+# "Which parts are needed in a quantity of more than 60 in the bill of material X?", "In the X BOM, which parts are
+# used in a quantity of at least 40?": the parts of X whose quantity is bounded (a value of each part line)
+_NEEDED_IN_QUANTITY = re.compile(
+    r"^\s*(?:in\s+(?P<first>[^,]+?),\s*)?(?P<wh>which|what)\s+(?P<kind>[a-z]+(?:\s+[a-z]+)?)\s+(?:are|is)\s+"
+    r"(?:needed|used|required|included|contained)\s+in\s+(?:an?\s+)?(?:quantity|quantities|amounts?)\s+(?:of\s+)?"
+    r"(?P<bound>(?:more|fewer|less|greater)\s+than|at\s+least|at\s+most|over|under|above|below)\s+(?P<value>\d+)"
+    r"(?:\s+(?:in|for)\s+(?P<last>[^?.!]+?))?\s*[?.!]?\s*$", re.IGNORECASE)
 _TOTAL_UNITS = re.compile(r"\btotal\s+number\s+of\s+(?:[a-z]+\s+)?(?:units|pieces)\b", re.IGNORECASE)
 # "furthest west, i.e. has the smallest longitude": a restatement of what was just asked, left out
 _RESTATED = re.compile(r"\s*(?:,\s*|\s\()(?:i\.\s?e\.|that is,|in other words,?|(?:summing|adding|counting|taking)\s+(?:up\s+)?"
@@ -393,7 +400,8 @@ def read_text(question: str) -> str:
     country is the supplier of the cheapest X located?" as "What is the country of the supplier of the
     cheapest X?", "Among/Of the products ..., which one ..." asked directly, compass directions as
     coordinates ("furthest south": the lowest latitude), "more X than anyone else" as "the most X", "how
-    many units in total" as the total quantity, "a single part" as "a part", "the product manager responsible
+    many units in total" as the total quantity, "which parts are needed in a quantity of more than N in X" as
+    "which parts of X have a quantity of more than N", "a single part" as "a part", "the product manager responsible
     for X" as "the product manager of X", "For which X can Y be booked?"
     as "Which X can Y be booked for?", and a restatement after "i.e." left out; the understood question keeps the words as asked."""
     question = asked_plainly(question)
@@ -447,6 +455,11 @@ def read_text(question: str) -> str:
     if stranded is not None:
         question = (f"{stranded.group('wh').capitalize()} {stranded.group('kind')} {stranded.group('rest')} "
                     f"{stranded.group('preposition').lower()}?")
+    needed = _NEEDED_IN_QUANTITY.match(question)
+    if needed is not None and (needed.group("first") is None) != (needed.group("last") is None) and \
+            re.search(r"[A-Z0-9]", needed.group("first") or needed.group("last")):  # a named bill, not "in a bill"
+        question = (f"{needed.group('wh').capitalize()} {needed.group('kind')} of {needed.group('first') or needed.group('last')} "
+                    f"have a quantity of {needed.group('bound')} {needed.group('value')}?")
     units = _UNITS_IN_TOTAL.match(question)
     if units is not None:
         question = f"What is the total quantity of {units.group('things') or 'parts'} {units.group('rest')}"

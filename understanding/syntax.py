@@ -831,7 +831,7 @@ _RESTRICTED_KIND = re.compile(
     r"^(?:(?P<ask>how many)\s+|(?:which|what|list|show(?: me)?|give me|find|name)\s+)?(?:the\s+|all\s+(?:the\s+)?)?"
     r"(?P<kind>[a-z]+(?: (?!(?:supplied|delivered|made|managed|sold|provided)\b)[a-z]+)?)\s+"
     r"(?P<relation>from|supplied by|supplied from|delivered by|delivered from|made by|made in|managed by|sold by|"
-    r"in the category|of the category|eligible for|compatible with|in)\s+(?:the\s+(?=[A-Z0-9]))?(?P<name>" +
+    r"in the category|of the category|eligible for|compatible with|in|of)\s+(?:the\s+(?=[A-Z0-9]))?(?P<name>" +
     _NAME_OR_CODE + r"(?: (?:" + "|".join(AGENT_NOUNS) + r"))?)\s+(?:(?:service|product)\s+)?"
     r"(?:that\s+|which\s+)?(?P<condition>[a-z].+?)\s*[?.!]?$")
 # "Show me the products from suppliers in Germany that cost less than 1 EUR.", "How many products supplied by
@@ -870,8 +870,8 @@ def restricted_comparison(question: str) -> PhraseGraphPattern | None:
     text = text[:1].lower() + text[1:]
     for shape in (_RESTRICTED_KIND, _NAMED_KIND_OF_KIND, _OWNED_KIND, _AGENT_PLACED_KIND):
         found = shape.match(text)
-        if found is None or found.group("kind").split()[0] in _NOT_KINDS:
-            continue
+        if found is None or found.group("kind").split()[0] in _NOT_KINDS | {"which", "what"}:
+            continue  # "which of Rebecca Hall's products": not the kind "which" of a name
         categorised = _IN_CATEGORY.match(found.group("condition"))
         conditions = [] if categorised is not None else \
             _range(found.group("condition").lower()) or [_comparison(found.group("condition").lower())]
@@ -883,6 +883,8 @@ def restricted_comparison(question: str) -> PhraseGraphPattern | None:
     relation = groups["relation"].removeprefix("in the ").removeprefix("of the ") if "relation" in groups \
         else groups.get("verb") or groups.get("agents") or found.group("kind")  # "from suppliers in Germany":
     # `suppliers | Germany`; "supplied by companies in China": `supplied by | China`
+    if relation == "of":  # "Which parts of PulseCraft Vertex have a quantity ...": its parts, related by the noun
+        relation = found.group("kind").split()[-1]
     name = found.group("name")
     adjective, _, agents = name.rpartition(" ")
     if agents in AGENT_NOUNS and adjective and " " not in adjective:  # "from German suppliers": `suppliers | German`
