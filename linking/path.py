@@ -100,6 +100,11 @@ MERGE_MIN_SCORE = 0.7  # a relation phrase must name a class this clearly to be 
 # Two-hop readings (through a value's holder or an intermediate node) are many: only those whose
 # predicate fits the relation phrase well, and a few per first hop, compete with the direct ones.
 MIN_HOP_SCORE = 0.2
+# a relation phrase saying that one thing holds or uses another ("use", "contain", "include", "need"), which a
+# graph may keep as records between the two (a bill of material's part lines)
+_CONTAINING = re.compile(r"^(?:uses?|used|using|contains?|contained|containing|includes?|included|including|needs?|"
+                         r"needed|requires?|required|comprises?|consists? of|lists?|features?)(?: in)?$", re.IGNORECASE)
+KIND_PATH_SCORE = 0.5  # a path from a thing of the asked kind through a record to the vertex, its phrase unfitting
 CONNECTOR_MIN_FIT = 0.6  # the value's own predicate must say about what the relation phrase says
 CONNECTOR_FACTOR = 0.9  # an unnamed connector hop (paper -contribution-> ?c) costs a little more
 MAX_HOPS = 3
@@ -1049,18 +1054,25 @@ class KgqanPath:
                         sole=sum(1 for v, _ in holders if v == key) == 1)
                 first_scores = {(p.iri, p.direction == OUT): p.score for p in ranked[key] if not p.through}
                 paths: list[LinkedPredicate] = []
+                other = triple.object if triple.subject == anchor else triple.subject
+                kinds = _classes_of(other, pattern, classes) \
+                    if is_unknown(other) and _CONTAINING.match(triple.relation) else set()
+                if any(ends & kinds for ends in predicate_set.ends.values()):
+                    kinds = set()  # things of the asked kind touch the vertex: no record between them
                 for (vertex, first, first_out), mid_set in beyond.items():
                     if vertex != key:
                         continue
-                    hops = await self.relation_linker.rank(triple.relation, mid_set, endpoint, top_k=MAX_HOPS,
+                    onward = replace(mid_set, pairs=frozenset(pair for pair in mid_set.pairs if pair[1] == OUT))
+                    hops = await self.relation_linker.rank(triple.relation, onward, endpoint, top_k=MAX_HOPS,
                                                            descriptions=descriptions, class_words=class_words)
                     first_score = first_scores.get((first, first_out), 0.0)
                     for p in hops:  # into the vertex, the first hop is unnamed: the phrase is the second's
                         hop_fit = max(p.score, (p.score + first_score) / 2) if first_out else p.score
                         if hop_fit >= MIN_HOP_SCORE:
                             paths.append(replace(p, score=PATH_FACTOR * hop_fit, through=first, through_out=first_out))
+                    if not first_out:
+                        paths += _holders_of_kind(mid_set, kinds, first, descriptions, paths)
                 ranked[key] += paths
-                other = triple.object if triple.subject == anchor else triple.subject
                 if is_unknown(other) and other in valued:
                     ranked[key] += await self._values_beyond(key, ranked[key], endpoint)
                 ranked[key] = sorted(ranked[key], key=lambda p: -p.score)[: options.predicates_per_edge]
@@ -1498,6 +1510,20 @@ def _linked_reading(phrase: str, vertex: LinkedEntity, around: PredicateSet | No
     if partner is None and named != words:  # "companies" is no thing named "X Company"
         return None
     return LinkedEntity(vertex.term, vertex.label, vertex.score, "linked", predicates=tuple(predicates), partner=partner)
+
+
+def _holders_of_kind(mid_set: PredicateSet, kinds: set[str], first: str, descriptions: dict[str, str],
+                     found: list[LinkedPredicate]) -> list[LinkedPredicate]:
+    """Paths into the vertex from things of the asked kind through a record pointing to it ("Which bills
+    of material use <part>?": `?answer :hasBomPart ?record . ?record :hasPart <part>`), whatever the
+    relation phrase says beyond holding (`_CONTAINING`): "use" or "contain" names neither hop, the kind
+    names the answer (only where no thing of that kind touches the vertex itself)."""
+    seen = {(p.iri, p.direction, p.through) for p in found}
+    return [LinkedPredicate(iri, descriptions.get(iri) or iri, PATH_FACTOR * KIND_PATH_SCORE, direction,
+                            via_class=sorted(mid_set.ends.get((iri, direction), frozenset()) & kinds)[0], through=first)
+            for iri, direction in sorted(mid_set.pairs)
+            if direction == IN and mid_set.ends.get((iri, direction), frozenset()) & kinds
+            and (iri, direction, first) not in seen]
 
 
 def _classes_of(node: str, pattern: PhraseGraphPattern, classes: dict[str, list[LinkedEntity]]) -> set[str]:

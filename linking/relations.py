@@ -225,7 +225,9 @@ class RelationLinker:
         "the research object of <paper>" is `<paper> :contribution ?c . ?c :researchObject ?answer` in
         graphs that hang facts off intermediate nodes, and "the suppliers of <category Encoder>" is
         `?p :hasCategory <Encoder> . ?p :hasSupplier ?answer` when the question leaves the products unsaid
-        (back along the same predicate, `?p :hasCategory ?other`, only finds siblings and is left out)."""
+        (back along the same predicate, `?p :hasCategory ?other`, only finds siblings and is left out); and
+        the things pointing to those that point to the vertex: "the bills of material that use <part>" is
+        `?answer :hasBomPart ?record . ?record :hasPart <part>` where a record holds a part and its quantity."""
         iris = list(dict.fromkeys(v.term.value for v in vertices if isinstance(v.term, ox.NamedNode)))
         if not iris:
             return {}
@@ -237,9 +239,11 @@ class RelationLinker:
                     f"LIMIT {NEIGHBOUR_SAMPLE} }}")
 
         outgoing, incoming = sample(OUT, "?v ?kgqaFirst ?kgqaMid"), sample(IN, "?kgqaMid ?kgqaFirst ?v")
-        query = (f"SELECT DISTINCT ?v ?kgqaFirst ?kgqaWay ?p ?dir ?t ?lit WHERE {{ {{ {outgoing} }} UNION "
+        query = (f"SELECT DISTINCT ?v ?kgqaFirst ?kgqaWay ?p ?dir ?t ?lit WHERE {{ {{ {{ {outgoing} }} UNION "
                  f'{{ {incoming} }} ?kgqaMid ?p ?kgqaOther FILTER(?kgqaOther != ?v && (?kgqaWay = "{OUT}" || ?p != ?kgqaFirst)) '
-                 f'BIND("{OUT}" AS ?dir) OPTIONAL {{ ?kgqaOther <{RDF_TYPE}> ?t }} BIND(isLiteral(?kgqaOther) AS ?lit) '
+                 f'BIND("{OUT}" AS ?dir) OPTIONAL {{ ?kgqaOther <{RDF_TYPE}> ?t }} BIND(isLiteral(?kgqaOther) AS ?lit) }} '
+                 f'UNION {{ {incoming} ?kgqaOther ?p ?kgqaMid FILTER(?kgqaOther != ?v && ?p != <{RDF_TYPE}>) '
+                 f'BIND("{IN}" AS ?dir) OPTIONAL {{ ?kgqaOther <{RDF_TYPE}> ?t }} BIND(false AS ?lit) }} '
                  f"}} LIMIT {MAX_PREDICATE_ROWS}")
 
         def key(row: dict) -> tuple[str, str, bool] | None:  # type: ignore[type-arg]

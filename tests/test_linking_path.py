@@ -1102,6 +1102,23 @@ async def test_records_are_ranked_by_the_value_of_the_thing_they_link_to(path: K
     assert f"<{PV}hasPart> ?kgqaVia" in result.evidence.sparql and f"<{PV}amount>" in result.evidence.sparql
 
 
+async def test_things_of_the_asked_kind_holding_a_record_of_the_name_are_found(path: KgqanPath, ck25: Endpoint) -> None:
+    """"Which bills of material use the product Driver Strain?": no bill points to the product; each lists
+    part records, one of which points to it (`?u1 hasBomPart ?r . ?r hasPart <Driver Strain>`); "use" names
+    neither hop, the asked kind does. A phrase that says no holding ("in") finds no such path."""
+    result = await path.answer_understood(
+        understood("list :: ?u1 | is a | bills of material ; ?u1 | use | Driver Strain",
+                   AnswerType(AnswerKind.RESOURCE, "bills of material")), ck25, KGQAN_ONLY)
+    truth = await ck25.sparql.select(f'SELECT DISTINCT ?b WHERE {{ ?p <{PV}name> "Driver Strain" . '
+                                     f'?b <{PV}hasBomPart>/<{PV}hasPart> ?p }}')
+    assert truth.rows and sorted(a.value for a in result.answers) == sorted(r["b"].value for r in truth.rows)
+    assert f"<{PV}hasBomPart> ?kgqaHolder" in result.evidence.sparql
+    located = await path.answer_understood(
+        understood("list :: ?u1 | is a | bills of material ; ?u1 | in | Driver Strain",
+                   AnswerType(AnswerKind.RESOURCE, "bills of material")), ck25, KGQAN_ONLY)
+    assert f"<{PV}hasBomPart> ?kgqaHolder" not in (located.evidence.sparql or "")
+
+
 @pytest.mark.parametrize(("question", "names"), [
     ("What are the phone numbers of Lili Geier and Erhard Fried?", ("Lili Geier", "Erhard Fried")),
     ("What do the Compensator Switch and the Flow Compensator cost?", ("Compensator Switch", "Flow Compensator")),

@@ -2564,6 +2564,13 @@ READER_CASES = [
     ("negated_link", "Which products do not cost more than any service?", None),
     ("negated_link", "Which suppliers are not located in the United States?", None),
     ("negated_link", "Which employees don't have any phone number?", None),
+    # a kind doing what a verb says to a name (kind_verbing_name): a kind joined by "of", a name of common words
+    ("kind_verbing_name", "Which bills of material use the product Driver Strain?",
+     "list :: ?u1 | is a | bills of material ; ?u1 | use | Driver Strain"),
+    ("kind_verbing_name", "How many suppliers deliver Gauge Warp?",
+     "count :: ?u1 | is a | suppliers ; ?u1 | deliver | Gauge Warp"),
+    ("kind_verbing_name", "Which products are compatible with Gauge Warp?", None),  # "are": another reader's
+    ("kind_verbing_name", "Which rivers flow into the sea?", None),  # no name
     # two of the asked things' own values compared (self_compared)
     ("self_compared", "Which products are taller than they are wide?",
      "list :: ?u1 | is a | products ; ?u1 | height | ?u2 ; ?u1 | width | ?u3 :: filter ?u2 > ?u3"),

@@ -69,6 +69,7 @@ from understanding.syntax import (
     kind_having_own,
     kind_of_an_owned_things_relation,
     kind_related_to_name,
+    kind_verbing_name,
     named_compared_with_named,
     named_compared_with_value,
     negated_link,
@@ -90,7 +91,7 @@ _TEXT_READERS = (attribute_of_a_name, restricted_comparison, coordinated_compari
                  named_compared_with_named, named_compared_with_value, count_compared_with_named, self_compared,
                  kind_related_to_name, through_a_clause, kind_of_an_owned_things_relation, value_as_attribute,
                  place_of_a_name, kind_having_a_thing, stated_value_of_kind, same_as_named, kind_a_name_relates_to,
-                 restricted_kind_related, placed_kind_related, kind_compared, kind_having_own)
+                 restricted_kind_related, placed_kind_related, kind_compared, kind_having_own, kind_verbing_name)
 
 MAX_QUESTION_CHARS = 1000
 MAX_ALTERNATIVES = 2  # readings after the best one kept for a second try (`UnderstoodQuestion.alternatives`)
@@ -540,6 +541,10 @@ class QuestionParser:
         if related is not None and not _same_reading(related, understood.pattern) and \
                 not _says_all(understood.pattern, related):
             return related, AnswerKind.NUMBER if related.form is QuestionForm.COUNT else None
+        verbing = kind_verbing_name(understood.question)  # "Which bills of material use the product X?"
+        if verbing is not None and not _same_reading(verbing, understood.pattern) and \
+                not _says_all(understood.pattern, verbing):
+            return verbing, AnswerKind.NUMBER if verbing.form is QuestionForm.COUNT else AnswerKind.RESOURCE
         relating = kind_a_name_relates_to(understood.question)  # "Which products is the Production department
         if relating is not None and not _same_reading(relating, understood.pattern) and \
                 not _says_all(understood.pattern, relating):  # responsible for?"

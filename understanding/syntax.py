@@ -945,6 +945,27 @@ def kind_related_to_name(question: str) -> PhraseGraphPattern | None:
                                        PhraseTriple(ANSWER, found.group("relation"), found.group("name"))))
 
 
+# "Which bills of material use the product Driver Strain?", "How many suppliers deliver Gauge Warp?": a kind
+# (one word, two, or a plural joined by "of") doing what a verb says to a name, the name's kind word left out
+_KIND_VERBING_NAME = re.compile(
+    r"^(?P<ask>which|what|how many)\s+(?P<kind>[a-z]+(?:\s+of\s+[a-z]+|\s+[a-z]+)?)\s+"
+    r"(?P<relation>(?!(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would|should|must|may|might|the|a|an|"
+    r"of|in|on|at|to|for|from|with|by|that|which|who|not)\b)[a-z]+)\s+"
+    r"(?:(?:the|a|an)\s+(?:[a-z]+\s+)?)?(?P<name>" + _NAME_OR_CODE + r")\s*[?.!]?$")
+
+
+def kind_verbing_name(question: str) -> PhraseGraphPattern | None:
+    """"Which bills of material use the product Driver Strain?" as `?u1 | is a | bills of material ; ?u1 |
+    use | Driver Strain` (counted after "How many"): the model splits a kind joined by "of" and a name of
+    common words; None for anything else."""
+    found = _asked_kind_shape(question, (_KIND_VERBING_NAME,))
+    if found is None or found.group("kind").split()[-1] in _NOT_A_KINDS_END:
+        return None
+    return PhraseGraphPattern(form=QuestionForm.COUNT if found.group("ask") == "how many" else QuestionForm.LIST,
+                              triples=(PhraseTriple(ANSWER, TYPE_RELATION, found.group("kind")),
+                                       PhraseTriple(ANSWER, found.group("relation"), found.group("name"))))
+
+
 # "How many products have a product manager who belongs to the Engineering department?", "Which products
 # have a supplier that is located in Japan?", "List the products whose product manager sits in Data Services."
 _ASKED_FOR = (r"^(?P<ask>how many|count|which|what|list|show me|give me|name)\s+(?:all\s+)?(?:the\s+|our\s+)?"
