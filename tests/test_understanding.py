@@ -2295,6 +2295,9 @@ def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> Non
      "Which parts of ElectroSphere Vesselink have a quantity of at least 40?"),
     ("Which products are needed in a quantity of more than 95 in a bill of materials?",  # no bill named
      "Which products are needed in a quantity of more than 95 in a bill of materials?"),
+    ("Who is the manager of the product manager of the product Multiplexer Capacitor?",  # the kind word ending a chain
+     "Who is the manager of the product manager of Multiplexer Capacitor?"),
+    ("What is the price of the product Multiplexer Capacitor?", "What is the price of the product Multiplexer Capacitor?"),
     ("the average reliability index of the products Gretel Roth is product manager for?",  # a role "for", no "that"
      "The average reliability index of the products whose product manager is Gretel Roth?"),
     ("What is the highest price among the products Bert Blumstein is responsible for as product manager?",  # "as" a role
@@ -2571,6 +2574,12 @@ READER_CASES = [
      "count :: ?u1 | is a | suppliers ; ?u1 | deliver | Gauge Warp"),
     ("kind_verbing_name", "Which products are compatible with Gauge Warp?", None),  # "are": another reader's
     ("kind_verbing_name", "Which rivers flow into the sea?", None),  # no name
+    # two names related by an adjective or participle and its preposition (named_related_to_named)
+    ("named_related_to_named", "Is the service Predictive Maintenance eligible for the product Gauge Warp?",
+     "boolean :: Predictive Maintenance | eligible for | Gauge Warp"),
+    ("named_related_to_named", "Is Drake Ltd located in Germany?", "boolean :: Drake Ltd | located in | Germany"),
+    ("named_related_to_named", "Is Drake Ltd more expensive than Garcia Ltd?", None),  # a comparison
+    ("named_related_to_named", "Which services are eligible for Gauge Warp?", None),  # not yes/no
     # two of the asked things' own values compared (self_compared)
     ("self_compared", "Which products are taller than they are wide?",
      "list :: ?u1 | is a | products ; ?u1 | height | ?u2 ; ?u1 | width | ?u3 :: filter ?u2 > ?u3"),

@@ -72,6 +72,7 @@ from understanding.syntax import (
     kind_verbing_name,
     named_compared_with_named,
     named_compared_with_value,
+    named_related_to_named,
     negated_link,
     place_of_a_name,
     placed_kind_related,
@@ -91,7 +92,8 @@ _TEXT_READERS = (attribute_of_a_name, restricted_comparison, coordinated_compari
                  named_compared_with_named, named_compared_with_value, count_compared_with_named, self_compared,
                  kind_related_to_name, through_a_clause, kind_of_an_owned_things_relation, value_as_attribute,
                  place_of_a_name, kind_having_a_thing, stated_value_of_kind, same_as_named, kind_a_name_relates_to,
-                 restricted_kind_related, placed_kind_related, kind_compared, kind_having_own, kind_verbing_name)
+                 restricted_kind_related, placed_kind_related, kind_compared, kind_having_own, kind_verbing_name,
+                 named_related_to_named)
 
 MAX_QUESTION_CHARS = 1000
 MAX_ALTERNATIVES = 2  # readings after the best one kept for a second try (`UnderstoodQuestion.alternatives`)
@@ -501,6 +503,9 @@ class QuestionParser:
             named_compared_with_value(understood.question)  # "Is service X dearer than service Y / than 800 EUR?"
         if both is not None:
             return both, AnswerKind.BOOLEAN
+        related_names = named_related_to_named(understood.question)  # "Is the service X eligible for the product Y?"
+        if related_names is not None and not set(related_names.nodes()) <= set(understood.pattern.nodes()):
+            return related_names, AnswerKind.BOOLEAN
         itself = self_compared(understood.question)  # "Which products are taller than they are wide?"
         if itself is not None:
             return itself, AnswerKind.NUMBER if itself.form is QuestionForm.COUNT else AnswerKind.RESOURCE

@@ -155,6 +155,10 @@ _SINGLE = re.compile(r"\b(?P<article>a|an|one|each|any|every)\s+(?:single|indivi
 _UNITS_IN_TOTAL = re.compile(r"^\s*how\s+many\s+(?:units|pieces)(?:\s+of\s+(?P<things>[a-z]+(?:\s+[a-z]+)?))?\s+"
                              r"(?:in\s+total|altogether|overall|in\s+all)\s+(?:(?:are|is|were|was|do|does)\s+)?(?P<rest>.+)$",
                              re.IGNORECASE)
+# "the manager of the product manager of the product Multiplexer Capacitor": at the end of a chain of "of", a
+# name's kind word before it only hides where the name starts ("the product Multiplexer" read as a role)
+_KIND_WORD_ENDING_A_CHAIN = re.compile(r"(?P<chain>\bof\b.*\bof\s+)the\s+(?:hardware\s+)?(?:product|service|supplier|employee|"
+                                       r"part|hardware|department)\s+(?=[A-Z0-9])")
 # "Which parts are needed in a quantity of more than 60 in the bill of material X?", "In the X BOM, which parts are
 # used in a quantity of at least 40?": the parts of X whose quantity is bounded (a value of each part line)
 _NEEDED_IN_QUANTITY = re.compile(
@@ -401,7 +405,8 @@ def read_text(question: str) -> str:
     cheapest X?", "Among/Of the products ..., which one ..." asked directly, compass directions as
     coordinates ("furthest south": the lowest latitude), "more X than anyone else" as "the most X", "how
     many units in total" as the total quantity, "which parts are needed in a quantity of more than N in X" as
-    "which parts of X have a quantity of more than N", "a single part" as "a part", "the product manager responsible
+    "which parts of X have a quantity of more than N", a kind word before the name ending a chain of "of"
+    left out, "a single part" as "a part", "the product manager responsible
     for X" as "the product manager of X", "For which X can Y be booked?"
     as "Which X can Y be booked for?", and a restatement after "i.e." left out; the understood question keeps the words as asked."""
     question = asked_plainly(question)
@@ -455,6 +460,7 @@ def read_text(question: str) -> str:
     if stranded is not None:
         question = (f"{stranded.group('wh').capitalize()} {stranded.group('kind')} {stranded.group('rest')} "
                     f"{stranded.group('preposition').lower()}?")
+    question = _KIND_WORD_ENDING_A_CHAIN.sub(lambda found: found.group("chain"), question)
     needed = _NEEDED_IN_QUANTITY.match(question)
     if needed is not None and (needed.group("first") is None) != (needed.group("last") is None) and \
             re.search(r"[A-Z0-9]", needed.group("first") or needed.group("last")):  # a named bill, not "in a bill"

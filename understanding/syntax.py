@@ -1338,6 +1338,25 @@ def named_compared_with_named(question: str) -> PhraseGraphPattern | None:
     return None
 
 
+# "Is the service Predictive Maintenance eligible for the product Gauge Warp?": two names related by an adjective
+# or a participle with its preposition, each after its kind word or not
+_NAMED_RELATED_TO_NAMED = re.compile(
+    r"^(?:is|are|was|were)\s+(?:the\s+(?:[a-z]+\s+){0,2}?)?(?P<first>" + _NAME_OR_CODE + r")\s+"
+    r"(?P<relation>(?!(?:more|less|not|a|an|the|and|or)\b)[a-z]+(?:\s+[a-z]+)?\s+(?:for|with|to|by|in|of|from|on|at|under))\s+"
+    r"(?:the\s+(?:[a-z]+\s+){0,2}?)?(?P<second>" + _NAME_OR_CODE + r")\s*[?.!]?$")
+
+
+def named_related_to_named(question: str) -> PhraseGraphPattern | None:
+    """"Is the service Predictive Maintenance eligible for the product Gauge Warp?" as `boolean ::
+    Predictive Maintenance | eligible for | Gauge Warp` (the model takes the words between the names for
+    part of the first name); None for anything else."""
+    found = _lowered_match(question, _NAMED_RELATED_TO_NAMED)
+    if found is None:
+        return None
+    return PhraseGraphPattern(form=QuestionForm.BOOLEAN,
+                              triples=(PhraseTriple(found.group("first"), found.group("relation"), found.group("second")),))
+
+
 # "Does the service Manual Inspection cost less than 1000 EUR?", "Is the Coil Resonator heavier than 10 grams?":
 # one named thing's value against a number
 _NAMED_VS_VALUE = re.compile(
