@@ -2295,6 +2295,14 @@ def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> Non
      "Which parts of ElectroSphere Vesselink have a quantity of at least 40?"),
     ("Which products are needed in a quantity of more than 95 in a bill of materials?",  # no bill named
      "Which products are needed in a quantity of more than 95 in a bill of materials?"),
+    ("Which part of the bill of material ElectroMech ProDrive is needed in the largest quantity?",  # the extreme of a name's
+     "What is the part of ElectroMech ProDrive with the largest quantity?"),  # things, asked with "with"
+    ("Which product of Bennett, Best and Jacobson has the highest price?",
+     "What is the product of Bennett, Best and Jacobson with the highest price?"),
+    ("Which category of hardware products has the highest average price?",  # no name: not this
+     "Which category of hardware products has the highest average price?"),
+    ("Which employee of the Marketing department has the most areas of expertise?",  # a count: not this
+     "Which employee of the Marketing department has the most areas of expertise?"),
     ("Who is the manager of the product manager of the product Multiplexer Capacitor?",  # the kind word ending a chain
      "Who is the manager of the product manager of Multiplexer Capacitor?"),
     ("What is the price of the product Multiplexer Capacitor?", "What is the price of the product Multiplexer Capacitor?"),

@@ -159,6 +159,13 @@ _UNITS_IN_TOTAL = re.compile(r"^\s*how\s+many\s+(?:units|pieces)(?:\s+of\s+(?P<t
 # name's kind word before it only hides where the name starts ("the product Multiplexer" read as a role)
 _KIND_WORD_ENDING_A_CHAIN = re.compile(r"(?P<chain>\bof\b.*\bof\s+)the\s+(?:hardware\s+)?(?:product|service|supplier|employee|"
                                        r"part|hardware|department)\s+(?=[A-Z0-9])")
+# "Which part of ElectroMech ProDrive is needed in the largest quantity?", "Which product of X has the highest
+# price?": the thing of a name with the extreme value, asked as "What is the part of X with the largest quantity?"
+_OF_NAME_WITH_THE_EXTREME = re.compile(
+    r"^\s*(?i:which)\s+(?P<noun>[a-z]+)\s+of\s+(?P<name>(?:the\s+)?(?:[a-z]+\s+){0,3}?[A-Z0-9][^?]*?)\s+"
+    r"(?:has|is\s+(?:needed|used|required|included|contained)\s+in|comes\s+in)\s+the\s+"
+    r"(?P<grade>largest|highest|greatest|biggest|smallest|lowest)\s+(?!(?:average|mean|total)\b)"
+    r"(?P<attribute>[a-z]+(?:\s+[a-z]+)?)\s*\?\s*$")
 # "Which parts are needed in a quantity of more than 60 in the bill of material X?", "In the X BOM, which parts are
 # used in a quantity of at least 40?": the parts of X whose quantity is bounded (a value of each part line)
 _NEEDED_IN_QUANTITY = re.compile(
@@ -405,7 +412,8 @@ def read_text(question: str) -> str:
     cheapest X?", "Among/Of the products ..., which one ..." asked directly, compass directions as
     coordinates ("furthest south": the lowest latitude), "more X than anyone else" as "the most X", "how
     many units in total" as the total quantity, "which parts are needed in a quantity of more than N in X" as
-    "which parts of X have a quantity of more than N", a kind word before the name ending a chain of "of"
+    "which parts of X have a quantity of more than N", "Which part of X is needed in the largest quantity?" as
+    "What is the part of X with the largest quantity?", a kind word before the name ending a chain of "of"
     left out, "a single part" as "a part", "the product manager responsible
     for X" as "the product manager of X", "For which X can Y be booked?"
     as "Which X can Y be booked for?", and a restatement after "i.e." left out; the understood question keeps the words as asked."""
@@ -461,6 +469,10 @@ def read_text(question: str) -> str:
         question = (f"{stranded.group('wh').capitalize()} {stranded.group('kind')} {stranded.group('rest')} "
                     f"{stranded.group('preposition').lower()}?")
     question = _KIND_WORD_ENDING_A_CHAIN.sub(lambda found: found.group("chain"), question)
+    extreme = _OF_NAME_WITH_THE_EXTREME.match(question)
+    if extreme is not None:
+        question = (f"What is the {extreme.group('noun')} of {extreme.group('name')} with the {extreme.group('grade')} "
+                    f"{extreme.group('attribute')}?")
     needed = _NEEDED_IN_QUANTITY.match(question)
     if needed is not None and (needed.group("first") is None) != (needed.group("last") is None) and \
             re.search(r"[A-Z0-9]", needed.group("first") or needed.group("last")):  # a named bill, not "in a bill"
