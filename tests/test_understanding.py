@@ -2582,6 +2582,8 @@ READER_CASES = [
      "count :: ?u1 | is a | suppliers ; ?u1 | deliver | Gauge Warp"),
     ("kind_verbing_name", "Which products are compatible with Gauge Warp?", None),  # "are": another reader's
     ("kind_verbing_name", "Which rivers flow into the sea?", None),  # no name
+    ("kind_a_name_relates_to", "Which product categories does the product Network Resistor belong to?",  # a kind word
+     "list :: ?u1 | is a | product categories ; Network Resistor | belong to | ?u1"),  # before the name
     # two names related by an adjective or participle and its preposition (named_related_to_named)
     ("named_related_to_named", "Is the service Predictive Maintenance eligible for the product Gauge Warp?",
      "boolean :: Predictive Maintenance | eligible for | Gauge Warp"),
