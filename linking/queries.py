@@ -207,7 +207,8 @@ class QueryBuilder:
         dangling = dangling_unknowns(linked.pattern)
         valued = valued_nodes(linked.pattern)
         countable = countable_values(linked.pattern)
-        unmergeable = valued | linked.pattern.modified_nodes() | shared_values(linked.pattern)  # a counted unknown
+        modified = linked.pattern.modified_nodes() - ({ANSWER} if sorted_by_itself(linked.pattern) else set())
+        unmergeable = valued | modified | shared_values(linked.pattern)  # a counted unknown
         # is many things, not the answer; a value two things share ("the same department as X") is neither of them
         for index, triple in enumerate(linked.pattern.triples):
             if triple.is_type:
@@ -593,11 +594,20 @@ def _answer_is_typed(pattern: PhraseGraphPattern) -> bool:
 
 
 def valued_nodes(pattern: PhraseGraphPattern) -> set[str]:
-    """Unknowns whose values are ordered, compared or aggregated: they must be literal values."""
-    nodes = pattern.valued_nodes()
+    """Unknowns whose values are ordered, compared or aggregated: they must be literal values; not the
+    answers of a list sorted by themselves ("Show the suppliers in Japan in alphabetical order"), which
+    may be things."""
+    nodes = pattern.valued_nodes() - ({ANSWER} if sorted_by_itself(pattern) else set())
     if pattern.form.is_aggregate and pattern.form is not QuestionForm.COUNT and not pattern.per:
         nodes.add(aggregate_target(pattern))
     return {n for n in nodes if is_unknown(n)}
+
+
+def sorted_by_itself(pattern: PhraseGraphPattern) -> bool:
+    """Whether a list is sorted by its answers themselves, none of them compared or limited."""
+    ordering = pattern.ordering
+    return ordering is not None and ordering.node == ANSWER and ordering.limit is None and not ordering.per_group \
+        and pattern.form is QuestionForm.LIST and not any(ANSWER in (c.node, c.other_node) for c in pattern.comparisons)
 
 
 def countable_values(pattern: PhraseGraphPattern) -> set[str]:

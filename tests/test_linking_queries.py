@@ -552,3 +552,16 @@ def test_an_average_counts_each_things_value_once() -> None:
     assert distinct_values("?unknown1", where) == f"{{ SELECT DISTINCT ?h ?unknown1 WHERE {{ {where} }} }}"
     two_holders = "?a <http://x/depth> ?unknown1 . ?b <http://x/width> ?unknown1"
     assert distinct_values("?unknown1", two_holders) == two_holders  # no one thing holds the value
+
+
+def test_a_list_sorted_by_its_answers_themselves_keeps_them_things() -> None:
+    """"Show the suppliers in Japan in alphabetical order": the answers are sorted, not valued, so the
+    asked unknown may still be merged with the one the place holds; a limit or a bound makes them values."""
+    from linking.queries import sorted_by_itself, valued_nodes
+
+    sorted_list = PhraseGraphPattern.from_text("list :: ?u1 | suppliers | ?u2 ; ?u2 | located in | Japan :: order ?u1 asc")
+    assert sorted_by_itself(sorted_list) and "?unknown1" not in valued_nodes(sorted_list)
+    for text in ("list :: ?u1 | quantity | ElectroMech ProDrive :: order ?u1 desc 1",
+                 "list :: ?u1 | price | Encoder :: order ?u1 asc :: filter ?u1 > 2"):
+        pattern = PhraseGraphPattern.from_text(text)
+        assert not sorted_by_itself(pattern) and "?unknown1" in valued_nodes(pattern)
