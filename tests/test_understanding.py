@@ -929,6 +929,12 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
      "list :: ?u1 | is a | suppliers", "list :: ?u1 | is a | suppliers ; ?u1 | name | ?u2 :: filter ?u2 contains martinez"),
     ("with_text_match", "What are the names and ids of customers whose address contains TN?",  # no asked kind
      "list :: ?u1 | names | ?u2 ; ?u2 | address | TN", None),
+    ("with_text_match", "Which suppliers have a company name ending in 'and Sons'?",  # "ending in"
+     "list :: ?u2 | is a | company ; ?u1 | name | ?u2",
+     "list :: ?u1 | is a | suppliers ; ?u1 | company name | ?u2 :: filter ?u2 ends and Sons"),
+    ("with_text_match", "Which suppliers are located in a city whose name starts with 'San'?",  # the place's name
+     "list :: ?u1 | located in | ?u2 ; ?u2 | is a | city ; ?u2 | starts with | San",
+     "list :: ?u1 | is a | suppliers ; ?u1 | city | ?u2 :: filter ?u2 starts San"),
     ("with_text_match", "Which employees have an email address containing 'Fried'?",
      "list :: ?u1 | is a | employees ; ?u1 | email address | Fried",
      "list :: ?u1 | is a | employees ; ?u1 | email address | ?u2 :: filter ?u2 contains Fried"),
@@ -2293,6 +2299,8 @@ def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> Non
      "Which parts of PulseCraft Vertex have a quantity of more than 60?"),
     ("In the ElectroSphere Vesselink BOM, which parts are used in a quantity of at least 40?",
      "Which parts of ElectroSphere Vesselink have a quantity of at least 40?"),
+    ("Which parts are used with a quantity of more than 50 in the NexaCore Integrator bill of material?",
+     "Which parts of NexaCore Integrator have a quantity of more than 50?"),
     ("Which products are needed in a quantity of more than 95 in a bill of materials?",  # no bill named
      "Which products are needed in a quantity of more than 95 in a bill of materials?"),
     ("Which part of the bill of material ElectroMech ProDrive is needed in the largest quantity?",  # the extreme of a name's

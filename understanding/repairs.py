@@ -1815,7 +1815,7 @@ _TEXT_MATCH = [
     # "Which employees have an email address containing 'Fried'?", "... whose name starts with 'Ad'"
     re.compile(r"^\s*(?P<ask>which|what|how many|list|show(?:\s+me)?|give me|find|(?:are|is)\s+there(?:\s+any)?)\s+(?:the\s+|all\s+)?"
                + _TEXT_KIND + r"(?:have|has|with|whose|that have|which have)\s+(?:an?\s+|the\s+)?(?P<attribute>[a-z][a-z ]*?)\s+"
-               r"(?:(?:that\s+)?(?P<starts>starting|starts|begins|beginning)\s+with|(?:that\s+)?(?P<ends>ending|ends)\s+with|"
+               r"(?:(?:that\s+)?(?P<starts>starting|starts|begins|beginning)\s+with|(?:that\s+)?(?P<ends>ending|ends)\s+(?:with|in)|"
                r"containing|contains|that contains?|with)\s+" +
                _TEXT_NAMED + _TEXT_VALUE + _TEXT_CONDITION + r"\s*[?.]*\s*$", re.I),
     # "List the suppliers whose name contains martinez, regardless of upper or lower case.", "... starting with
@@ -1835,6 +1835,9 @@ _TEXT_MATCH = [
 ]
 
 
+# "Which suppliers are located in a city whose name starts with 'San'?": the place's name is the answers' value
+_PLACE_WHOSE_NAME = re.compile(r"\b(?:are|is)\s+(?:located|based|situated)\s+in\s+an?\s+(?P<place>city|town|country|region|place)"
+                               r"\s+(?:whose\s+name|with\s+a\s+name|named)\s+", re.I)
 _VALUE_OF_KIND = re.compile(r"^(?P<value>[A-Za-z][\w ]*?)\s+of\s+(?:the\s+|all\s+)?(?P<kind>[A-Za-z][\w ]*)$")
 
 
@@ -1842,7 +1845,9 @@ def with_text_match(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPa
     """"Which employees have an email address containing 'Fried'?": a quoted text the answers' value
     contains or starts with, which the model reads as a name (`?u1 | email address | Fried`). The
     question says it all: `?u1 | is a | employees ; ?u1 | email address | ?u2 :: filter ?u2 contains
-    Fried` (a case-insensitive match). Only for these shapes of question."""
+    Fried` (a case-insensitive match). Only for these shapes of question ("in a city whose name starts with
+    'San'" read as "have a city starting with 'San'")."""
+    question = _PLACE_WHOSE_NAME.sub(lambda found: f"have a {found.group('place')} ", question)
     for shape in _TEXT_MATCH:
         found = shape.match(question)
         if found is None:

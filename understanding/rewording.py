@@ -170,7 +170,7 @@ _OF_NAME_WITH_THE_EXTREME = re.compile(
 # used in a quantity of at least 40?": the parts of X whose quantity is bounded (a value of each part line)
 _NEEDED_IN_QUANTITY = re.compile(
     r"^\s*(?:in\s+(?P<first>[^,]+?),\s*)?(?P<wh>which|what)\s+(?P<kind>[a-z]+(?:\s+[a-z]+)?)\s+(?:are|is)\s+"
-    r"(?:needed|used|required|included|contained)\s+in\s+(?:an?\s+)?(?:quantity|quantities|amounts?)\s+(?:of\s+)?"
+    r"(?:needed|used|required|included|contained)\s+(?:in|with)\s+(?:an?\s+)?(?:quantity|quantities|amounts?)\s+(?:of\s+)?"
     r"(?P<bound>(?:more|fewer|less|greater)\s+than|at\s+least|at\s+most|over|under|above|below)\s+(?P<value>\d+)"
     r"(?:\s+(?:in|for)\s+(?P<last>[^?.!]+?))?\s*[?.!]?\s*$", re.IGNORECASE)
 _TOTAL_UNITS = re.compile(r"\btotal\s+number\s+of\s+(?:[a-z]+\s+)?(?:units|pieces)\b", re.IGNORECASE)
