@@ -1028,10 +1028,13 @@ class KgqanPath:
                                                               descriptions=descriptions, class_words=class_words)
                 if anchor not in held:
                     weak = not ranked[key] or ranked[key][0].score < MIN_HOP_SCORE  # no predicate of theirs fits
-                    if weak and anchor_patterns.get(triple) and triple not in to_values:
+                    kept = triple.object if triple.subject == anchor else triple.subject
+                    holding = bool(_CONTAINING.match(triple.relation)) and not any(  # "contain" may name a record's
+                        t.is_type and t.subject == kept for t in pattern.triples)  # link to a thing of no said kind
+                    if (weak or holding) and anchor_patterns.get(triple) and triple not in to_values:
                         ranked[key] = await self._through_bindings(triple, ranked[key], anchor_patterns[triple],
                                                                    endpoint, descriptions, class_words,
-                                                                   options.predicates_per_edge)
+                                                                   options.predicates_per_edge, holding=holding)
                     if triple in to_values:
                         ranked[key] = await self._valued_hops(triple, ranked[key], to_values[triple], endpoint,
                                                               class_words)
@@ -1085,10 +1088,13 @@ class KgqanPath:
 
     async def _through_bindings(self, triple: PhraseTriple, ranked: list[LinkedPredicate], anchored: tuple[str, str],
                                 endpoint: Endpoint, descriptions: dict[str, str], class_words: dict[str, str],
-                                top_k: int) -> list[LinkedPredicate]:
+                                top_k: int, *, holding: bool = False) -> list[LinkedPredicate]:
         """An edge between two unknowns whose anchor's things have no predicate fitting the phrase well
         ("?u1 | suppliers | ?u2" where ?u2 are the part records of a bill of material): the predicates of
-        the things one hop beyond them (the parts), each after its first hop, as paths (PATH_FACTOR)."""
+        the things one hop beyond them (the parts), each after its first hop, as paths (PATH_FACTOR). A
+        phrase that says holding ("Which bills of material contain a part from the Crystal category?")
+        also takes every link of those records to things (KIND_PATH_SCORE): the other unknown's own edges
+        pick the right one."""
         anchor_node, anchor_pattern = anchored
         beyond = await self.relation_linker.predicates_through_bindings(anchor_pattern, anchor_node, endpoint)
         paths: list[LinkedPredicate] = []
@@ -1097,6 +1103,12 @@ class KgqanPath:
                                                    descriptions=descriptions, class_words=class_words)
             paths += [replace(p, score=PATH_FACTOR * p.score, through=first, through_out=True)
                       for p in hops if p.score >= NEIGHBOUR_FIT]
+            if holding:
+                named = {(p.iri, p.direction, p.through) for p in paths}
+                paths += [LinkedPredicate(iri, descriptions.get(iri) or iri, PATH_FACTOR * KIND_PATH_SCORE, direction,
+                                          to_things=True, through=first, through_out=True)
+                          for iri, direction in sorted(mid_set.things - mid_set.literal)
+                          if direction == OUT and iri != RDF_TYPE and (iri, direction, first) not in named]
         return sorted([*ranked, *paths], key=lambda p: -p.score)[:top_k]
 
     async def _related_to_holders(self, triples: list[PhraseTriple], nodes: dict[str, list[LinkedEntity]],

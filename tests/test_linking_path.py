@@ -1119,6 +1119,18 @@ async def test_things_of_the_asked_kind_holding_a_record_of_the_name_are_found(p
     assert f"<{PV}hasBomPart> ?kgqaHolder" not in (located.evidence.sparql or "")
 
 
+async def test_things_holding_a_record_of_a_restricted_thing_are_found(path: KgqanPath, ck25: Endpoint) -> None:
+    """"Which bills of material include a part from the Crystal category?": the bills list part records,
+    the records link to the parts, the parts have the category (`?u1 hasBomPart ?r . ?r hasPart ?u2 . ?u2
+    hasCategory <Crystal>`); "include" names none of the links."""
+    result = await path.answer_understood(
+        understood("list :: ?u1 | is a | bills of material ; ?u1 | include | ?u2 ; ?u2 | category | Crystal",
+                   AnswerType(AnswerKind.RESOURCE, "bills of material")), ck25, KGQAN_ONLY)
+    truth = await ck25.sparql.select(f'SELECT DISTINCT ?b WHERE {{ ?c <{PV}name> "Crystal" . '
+                                     f'?b <{PV}hasBomPart>/<{PV}hasPart>/<{PV}hasCategory> ?c }}')
+    assert truth.rows and sorted(a.value for a in result.answers) == sorted(r["b"].value for r in truth.rows)
+
+
 @pytest.mark.parametrize(("question", "names"), [
     ("What are the phone numbers of Lili Geier and Erhard Fried?", ("Lili Geier", "Erhard Fried")),
     ("What do the Compensator Switch and the Flow Compensator cost?", ("Compensator Switch", "Flow Compensator")),

@@ -2592,6 +2592,14 @@ READER_CASES = [
     ("kind_verbing_name", "Which rivers flow into the sea?", None),  # no name
     ("kind_a_name_relates_to", "Which product categories does the product Network Resistor belong to?",  # a kind word
      "list :: ?u1 | is a | product categories ; Network Resistor | belong to | ?u1"),  # before the name
+    # things holding a thing a name restricts (kind_holding_a_thing): the held thing's noun left out
+    ("kind_holding_a_thing", "Which bills of material include a part from the Crystal category?",
+     "list :: ?u1 | is a | bills of material ; ?u1 | include | ?u2 ; ?u2 | category | Crystal"),
+    ("kind_holding_a_thing", "Which bills of material contain a part supplied by White-Nash?",
+     "list :: ?u1 | is a | bills of material ; ?u1 | contain | ?u2 ; ?u2 | supplied by | White-Nash"),
+    ("kind_holding_a_thing", "How many BOMs use a part from a supplier in Japan?",  # counted; the part's supplier's place
+     "count :: ?u1 | is a | BOMs ; ?u1 | use | ?u2 ; ?u2 | supplier | ?u3 ; ?u3 | in | Japan"),
+    ("kind_holding_a_thing", "Which employees have a phone number starting with +49?", None),  # "have" holds nothing
     # two names related by an adjective or participle and its preposition (named_related_to_named)
     ("named_related_to_named", "Is the service Predictive Maintenance eligible for the product Gauge Warp?",
      "boolean :: Predictive Maintenance | eligible for | Gauge Warp"),

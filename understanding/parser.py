@@ -67,6 +67,7 @@ from understanding.syntax import (
     kind_compared,
     kind_having_a_thing,
     kind_having_own,
+    kind_holding_a_thing,
     kind_of_an_owned_things_relation,
     kind_related_to_name,
     kind_verbing_name,
@@ -93,7 +94,7 @@ _TEXT_READERS = (attribute_of_a_name, restricted_comparison, coordinated_compari
                  kind_related_to_name, through_a_clause, kind_of_an_owned_things_relation, value_as_attribute,
                  place_of_a_name, kind_having_a_thing, stated_value_of_kind, same_as_named, kind_a_name_relates_to,
                  restricted_kind_related, placed_kind_related, kind_compared, kind_having_own, kind_verbing_name,
-                 named_related_to_named)
+                 named_related_to_named, kind_holding_a_thing)
 
 MAX_QUESTION_CHARS = 1000
 MAX_ALTERNATIVES = 2  # readings after the best one kept for a second try (`UnderstoodQuestion.alternatives`)
@@ -546,6 +547,10 @@ class QuestionParser:
         if related is not None and not _same_reading(related, understood.pattern) and \
                 not _says_all(understood.pattern, related):
             return related, AnswerKind.NUMBER if related.form is QuestionForm.COUNT else None
+        holding = kind_holding_a_thing(understood.question)  # "Which BOMs include a part from the Crystal category?"
+        if holding is not None and not _same_reading(holding, understood.pattern) and \
+                not _says_all(understood.pattern, holding):
+            return holding, AnswerKind.NUMBER if holding.form is QuestionForm.COUNT else AnswerKind.RESOURCE
         verbing = kind_verbing_name(understood.question)  # "Which bills of material use the product X?"
         if verbing is not None and not _same_reading(verbing, understood.pattern) and \
                 not _says_all(understood.pattern, verbing):

@@ -1267,6 +1267,39 @@ _PARTICIPLE_ATTRIBUTE = {"priced": "price", "rated": "rating", "valued": "value"
 _DEGREE_OPERATOR = {"higher": ">", "greater": ">", "larger": ">", "bigger": ">", "lower": "<", "smaller": "<"}
 
 
+# "Which bills of material include a part from the Crystal category?", "Which BOMs contain a part supplied by
+# White-Nash?", "... a part from a supplier in Japan": things holding a thing that a name restricts
+_KIND_HOLDING_A_THING = re.compile(
+    r"^(?P<ask>which|what|how many)\s+(?P<kind>[a-z]+(?:\s+of\s+[a-z]+|\s+[a-z]+)?|[A-Z]{2,}s)\s+"
+    r"(?P<verb>contains?|includes?|uses?|needs?|requires?)\s+(?:an?|any|some|at least one)\s+(?P<noun>[a-z]+)\s+"
+    r"(?:(?:that|which)\s+(?:is|are)\s+)?"
+    r"(?:(?:from|in|of)\s+the\s+(?P<category>" + _PROPER_NAME + r")\s+category|(?:from|in|of)\s+the\s+category\s+"
+    r"(?P<category_after>" + _PROPER_NAME + r")|from\s+an?\s+(?P<agent>supplier|manufacturer|vendor)\s+"
+    r"(?:in|from|based\s+in|located\s+in)\s+(?:the\s+)?(?P<place>" + _PROPER_NAME + r")|"
+    r"(?P<relation>supplied\s+by|delivered\s+by|made\s+by|manufactured\s+by|from)\s+(?:the\s+(?:supplier\s+)?)?"
+    r"(?P<name>" + _NAME_OR_CODE + r"))\s*[?.!]?$")
+
+
+def kind_holding_a_thing(question: str) -> PhraseGraphPattern | None:
+    """"Which bills of material include a part from the Crystal category?" as `?u1 | is a | bills of
+    material ; ?u1 | include | ?u2 ; ?u2 | category | Crystal` (counted after "How many"; "a part supplied
+    by X": `?u2 | supplied by | X`; "a part from a supplier in Japan": `?u2 | supplier | ?u3 ; ?u3 | in |
+    Japan`): the held thing's noun is left out, a graph may keep it as a record's link; None for anything else."""
+    found = _asked_kind_shape(question, (_KIND_HOLDING_A_THING,))
+    if found is None:
+        return None
+    held: tuple[PhraseTriple, ...]
+    if found.group("category") or found.group("category_after"):
+        held = (PhraseTriple("?unknown2", "category", found.group("category") or found.group("category_after")),)
+    elif found.group("agent"):
+        held = (PhraseTriple("?unknown2", found.group("agent"), "?unknown3"), PhraseTriple("?unknown3", "in", found.group("place")))
+    else:
+        held = (PhraseTriple("?unknown2", " ".join(found.group("relation").split()), found.group("name")),)
+    return PhraseGraphPattern(form=QuestionForm.COUNT if found.group("ask") == "how many" else QuestionForm.LIST,
+                              triples=(PhraseTriple(ANSWER, TYPE_RELATION, found.group("kind")),
+                                       PhraseTriple(ANSWER, found.group("verb"), "?unknown2"), *held))
+
+
 def compared_with_named(question: str) -> PhraseGraphPattern | None:
     """"Which services are cheaper than Predictive Maintenance?" as `?u1 | is a | services ; ?u1 | price
     | ?u2 ; Predictive Maintenance | price | ?u3 :: filter ?u2 < ?u3` (counted after "How many", one
