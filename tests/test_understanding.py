@@ -2590,6 +2590,8 @@ READER_CASES = [
      "count :: ?u1 | is a | suppliers ; ?u1 | deliver | Gauge Warp"),
     ("kind_verbing_name", "Which products are compatible with Gauge Warp?", None),  # "are": another reader's
     ("kind_verbing_name", "Which rivers flow into the sea?", None),  # no name
+    ("kind_a_name_relates_to", "How many Switches is the Manual Inspection service eligible for?",  # a kind capitalised
+     "count :: ?u1 | is a | Switches ; Manual Inspection | eligible for | ?u1"),  # as the graph's category may be
     ("kind_a_name_relates_to", "Which product categories does the product Network Resistor belong to?",  # a kind word
      "list :: ?u1 | is a | product categories ; Network Resistor | belong to | ?u1"),  # before the name
     # things holding a thing a name restricts (kind_holding_a_thing): the held thing's noun left out

@@ -1688,7 +1688,8 @@ def same_as_named(question: str) -> PhraseGraphPattern | None:
 # "Which products is the Production department responsible for?", "Which suppliers does Acme Corp work with?":
 # the asked things at the end of a relation from a name, its preposition left at the end
 _NAME_RELATES_TO_KIND = re.compile(
-    r"^(?P<ask>which|what|how many)\s+(?P<kind>[a-z]+(?: [a-z]+)?)\s+(?:is|are|was|were|does|do|did|(?P<modal>can|could|may|will))\s+"
+    r"^(?P<ask>which|what|how many)\s+(?P<kind>(?:[A-Z][a-z]+|[a-z]+)(?: [a-z]+)?)\s+"  # "How many Switches is ...": a
+    r"(?:is|are|was|were|does|do|did|(?P<modal>can|could|may|will))\s+"  # kind named as the graph's category may be
     r"(?:the\s+(?:(?:hardware\s+)?(?:product|service|supplier|employee|part|item)\s+(?=[A-Z0-9]))?)?"  # "the product X"
     r"(?P<name>" + _PROPER_NAME + r")(?:\s+(?P<noun>[a-z]+))?\s+(?(modal)(?:be\s+)?)"
     r"(?P<relation>[a-z]+(?:\s+[a-z]+)?\s+(?:for|to|with|in|on|of|by|from|at|about|after))\s*[?.!]?$")
