@@ -2299,6 +2299,10 @@ def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> Non
      "Which parts of PulseCraft Vertex have a quantity of more than 60?"),
     ("In the ElectroSphere Vesselink BOM, which parts are used in a quantity of at least 40?",
      "Which parts of ElectroSphere Vesselink have a quantity of at least 40?"),
+    ("How many parts are needed in total for the bill of material PulseCraft Vertex?",  # "in total": the quantities summed
+     "What is the total quantity of parts for PulseCraft Vertex?"),
+    ("How many parts are needed for the bill of material PulseCraft Vertex?",  # counted, not summed
+     "How many parts are needed for PulseCraft Vertex?"),
     ("Which parts are used with a quantity of more than 50 in the NexaCore Integrator bill of material?",
      "Which parts of NexaCore Integrator have a quantity of more than 50?"),
     ("Which products are needed in a quantity of more than 95 in a bill of materials?",  # no bill named

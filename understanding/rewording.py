@@ -173,6 +173,10 @@ _NEEDED_IN_QUANTITY = re.compile(
     r"(?:needed|used|required|included|contained)\s+(?:in|with)\s+(?:an?\s+)?(?:quantity|quantities|amounts?)\s+(?:of\s+)?"
     r"(?P<bound>(?:more|fewer|less|greater)\s+than|at\s+least|at\s+most|over|under|above|below)\s+(?P<value>\d+)"
     r"(?:\s+(?:in|for)\s+(?P<last>[^?.!]+?))?\s*[?.!]?\s*$", re.IGNORECASE)
+# "How many parts are needed in total for the bill of material X?": "in total" sums each part line's quantity
+_THINGS_IN_TOTAL = re.compile(r"^\s*how\s+many\s+(?P<things>parts|components|pieces|units|items)\s+(?:are|is)\s+"
+                              r"(?:needed|required|used)\s+(?:in\s+total|altogether|overall|in\s+all)\s+"
+                              r"(?P<rest>(?:for|in|by)\s+.+)$", re.IGNORECASE)
 _TOTAL_UNITS = re.compile(r"\btotal\s+number\s+of\s+(?:[a-z]+\s+)?(?:units|pieces)\b", re.IGNORECASE)
 # "furthest west, i.e. has the smallest longitude": a restatement of what was just asked, left out
 _RESTATED = re.compile(r"\s*(?:,\s*|\s\()(?:i\.\s?e\.|that is,|in other words,?|(?:summing|adding|counting|taking)\s+(?:up\s+)?"
@@ -411,11 +415,11 @@ def read_text(question: str) -> str:
     country is the supplier of the cheapest X located?" as "What is the country of the supplier of the
     cheapest X?", "Among/Of the products ..., which one ..." asked directly, compass directions as
     coordinates ("furthest south": the lowest latitude), "more X than anyone else" as "the most X", "how
-    many units in total" as the total quantity, "which parts are needed in a quantity of more than N in X" as
-    "which parts of X have a quantity of more than N", "Which part of X is needed in the largest quantity?" as
-    "What is the part of X with the largest quantity?", a kind word before the name ending a chain of "of"
-    left out, "a single part" as "a part", "the product manager responsible
-    for X" as "the product manager of X", "For which X can Y be booked?"
+    many units in total" (or "how many parts are needed in total for X") as the total quantity, "which
+    parts are needed in a quantity of more than N in X" as "which parts of X have a quantity of more than
+    N", "Which part of X is needed in the largest quantity?" as "What is the part of X with the largest
+    quantity?", a kind word before the name ending a chain of "of" left out, "a single part" as "a part",
+    "the product manager responsible for X" as "the product manager of X", "For which X can Y be booked?"
     as "Which X can Y be booked for?", and a restatement after "i.e." left out; the understood question keeps the words as asked."""
     question = asked_plainly(question)
     question = question[:1].upper() + question[1:]  # "how many people work in Data Services" as asked formally
@@ -478,7 +482,7 @@ def read_text(question: str) -> str:
             re.search(r"[A-Z0-9]", needed.group("first") or needed.group("last")):  # a named bill, not "in a bill"
         question = (f"{needed.group('wh').capitalize()} {needed.group('kind')} of {needed.group('first') or needed.group('last')} "
                     f"have a quantity of {needed.group('bound')} {needed.group('value')}?")
-    units = _UNITS_IN_TOTAL.match(question)
+    units = _UNITS_IN_TOTAL.match(question) or _THINGS_IN_TOTAL.match(question)
     if units is not None:
         question = f"What is the total quantity of {units.group('things') or 'parts'} {units.group('rest')}"
     question = _TOTAL_UNITS.sub("total quantity of parts", question)
