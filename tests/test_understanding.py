@@ -2606,6 +2606,12 @@ READER_CASES = [
     ("kind_holding_a_thing", "How many BOMs use a part from a supplier in Japan?",  # counted; the part's supplier's place
      "count :: ?u1 | is a | BOMs ; ?u1 | use | ?u2 ; ?u2 | supplier | ?u3 ; ?u3 | in | Japan"),
     ("kind_holding_a_thing", "Which employees have a phone number starting with +49?", None),  # "have" holds nothing
+    # whether a named thing holds a thing so restricted (named_holding_a_thing)
+    ("named_holding_a_thing", "Does the PulseCraft Vertex BOM contain any part from a supplier based in China?",
+     "boolean :: PulseCraft Vertex | contain | ?u1 ; ?u1 | supplier | ?u2 ; ?u2 | in | China"),
+    ("named_holding_a_thing", "Does the AeroVibe Matrix BOM contain any part from a German supplier?",  # a people's adjective
+     "boolean :: AeroVibe Matrix | contain | ?u1 ; ?u1 | supplier | ?u2 ; ?u2 | in | German"),
+    ("named_holding_a_thing", "Does Karch Moeller work in Marketing?", None),
     # two names related by an adjective or participle and its preposition (named_related_to_named)
     ("named_related_to_named", "Is the service Predictive Maintenance eligible for the product Gauge Warp?",
      "boolean :: Predictive Maintenance | eligible for | Gauge Warp"),

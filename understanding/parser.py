@@ -73,6 +73,7 @@ from understanding.syntax import (
     kind_verbing_name,
     named_compared_with_named,
     named_compared_with_value,
+    named_holding_a_thing,
     named_related_to_named,
     negated_link,
     place_of_a_name,
@@ -94,7 +95,7 @@ _TEXT_READERS = (attribute_of_a_name, restricted_comparison, coordinated_compari
                  kind_related_to_name, through_a_clause, kind_of_an_owned_things_relation, value_as_attribute,
                  place_of_a_name, kind_having_a_thing, stated_value_of_kind, same_as_named, kind_a_name_relates_to,
                  restricted_kind_related, placed_kind_related, kind_compared, kind_having_own, kind_verbing_name,
-                 named_related_to_named, kind_holding_a_thing)
+                 named_related_to_named, kind_holding_a_thing, named_holding_a_thing)
 
 MAX_QUESTION_CHARS = 1000
 MAX_ALTERNATIVES = 2  # readings after the best one kept for a second try (`UnderstoodQuestion.alternatives`)
@@ -504,6 +505,9 @@ class QuestionParser:
             named_compared_with_value(understood.question)  # "Is service X dearer than service Y / than 800 EUR?"
         if both is not None:
             return both, AnswerKind.BOOLEAN
+        held = named_holding_a_thing(understood.question)  # "Does the X BOM contain any part from a German supplier?"
+        if held is not None and not _same_reading(held, understood.pattern):
+            return held, AnswerKind.BOOLEAN
         related_names = named_related_to_named(understood.question)  # "Is the service X eligible for the product Y?"
         if related_names is not None and not set(related_names.nodes()) <= set(understood.pattern.nodes()):
             return related_names, AnswerKind.BOOLEAN

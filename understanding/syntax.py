@@ -1280,6 +1280,37 @@ _KIND_HOLDING_A_THING = re.compile(
     r"(?P<name>" + _NAME_OR_CODE + r"))\s*[?.!]?$")
 
 
+# "Does the PulseCraft Vertex BOM contain any part from a supplier based in China?", "Does the AeroVibe Matrix
+# BOM contain any part from a German supplier?": whether a named thing holds a thing so restricted
+_NAMED_HOLDING_A_THING = re.compile(
+    r"^(?:does|do|did)\s+(?:the\s+)?(?:(?:bill\s+of\s+materials?|BOM|product|service)\s+)?(?P<name>" + _PROPER_NAME +
+    r")(?:\s+(?:BOM|bill\s+of\s+materials?))?\s+(?P<verb>contain|include|use|need|require)\s+"
+    r"(?:an?|any|some|at\s+least\s+one)\s+(?P<noun>[a-z]+)\s+"
+    r"(?:from\s+an?\s+(?P<demonym>[A-Z][a-z]+)\s+(?P<agent_after>supplier|manufacturer|vendor)|"
+    r"from\s+an?\s+(?P<agent>supplier|manufacturer|vendor)\s+(?:in|from|based\s+in|located\s+in)\s+(?:the\s+)?"
+    r"(?P<place>" + _PROPER_NAME + r")|(?:from|in|of)\s+the\s+(?P<category>" + _PROPER_NAME + r")\s+category|"
+    r"(?P<relation>supplied\s+by|made\s+by)\s+(?P<maker>" + _NAME_OR_CODE + r"))\s*[?.!]?$")
+
+
+def named_holding_a_thing(question: str) -> PhraseGraphPattern | None:
+    """"Does the PulseCraft Vertex BOM contain any part from a supplier based in China?" as `boolean ::
+    PulseCraft Vertex | contain | ?u1 ; ?u1 | supplier | ?u2 ; ?u2 | in | China` ("from a German supplier":
+    `?u2 | in | German`, a people's adjective linked as its country); None for anything else."""
+    found = _lowered_match(question, _NAMED_HOLDING_A_THING)
+    if found is None:
+        return None
+    name = re.sub(r"\s+BOM$", "", found.group("name"))  # "the PulseCraft Vertex BOM": the bill's name
+    if found.group("demonym") or found.group("agent"):
+        held = (PhraseTriple(ANSWER, found.group("agent") or found.group("agent_after"), "?unknown2"),
+                PhraseTriple("?unknown2", "in", found.group("place") or found.group("demonym")))
+    elif found.group("category"):
+        held = (PhraseTriple(ANSWER, "category", found.group("category")),)
+    else:
+        held = (PhraseTriple(ANSWER, " ".join(found.group("relation").split()), found.group("maker")),)
+    return PhraseGraphPattern(form=QuestionForm.BOOLEAN,
+                              triples=(PhraseTriple(name, found.group("verb"), ANSWER), *held))
+
+
 def kind_holding_a_thing(question: str) -> PhraseGraphPattern | None:
     """"Which bills of material include a part from the Crystal category?" as `?u1 | is a | bills of
     material ; ?u1 | include | ?u2 ; ?u2 | category | Crystal` (counted after "How many"; "a part supplied
