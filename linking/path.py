@@ -1026,11 +1026,11 @@ class KgqanPath:
                 ranked[key] = await self.relation_linker.rank(triple.relation, predicate_set, endpoint,
                                                               top_k=options.predicates_per_edge,
                                                               descriptions=descriptions, class_words=class_words)
+                other = triple.object if triple.subject == anchor else triple.subject
                 if anchor not in held:
                     weak = not ranked[key] or ranked[key][0].score < MIN_HOP_SCORE  # no predicate of theirs fits
-                    kept = triple.object if triple.subject == anchor else triple.subject
                     holding = bool(_CONTAINING.match(triple.relation)) and not any(  # "contain" may name a record's
-                        t.is_type and t.subject == kept for t in pattern.triples)  # link to a thing of no said kind
+                        t.is_type and t.subject == other for t in pattern.triples)  # link to a thing of no said kind
                     if (weak or holding) and anchor_patterns.get(triple) and triple not in to_values:
                         ranked[key] = await self._through_bindings(triple, ranked[key], anchor_patterns[triple],
                                                                    endpoint, descriptions, class_words,
@@ -1057,7 +1057,6 @@ class KgqanPath:
                         sole=sum(1 for v, _ in holders if v == key) == 1)
                 first_scores = {(p.iri, p.direction == OUT): p.score for p in ranked[key] if not p.through}
                 paths: list[LinkedPredicate] = []
-                other = triple.object if triple.subject == anchor else triple.subject
                 kinds = _classes_of(other, pattern, classes) \
                     if is_unknown(other) and _CONTAINING.match(triple.relation) else set()
                 if any(ends & kinds for ends in predicate_set.ends.values()):
