@@ -782,7 +782,7 @@ class KgqanPath:
         again as an unknown of that class. `value_answer`: the answer is a number or date, so an edge
         to it may also lead through a thing to its value ("the price" -> `price/amount`)."""
         pattern = relax(pattern)
-        entity_phrases = pattern.entity_phrases()
+        entity_phrases = list(dict.fromkeys([*pattern.entity_phrases(), *pattern.others]))  # "other than X": X linked
         class_phrases = list(dict.fromkeys(pattern.class_phrases()))
         searched = [p for p in entity_phrases if not is_value_phrase(p)]
         singulars = {p: [_singular_phrase(p)] for p in class_phrases}

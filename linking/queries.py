@@ -142,7 +142,8 @@ class QueryBuilder:
         if len(negated) < len(linked.negated):
             return []  # a negation lost on the way must not turn into the opposite question
         entity_nodes = [n for n in pattern.nodes() if not is_unknown(n) and n not in set(pattern.class_phrases())]
-        candidates_per_node = [linked.nodes.get(n, []) for n in entity_nodes]
+        entity_nodes += [n for n in pattern.others if n not in entity_nodes and linked.nodes.get(n)]  # an exception
+        candidates_per_node = [linked.nodes.get(n, []) for n in entity_nodes]  # named apart ("other than X")
         if any(not c for c in candidates_per_node):
             return []  # a named thing with no match in the graph: no query can be right
         # "Which suppliers do not supply any product?" (`?u1 | not supply | ?u2 ; ?u2 | is a | product`): what only

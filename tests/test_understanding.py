@@ -2299,6 +2299,10 @@ def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> Non
      "Which parts of PulseCraft Vertex have a quantity of more than 60?"),
     ("In the ElectroSphere Vesselink BOM, which parts are used in a quantity of at least 40?",
      "Which parts of ElectroSphere Vesselink have a quantity of at least 40?"),
+    ("Which departments other than Marketing have more than 6 members?",  # a named exception, put back as `other`
+     "Which departments have more than 6 members?"),
+    ("How many suppliers besides the Drake Ltd supplier are located in Germany?",
+     "How many suppliers are located in Germany?"),
     ("How many parts are needed in total for the bill of material PulseCraft Vertex?",  # "in total": the quantities summed
      "What is the total quantity of parts for PulseCraft Vertex?"),
     ("How many parts are needed for the bill of material PulseCraft Vertex?",  # counted, not summed
@@ -3057,3 +3061,18 @@ def test_a_quoted_title_is_named_whole(question: str, decoded: str, repaired_tex
     from understanding.repairs import with_quoted_title
 
     assert with_quoted_title(question, PhraseGraphPattern.from_text(decoded)) == PhraseGraphPattern.from_text(repaired_text)
+
+
+def test_a_named_exception_is_put_back_into_every_reading() -> None:
+    """"Which departments other than Marketing have more than 6 members?" is read without "other than
+    Marketing", which comes back as `other Marketing`: the named thing is no answer."""
+    from understanding.repairs import with_named_exception
+
+    question = "Which departments other than Marketing have more than 6 members?"
+    read = PhraseGraphPattern.from_text("list :: ?u1 | is a | departments ; ?u1 | members | ?u2 :: filter count ?u2 > 6")
+    assert with_named_exception(question, read).others == ("Marketing",)
+    assert with_named_exception("Which departments have more than 6 members?", read) == read
+    said = PhraseGraphPattern.from_text("list :: ?u1 | is a | departments ; ?u1 | other than | Marketing")
+    assert with_named_exception(question, said) == said  # the reading names it otherwise
+    model = FixedModel("list :: ?u1 | is a | departments ; ?u1 | members | ?u2 :: filter count ?u2 > 6", AnswerKind.RESOURCE)
+    assert QuestionParser(model=model).parse_sync([question])[0].pattern.others == ("Marketing",)

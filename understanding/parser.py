@@ -50,6 +50,7 @@ from understanding.repairs import (
     role_kind_reading,
     sorted_as_asked,
     with_named_clause,
+    with_named_exception,
 )
 from understanding.rewording import SortClause, named_clause, read_text, sort_clause
 from understanding.syntax import (
@@ -245,7 +246,8 @@ class QuestionParser:
 
     def _compute(self, texts: list[str]) -> None:
         with self._work_lock:
-            results = self._understand([read_text(t) for t in texts])
+            results = [_with_exception(text, result) for text, result in
+                       zip(texts, self._understand([read_text(t) for t in texts]), strict=True)]
         with self._cache_lock:
             for text, result in zip(texts, results, strict=True):
                 self._cache[text] = result
@@ -812,6 +814,16 @@ def _conditions_of_answer(pattern: PhraseGraphPattern) -> int:
 
 def _same_reading(one: PhraseGraphPattern, other: PhraseGraphPattern) -> bool:
     return set(one.triples) == set(other.triples) and replace(one, triples=()) == replace(other, triples=())
+
+
+def _with_exception(question: str, understood: UnderstoodQuestion) -> UnderstoodQuestion:
+    """Every reading of a question read without its named exception ("other than Marketing") with the
+    exception put back (`understanding.repairs.with_named_exception`)."""
+    pattern = with_named_exception(question, understood.pattern)
+    alternatives = tuple(with_named_exception(question, a) for a in understood.alternatives)
+    if pattern == understood.pattern and alternatives == understood.alternatives:
+        return understood
+    return replace(understood, pattern=pattern, alternatives=alternatives)
 
 
 def _with_question(result: UnderstoodQuestion, question: str) -> UnderstoodQuestion:

@@ -51,7 +51,7 @@ from understanding.pgp import (
     next_unknown_number,
     node_degrees,
 )
-from understanding.rewording import NamedClause, SortClause
+from understanding.rewording import NAMED_EXCEPTION, NamedClause, SortClause
 from understanding.syntax import AGENT_NOUNS, compared_value
 
 
@@ -141,6 +141,17 @@ def finished(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     offset and the participle before "by a <noun>"."""
     pattern = with_stated_limit(question, with_agent_phrase(question, with_quoted_title(question, pattern)))
     return with_value_asked_too(question, with_stated_offset(question, pattern))
+
+
+def with_named_exception(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"Which departments other than Marketing have more than 6 members?", read without the exception
+    (`rewording.NAMED_EXCEPTION`; `question` is the question as asked): the named thing is not an answer
+    (`other Marketing`); for lists and counts whose reading does not name it otherwise."""
+    found = NAMED_EXCEPTION.search(question)
+    if found is None or pattern.form not in (QuestionForm.LIST, QuestionForm.COUNT) or \
+            found.group("name") in pattern.nodes() or found.group("name") in pattern.others:
+        return pattern
+    return replace(pattern, others=(*pattern.others, found.group("name")))
 
 
 _QUOTED_TITLE = re.compile(r"[\"“”‘’]([^\"“”‘’]{12,}?)[\"“”‘’]|(?<![\w])'([^']{12,}?)'(?![\w])")
