@@ -2303,6 +2303,10 @@ def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> Non
      "Which departments have more than 6 members?"),
     ("How many suppliers besides the Drake Ltd supplier are located in Germany?",
      "How many suppliers are located in Germany?"),
+    ("Which colleagues have the same manager as Lili Geier, not counting Lili herself?",  # an exception said last
+     "Which colleagues have the same manager as Lili Geier?"),
+    ("Which products are taller than the Ceramic Potentiometer Gauge Encoder (Z293-3675192)?",  # the code in brackets
+     "Which products are taller than Z293-3675192?"),
     ("How many parts are needed in total for the bill of material PulseCraft Vertex?",  # "in total": the quantities summed
      "What is the total quantity of parts for PulseCraft Vertex?"),
     ("How many parts are needed for the bill of material PulseCraft Vertex?",  # counted, not summed
@@ -3074,5 +3078,6 @@ def test_a_named_exception_is_put_back_into_every_reading() -> None:
     assert with_named_exception("Which departments have more than 6 members?", read) == read
     said = PhraseGraphPattern.from_text("list :: ?u1 | is a | departments ; ?u1 | other than | Marketing")
     assert with_named_exception(question, said) == said  # the reading names it otherwise
+    assert with_named_exception("Which suppliers are located in Germany, excluding Drake Ltd?", read).others == ("Drake Ltd",)
     model = FixedModel("list :: ?u1 | is a | departments ; ?u1 | members | ?u2 :: filter count ?u2 > 6", AnswerKind.RESOURCE)
     assert QuestionParser(model=model).parse_sync([question])[0].pattern.others == ("Marketing",)

@@ -51,7 +51,7 @@ from understanding.pgp import (
     next_unknown_number,
     node_degrees,
 )
-from understanding.rewording import NAMED_EXCEPTION, NamedClause, SortClause
+from understanding.rewording import NAMED_EXCEPTION, TRAILING_EXCEPTION, NamedClause, SortClause
 from understanding.syntax import AGENT_NOUNS, compared_value
 
 
@@ -147,10 +147,10 @@ def with_named_exception(question: str, pattern: PhraseGraphPattern) -> PhraseGr
     """"Which departments other than Marketing have more than 6 members?", read without the exception
     (`rewording.NAMED_EXCEPTION`; `question` is the question as asked): the named thing is not an answer
     (`other Marketing`); for lists and counts whose reading does not name it otherwise."""
-    found = NAMED_EXCEPTION.search(question)
-    if found is None or pattern.form not in (QuestionForm.LIST, QuestionForm.COUNT) or \
-            found.group("name") in pattern.nodes() or found.group("name") in pattern.others:
-        return pattern
+    found = NAMED_EXCEPTION.search(question) or TRAILING_EXCEPTION.search(question)
+    if found is None or pattern.form not in (QuestionForm.LIST, QuestionForm.COUNT) or any(
+            node.startswith(found.group("name")) for node in (*pattern.nodes(), *pattern.others)):
+        return pattern  # named otherwise ("the same manager as Lili Geier, not counting Lili herself")
     return replace(pattern, others=(*pattern.others, found.group("name")))
 
 

@@ -164,6 +164,13 @@ _KIND_WORD_ENDING_A_CHAIN = re.compile(r"(?P<chain>\bof\b.*\bof\s+)the\s+(?:hard
 NAMED_EXCEPTION = re.compile(r"(?<=[a-z]s)\s+(?:other\s+than|besides|except(?:\s+for)?|excluding|apart\s+from)\s+"
                              r"(?:the\s+)?(?P<name>[A-Z][\w&.'-]*(?:,?\s+(?:and\s+)?[A-Z][\w&.'-]*)*)"
                              r"(?:\s+(?:department|category|supplier|service|product|team))?(?=\s+[a-z])")
+# "..., not counting Lili herself?", "..., excluding Drake Ltd?": an exception said last, read without it
+TRAILING_EXCEPTION = re.compile(r",?\s+(?:not\s+counting|excluding|except(?:\s+for)?|apart\s+from|other\s+than)\s+"
+                                r"(?:the\s+)?(?P<name>[A-Z][\w&.'-]*(?:,?\s+(?:and\s+)?[A-Z][\w&.'-]*)*)"
+                                r"(?:\s+(?:herself|himself|itself|themselves))?(?=\s*[?.!]?\s*$)")
+# "taller than the Ceramic Potentiometer Gauge Encoder (Z293-3675192)": a name compared with, its code in brackets,
+# is the code
+_NAME_WITH_CODE = re.compile(r"\bthan\s+(?:the\s+)?(?:[A-Z][\w-]*\s+){1,6}\((?P<code>(?=[A-Z0-9-]*\d)[A-Z0-9][A-Z0-9-]{4,})\)")
 # "Which part of ElectroMech ProDrive is needed in the largest quantity?", "Which product of X has the highest
 # price?": the thing of a name with the extreme value, asked as "What is the part of X with the largest quantity?"
 _OF_NAME_WITH_THE_EXTREME = re.compile(
@@ -424,7 +431,8 @@ def read_text(question: str) -> str:
     parts are needed in a quantity of more than N in X" as "which parts of X have a quantity of more than
     N", "Which part of X is needed in the largest quantity?" as "What is the part of X with the largest
     quantity?", a kind word before the name ending a chain of "of" left out, a named exception ("other than
-    Marketing") left out, "a single part" as "a part",
+    Marketing", or said last: "..., not counting Lili herself") left out, a name compared with,
+    its code in brackets, read as the code, "a single part" as "a part",
     "the product manager responsible for X" as "the product manager of X", "For which X can Y be booked?"
     as "Which X can Y be booked for?", and a restatement after "i.e." left out; the understood question keeps the words as asked."""
     question = asked_plainly(question)
@@ -478,7 +486,8 @@ def read_text(question: str) -> str:
     if stranded is not None:
         question = (f"{stranded.group('wh').capitalize()} {stranded.group('kind')} {stranded.group('rest')} "
                     f"{stranded.group('preposition').lower()}?")
-    question = NAMED_EXCEPTION.sub("", question, count=1)
+    question = TRAILING_EXCEPTION.sub("", NAMED_EXCEPTION.sub("", question, count=1), count=1)
+    question = _NAME_WITH_CODE.sub(lambda found: "than " + found.group("code"), question)
     question = _KIND_WORD_ENDING_A_CHAIN.sub(lambda found: found.group("chain"), question)
     extreme = _OF_NAME_WITH_THE_EXTREME.match(question)
     if extreme is not None:
