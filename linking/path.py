@@ -104,6 +104,9 @@ MIN_HOP_SCORE = 0.2
 # graph may keep as records between the two (a bill of material's part lines)
 _CONTAINING = re.compile(r"^(?:uses?|used|using|contains?|contained|containing|includes?|included|including|needs?|"
                          r"needed|requires?|required|comprises?|consists? of|lists?|features?)(?: in)?$", re.IGNORECASE)
+# ... and one saying the other way round that a thing is held ("the hardware products in the BOM X")
+_CONTAINED = re.compile(r"^(?:in|within|inside|of|part of|(?:used|included|contained|listed|needed|required) in)$",
+                        re.IGNORECASE)
 KIND_PATH_SCORE = 0.5  # a path from a thing of the asked kind through a record to the vertex, its phrase unfitting
 CONNECTOR_MIN_FIT = 0.6  # the value's own predicate must say about what the relation phrase says
 CONNECTOR_FACTOR = 0.9  # an unnamed connector hop (paper -contribution-> ?c) costs a little more
@@ -1057,8 +1060,9 @@ class KgqanPath:
                         sole=sum(1 for v, _ in holders if v == key) == 1)
                 first_scores = {(p.iri, p.direction == OUT): p.score for p in ranked[key] if not p.through}
                 paths: list[LinkedPredicate] = []
+                held_in = bool(_CONTAINED.match(triple.relation))
                 kinds = _classes_of(other, pattern, classes) \
-                    if is_unknown(other) and _CONTAINING.match(triple.relation) else set()
+                    if is_unknown(other) and (_CONTAINING.match(triple.relation) or held_in) else set()
                 if any(ends & kinds for ends in predicate_set.ends.values()):
                     kinds = set()  # things of the asked kind touch the vertex: no record between them
                 for (vertex, first, first_out), mid_set in beyond.items():
@@ -1072,8 +1076,8 @@ class KgqanPath:
                         hop_fit = max(p.score, (p.score + first_score) / 2) if first_out else p.score
                         if hop_fit >= MIN_HOP_SCORE:
                             paths.append(replace(p, score=PATH_FACTOR * hop_fit, through=first, through_out=first_out))
-                    if not first_out:
-                        paths += _holders_of_kind(mid_set, kinds, first, descriptions, paths)
+                    if first_out == held_in:  # holders of the vertex, or what the vertex holds, through records
+                        paths += _holders_of_kind(mid_set, kinds, first, descriptions, paths, held_in=held_in)
                 ranked[key] += paths
                 if is_unknown(other) and other in valued:
                     ranked[key] += await self._values_beyond(key, ranked[key], endpoint)
@@ -1524,16 +1528,20 @@ def _linked_reading(phrase: str, vertex: LinkedEntity, around: PredicateSet | No
 
 
 def _holders_of_kind(mid_set: PredicateSet, kinds: set[str], first: str, descriptions: dict[str, str],
-                     found: list[LinkedPredicate]) -> list[LinkedPredicate]:
+                     found: list[LinkedPredicate], *, held_in: bool = False) -> list[LinkedPredicate]:
     """Paths into the vertex from things of the asked kind through a record pointing to it ("Which bills
     of material use <part>?": `?answer :hasBomPart ?record . ?record :hasPart <part>`), whatever the
     relation phrase says beyond holding (`_CONTAINING`): "use" or "contain" names neither hop, the kind
-    names the answer (only where no thing of that kind touches the vertex itself)."""
+    names the answer (only where no thing of that kind touches the vertex itself); `held_in` ("the hardware
+    products in the BOM X", `_CONTAINED`): paths out of the vertex to things of the asked kind its records
+    point to."""
     seen = {(p.iri, p.direction, p.through) for p in found}
+    way = OUT if held_in else IN
     return [LinkedPredicate(iri, descriptions.get(iri) or iri, PATH_FACTOR * KIND_PATH_SCORE, direction,
-                            via_class=sorted(mid_set.ends.get((iri, direction), frozenset()) & kinds)[0], through=first)
+                            via_class=sorted(mid_set.ends.get((iri, direction), frozenset()) & kinds)[0], through=first,
+                            through_out=held_in, to_things=held_in)
             for iri, direction in sorted(mid_set.pairs)
-            if direction == IN and mid_set.ends.get((iri, direction), frozenset()) & kinds
+            if direction == way and mid_set.ends.get((iri, direction), frozenset()) & kinds
             and (iri, direction, first) not in seen]
 
 

@@ -1131,6 +1131,19 @@ async def test_things_holding_a_record_of_a_restricted_thing_are_found(path: Kgq
     assert truth.rows and sorted(a.value for a in result.answers) == sorted(r["b"].value for r in truth.rows)
 
 
+async def test_things_of_the_asked_kind_in_a_named_holder_are_found_through_its_records(path: KgqanPath,
+                                                                                        ck25: Endpoint) -> None:
+    """"Which hardware product in the bill of material NaviTech Pulsar is the heaviest?": the bill lists
+    part records, which point to the hardware (`<bom> hasBomPart ?r . ?r hasPart ?u1`); "in" names neither."""
+    result = await path.answer_understood(
+        understood("list :: ?u1 | is a | hardware product ; ?u1 | in | NaviTech Pulsar ; ?u1 | heaviest | ?u2 "
+                   ":: order ?u2 desc 1", AnswerType(AnswerKind.RESOURCE, "hardware product")), ck25, KGQAN_ONLY)
+    truth = await ck25.sparql.select(f'SELECT ?x WHERE {{ ?b <{PV}name> "NaviTech Pulsar" ; <{PV}hasBomPart>/<{PV}hasPart> ?x . '
+                                     f'?x <{PV}weight_g> ?w }} ORDER BY DESC(xsd:double(?w)) LIMIT 1'.replace(
+                                         "xsd:double", "<http://www.w3.org/2001/XMLSchema#double>"))
+    assert len(truth.rows) == 1 and [a.value for a in result.answers] == [truth.rows[0]["x"].value]
+
+
 @pytest.mark.parametrize(("question", "names"), [
     ("What are the phone numbers of Lili Geier and Erhard Fried?", ("Lili Geier", "Erhard Fried")),
     ("What do the Compensator Switch and the Flow Compensator cost?", ("Compensator Switch", "Flow Compensator")),

@@ -2303,6 +2303,10 @@ def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> Non
      "Which departments have more than 6 members?"),
     ("How many suppliers besides the Drake Ltd supplier are located in Germany?",
      "How many suppliers are located in Germany?"),
+    ("What is the highest reliability index among the hardware products the department Production is responsible for?",
+     "What is the highest reliability index of the hardware products the Production department is responsible for?"),
+    ("Which department does the product manager of the hardware product with the ID K334-8882985 belong to?",
+     "Which department does the product manager of K334-8882985 belong to?"),  # a thing named by its identifier
     ("Which colleagues have the same manager as Lili Geier, not counting Lili herself?",  # an exception said last
      "Which colleagues have the same manager as Lili Geier?"),
     ("Which products are taller than the Ceramic Potentiometer Gauge Encoder (Z293-3675192)?",  # the code in brackets

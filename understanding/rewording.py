@@ -171,6 +171,11 @@ TRAILING_EXCEPTION = re.compile(r",?\s+(?:not\s+counting|excluding|except(?:\s+f
 # "taller than the Ceramic Potentiometer Gauge Encoder (Z293-3675192)": a name compared with, its code in brackets,
 # is the code
 _NAME_WITH_CODE = re.compile(r"\bthan\s+(?:the\s+)?(?:[A-Z][\w-]*\s+){1,6}\((?P<code>(?=[A-Z0-9-]*\d)[A-Z0-9][A-Z0-9-]{4,})\)")
+# "the hardware product with the ID K334-8882985": a thing named by its identifier is the identifier
+_WITH_THE_ID = re.compile(r"\bthe\s+(?:[a-z]+\s+){1,2}?(?:with|having)\s+the\s+(?:ID|id|identifier|code|product\s+number)\s+"
+                          r"(?P<code>(?=[\w-]*\d)[A-Z0-9][\w-]*)")
+# "the hardware products the department Production is responsible for": the department named before its kind
+_DEPARTMENT_FIRST = re.compile(r"\bthe\s+department\s+(?P<name>[A-Z][\w&-]*(?:\s+[A-Z][\w&-]*)*)")
 # "Which part of ElectroMech ProDrive is needed in the largest quantity?", "Which product of X has the highest
 # price?": the thing of a name with the extreme value, asked as "What is the part of X with the largest quantity?"
 _OF_NAME_WITH_THE_EXTREME = re.compile(
@@ -432,7 +437,8 @@ def read_text(question: str) -> str:
     N", "Which part of X is needed in the largest quantity?" as "What is the part of X with the largest
     quantity?", a kind word before the name ending a chain of "of" left out, a named exception ("other than
     Marketing", or said last: "..., not counting Lili herself") left out, a name compared with,
-    its code in brackets, read as the code, "a single part" as "a part",
+    its code in brackets, read as the code, "the product with the ID X" as "X",
+    "the department X" as "the X department", "a single part" as "a part",
     "the product manager responsible for X" as "the product manager of X", "For which X can Y be booked?"
     as "Which X can Y be booked for?", and a restatement after "i.e." left out; the understood question keeps the words as asked."""
     question = asked_plainly(question)
@@ -488,6 +494,8 @@ def read_text(question: str) -> str:
                     f"{stranded.group('preposition').lower()}?")
     question = TRAILING_EXCEPTION.sub("", NAMED_EXCEPTION.sub("", question, count=1), count=1)
     question = _NAME_WITH_CODE.sub(lambda found: "than " + found.group("code"), question)
+    question = _WITH_THE_ID.sub(lambda found: found.group("code"), question)
+    question = _DEPARTMENT_FIRST.sub(lambda found: f"the {found.group('name')} department", question)
     question = _KIND_WORD_ENDING_A_CHAIN.sub(lambda found: found.group("chain"), question)
     extreme = _OF_NAME_WITH_THE_EXTREME.match(question)
     if extreme is not None:
