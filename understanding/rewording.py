@@ -161,13 +161,12 @@ _KIND_WORD_ENDING_A_CHAIN = re.compile(r"(?P<chain>\bof\b.*\bof\s+)the\s+(?:hard
                                        r"part|hardware|department)\s+(?=[A-Z0-9])")
 # "Which departments other than Marketing have more than 6 members?": a named exception after the asked kind,
 # read without it (`understanding.repairs.with_named_exception` puts it back as `other Marketing`)
-NAMED_EXCEPTION = re.compile(r"(?<=[a-z]s)\s+(?:other\s+than|besides|except(?:\s+for)?|excluding|apart\s+from)\s+"
-                             r"(?:the\s+)?(?P<name>[A-Z][\w&.'-]*(?:,?\s+(?:and\s+)?[A-Z][\w&.'-]*)*)"
-                             r"(?:\s+(?:department|category|supplier|service|product|team))?(?=\s+[a-z])")
+_EXCEPTED = (r"\s+(?:other\s+than|besides|except(?:\s+for)?|excluding|apart\s+from|not\s+counting)\s+(?:the\s+)?"
+             r"(?P<name>[A-Z][\w&.'-]*(?:,?\s+(?:and\s+)?[A-Z][\w&.'-]*)*)")
+NAMED_EXCEPTION = re.compile(r"(?<=[a-z]s)" + _EXCEPTED + r"(?:\s+(?:department|category|supplier|service|product|team))?"
+                             r"(?=\s+[a-z])")
 # "..., not counting Lili herself?", "..., excluding Drake Ltd?": an exception said last, read without it
-TRAILING_EXCEPTION = re.compile(r",?\s+(?:not\s+counting|excluding|except(?:\s+for)?|apart\s+from|other\s+than)\s+"
-                                r"(?:the\s+)?(?P<name>[A-Z][\w&.'-]*(?:,?\s+(?:and\s+)?[A-Z][\w&.'-]*)*)"
-                                r"(?:\s+(?:herself|himself|itself|themselves))?(?=\s*[?.!]?\s*$)")
+TRAILING_EXCEPTION = re.compile(r",?" + _EXCEPTED + r"(?:\s+(?:herself|himself|itself|themselves))?(?=\s*[?.!]?\s*$)")
 # "taller than the Ceramic Potentiometer Gauge Encoder (Z293-3675192)": a name compared with, its code in brackets,
 # is the code
 _NAME_WITH_CODE = re.compile(r"\bthan\s+(?:the\s+)?(?:[A-Z][\w-]*\s+){1,6}\((?P<code>(?=[A-Z0-9-]*\d)[A-Z0-9][A-Z0-9-]{4,})\)")
