@@ -1025,15 +1025,17 @@ class KgqanPath:
         order = {t: i for i, t in enumerate(pattern.triples)}
         for triple, anchor, sets in sorted(plans, key=lambda plan: order[plan[0]]):
             ranked = {}
+            other = triple.object if triple.subject == anchor else triple.subject
+            holds, held_in = bool(_CONTAINING.match(triple.relation)), bool(_CONTAINED.match(triple.relation))
+            asked_kinds = _classes_of(other, pattern, classes) if is_unknown(other) and (holds or held_in) else set()
             for key, predicate_set in sets.items():
                 ranked[key] = await self.relation_linker.rank(triple.relation, predicate_set, endpoint,
                                                               top_k=options.predicates_per_edge,
                                                               descriptions=descriptions, class_words=class_words)
-                other = triple.object if triple.subject == anchor else triple.subject
                 if anchor not in held:
                     weak = not ranked[key] or ranked[key][0].score < MIN_HOP_SCORE  # no predicate of theirs fits
-                    holding = bool(_CONTAINING.match(triple.relation)) and not any(  # "contain" may name a record's
-                        t.is_type and t.subject == other for t in pattern.triples)  # link to a thing of no said kind
+                    holding = holds and not any(  # "contain" may name a record's link to a thing of no said kind
+                        t.is_type and t.subject == other for t in pattern.triples)
                     if (weak or holding) and anchor_patterns.get(triple) and triple not in to_values:
                         ranked[key] = await self._through_bindings(triple, ranked[key], anchor_patterns[triple],
                                                                    endpoint, descriptions, class_words,
@@ -1060,11 +1062,8 @@ class KgqanPath:
                         sole=sum(1 for v, _ in holders if v == key) == 1)
                 first_scores = {(p.iri, p.direction == OUT): p.score for p in ranked[key] if not p.through}
                 paths: list[LinkedPredicate] = []
-                held_in = bool(_CONTAINED.match(triple.relation))
-                kinds = _classes_of(other, pattern, classes) \
-                    if is_unknown(other) and (_CONTAINING.match(triple.relation) or held_in) else set()
-                if any(ends & kinds for ends in predicate_set.ends.values()):
-                    kinds = set()  # things of the asked kind touch the vertex: no record between them
+                # things of the asked kind touching the vertex: no record between them
+                kinds = set() if any(ends & asked_kinds for ends in predicate_set.ends.values()) else asked_kinds
                 for (vertex, first, first_out), mid_set in beyond.items():
                     if vertex != key:
                         continue
@@ -1077,7 +1076,7 @@ class KgqanPath:
                         if hop_fit >= MIN_HOP_SCORE:
                             paths.append(replace(p, score=PATH_FACTOR * hop_fit, through=first, through_out=first_out))
                     if first_out == held_in:  # holders of the vertex, or what the vertex holds, through records
-                        paths += _holders_of_kind(mid_set, kinds, first, descriptions, paths, held_in=held_in)
+                        paths += _record_links(mid_set, first, descriptions, paths, out=held_in, kinds=kinds)
                 ranked[key] += paths
                 if is_unknown(other) and other in valued:
                     ranked[key] += await self._values_beyond(key, ranked[key], endpoint)
@@ -1095,9 +1094,7 @@ class KgqanPath:
         """An edge between two unknowns whose anchor's things have no predicate fitting the phrase well
         ("?u1 | suppliers | ?u2" where ?u2 are the part records of a bill of material): the predicates of
         the things one hop beyond them (the parts), each after its first hop, as paths (PATH_FACTOR). A
-        phrase that says holding ("Which bills of material contain a part from the Crystal category?")
-        also takes every link of those records to things (KIND_PATH_SCORE): the other unknown's own edges
-        pick the right one."""
+        phrase that says holding also takes every link of those records to things (`_record_links`)."""
         anchor_node, anchor_pattern = anchored
         beyond = await self.relation_linker.predicates_through_bindings(anchor_pattern, anchor_node, endpoint)
         paths: list[LinkedPredicate] = []
@@ -1107,11 +1104,7 @@ class KgqanPath:
             paths += [replace(p, score=PATH_FACTOR * p.score, through=first, through_out=True)
                       for p in hops if p.score >= NEIGHBOUR_FIT]
             if holding:
-                named = {(p.iri, p.direction, p.through) for p in paths}
-                paths += [LinkedPredicate(iri, descriptions.get(iri) or iri, PATH_FACTOR * KIND_PATH_SCORE, direction,
-                                          to_things=True, through=first, through_out=True)
-                          for iri, direction in sorted(mid_set.things - mid_set.literal)
-                          if direction == OUT and iri != RDF_TYPE and (iri, direction, first) not in named]
+                paths += _record_links(mid_set, first, descriptions, paths, out=True)
         return sorted([*ranked, *paths], key=lambda p: -p.score)[:top_k]
 
     async def _related_to_holders(self, triples: list[PhraseTriple], nodes: dict[str, list[LinkedEntity]],
@@ -1527,22 +1520,33 @@ def _linked_reading(phrase: str, vertex: LinkedEntity, around: PredicateSet | No
     return LinkedEntity(vertex.term, vertex.label, vertex.score, "linked", predicates=tuple(predicates), partner=partner)
 
 
-def _holders_of_kind(mid_set: PredicateSet, kinds: set[str], first: str, descriptions: dict[str, str],
-                     found: list[LinkedPredicate], *, held_in: bool = False) -> list[LinkedPredicate]:
-    """Paths into the vertex from things of the asked kind through a record pointing to it ("Which bills
-    of material use <part>?": `?answer :hasBomPart ?record . ?record :hasPart <part>`), whatever the
-    relation phrase says beyond holding (`_CONTAINING`): "use" or "contain" names neither hop, the kind
-    names the answer (only where no thing of that kind touches the vertex itself); `held_in` ("the hardware
-    products in the BOM X", `_CONTAINED`): paths out of the vertex to things of the asked kind its records
-    point to."""
+def _record_links(mid_set: PredicateSet, first: str, descriptions: dict[str, str], found: list[LinkedPredicate], *,
+                  out: bool, kinds: set[str] | None = None) -> list[LinkedPredicate]:
+    """Links of the records one `first` hop from the anchor, whatever the relation phrase says beyond
+    holding (`_CONTAINING`, `_CONTAINED`): "use", "contain" or "in" names no hop (KIND_PATH_SCORE), those
+    not `found` already. With `kinds`, the links in direction `out` (else into the records) whose other
+    end is of the asked kind: "Which bills of material use <part>?" is `?answer :hasBomPart ?record .
+    ?record :hasPart <part>`, "the hardware products in the BOM X" `<X> :hasBomPart ?record . ?record
+    :hasPart ?answer` (only where no thing of that kind touches the vertex itself). Without, every link
+    out to things, the other unknown's own edges picking the right one ("Which bills of material contain
+    a part from the Crystal category?")."""
     seen = {(p.iri, p.direction, p.through) for p in found}
-    way = OUT if held_in else IN
-    return [LinkedPredicate(iri, descriptions.get(iri) or iri, PATH_FACTOR * KIND_PATH_SCORE, direction,
-                            via_class=sorted(mid_set.ends.get((iri, direction), frozenset()) & kinds)[0], through=first,
-                            through_out=held_in, to_things=held_in)
-            for iri, direction in sorted(mid_set.pairs)
-            if direction == way and mid_set.ends.get((iri, direction), frozenset()) & kinds
-            and (iri, direction, first) not in seen]
+    links = []
+    for iri, direction in sorted(mid_set.pairs):
+        if direction != (OUT if out else IN) or (iri, direction, first) in seen:
+            continue
+        if kinds is None:
+            if iri == RDF_TYPE or (iri, direction) not in mid_set.things - mid_set.literal:
+                continue
+            via = None
+        else:
+            fitting = mid_set.ends.get((iri, direction), frozenset()) & kinds
+            if not fitting:
+                continue
+            via = sorted(fitting)[0]
+        links.append(LinkedPredicate(iri, descriptions.get(iri) or iri, PATH_FACTOR * KIND_PATH_SCORE, direction,
+                                     via_class=via, through=first, through_out=out, to_things=out))
+    return links
 
 
 def _classes_of(node: str, pattern: PhraseGraphPattern, classes: dict[str, list[LinkedEntity]]) -> set[str]:

@@ -1300,15 +1300,22 @@ def named_holding_a_thing(question: str) -> PhraseGraphPattern | None:
     if found is None:
         return None
     name = re.sub(r"\s+BOM$", "", found.group("name"))  # "the PulseCraft Vertex BOM": the bill's name
-    if found.group("demonym") or found.group("agent"):
-        held = (PhraseTriple(ANSWER, found.group("agent") or found.group("agent_after"), "?unknown2"),
-                PhraseTriple("?unknown2", "in", found.group("place") or found.group("demonym")))
-    elif found.group("category"):
-        held = (PhraseTriple(ANSWER, "category", found.group("category")),)
-    else:
-        held = (PhraseTriple(ANSWER, " ".join(found.group("relation").split()), found.group("maker")),)
-    return PhraseGraphPattern(form=QuestionForm.BOOLEAN,
-                              triples=(PhraseTriple(name, found.group("verb"), ANSWER), *held))
+    return PhraseGraphPattern(form=QuestionForm.BOOLEAN, triples=(
+        PhraseTriple(name, found.group("verb"), ANSWER), *_held_restriction(found, ANSWER, "?unknown2", "maker")))
+
+
+def _held_restriction(found: re.Match[str], held: str, beyond: str, named: str) -> tuple[PhraseTriple, ...]:
+    """The restriction of a held thing as the holding readers match it: its category (`held | category |
+    Crystal`), its agent's place (`held | supplier | beyond ; beyond | in | Japan`, or a people's adjective),
+    or the agent named after a participle (`held | supplied by | White-Nash`, the name in group `named`)."""
+    groups = found.groupdict()
+    category = groups.get("category") or groups.get("category_after")
+    if category:
+        return (PhraseTriple(held, "category", category),)
+    agent = groups.get("agent") or groups.get("agent_after")
+    if agent:
+        return PhraseTriple(held, agent, beyond), PhraseTriple(beyond, "in", groups.get("place") or groups.get("demonym"))
+    return (PhraseTriple(held, " ".join(groups["relation"].split()), groups[named]),)
 
 
 def kind_holding_a_thing(question: str) -> PhraseGraphPattern | None:
@@ -1319,16 +1326,10 @@ def kind_holding_a_thing(question: str) -> PhraseGraphPattern | None:
     found = _asked_kind_shape(question, (_KIND_HOLDING_A_THING,))
     if found is None:
         return None
-    held: tuple[PhraseTriple, ...]
-    if found.group("category") or found.group("category_after"):
-        held = (PhraseTriple("?unknown2", "category", found.group("category") or found.group("category_after")),)
-    elif found.group("agent"):
-        held = (PhraseTriple("?unknown2", found.group("agent"), "?unknown3"), PhraseTriple("?unknown3", "in", found.group("place")))
-    else:
-        held = (PhraseTriple("?unknown2", " ".join(found.group("relation").split()), found.group("name")),)
     return PhraseGraphPattern(form=QuestionForm.COUNT if found.group("ask") == "how many" else QuestionForm.LIST,
                               triples=(PhraseTriple(ANSWER, TYPE_RELATION, found.group("kind")),
-                                       PhraseTriple(ANSWER, found.group("verb"), "?unknown2"), *held))
+                                       PhraseTriple(ANSWER, found.group("verb"), "?unknown2"),
+                                       *_held_restriction(found, "?unknown2", "?unknown3", "name")))
 
 
 def compared_with_named(question: str) -> PhraseGraphPattern | None:
