@@ -678,6 +678,11 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
     ("with_kind_of_named_group", "Show the hardware of the category Driver with a weight of at least 19 gram",
      "list :: ?u1 | hardware | ?u2 ; ?u2 | is a | category Driver ; ?u2 | weight | ?u3 :: filter ?u3 >= 19",
      "list :: ?u1 | is a | hardware ; ?u1 | category | Driver ; ?u1 | weight | ?u3 :: filter ?u3 >= 19"),
+    ("with_kind_of_named_group", "Which hardware products in the Switch category have no reliability index?",
+     "list :: ?u1 | hardware products | ?u2 ; ?u2 | is a | Switch category ; ?u1 | not reliability index | ?u3",
+     "list :: ?u1 | is a | hardware products ; ?u1 | category | Switch ; ?u1 | not reliability index | ?u3"),
+    ("with_kind_of_named_group", "Which hardware products have a supplier in the Switch category?",  # not right after
+     "list :: ?u1 | hardware products | ?u2 ; ?u2 | is a | Switch category", None),
     # a unit is neither a relation nor a kind (without_unit_relations)
     ("without_unit_relations", "Which Resistors weigh less than 3 grams?",
      "list :: ?u1 | is a | Resistors ; ?u1 | weigh | ?u3 ; ?u1 | grams | ?u4 :: filter ?u4 < 3",
@@ -1444,6 +1449,11 @@ def test_a_relation_named_like_the_asked_noun_offers_the_kind_reading(decoded: s
      "Which products with a reliability index are supplied by Brown PLC?",
      "list :: ?u1 | is a | products ; ?u1 | reliability index | ?u2 ; ?u1 | supplied by | Brown PLC",
      "list :: ?u1 | is a | products ; ?u1 | not reliability index | ?u2 ; ?u1 | supplied by | Brown PLC"),
+    # a verb and the name it reaches share the words: the negation governs the verb, the name's triple goes inside
+    ("Which services are not managed by someone from the Marketing department?",
+     "Which services are managed by someone from the Marketing department?",
+     "list :: ?u1 | is a | services ; ?u1 | managed by | ?u2 ; ?u2 | in | Marketing",
+     "list :: ?u1 | is a | services ; ?u1 | not managed by | ?u2 ; ?u2 | in | Marketing"),
     # the positive reading does not say which relation the negation governs: still unsupported
     ("Which papers do not use a case study?", "Which papers use a case study?", "list :: ?u1 | is a | papers", None),
     # a value only the negated relation reaches may be compared: not having one that is not stated false
@@ -2361,6 +2371,16 @@ def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> Non
     ("What is the heaviest weight (in grams) of any product?", "What is the highest weight of any product?"),
     ("Which bill of material requires the highest total quantity of parts, summing the quantities of all its BOM parts?",
      "Which bill of material requires the highest total quantity of parts?"),
+    # what is had "on file", a measure "of every" thing "in the catalogue", an average asked by an adjective
+    ("Which members of Data Services have no address on file?", "Which members of Data Services have no address?"),
+    ("Which file is on record?", "Which file is on record?"),
+    ("What is the combined weight in grams of every hardware product in the catalogue?",
+     "What is the combined weight of all hardware products?"),
+    ("What is the average price of each service?", "What is the average price of each service?"),  # maybe one per service
+    ("On average, how heavy are the products managed by Elena Herzog?",
+     "What is the average weight of the products managed by Elena Herzog?"),
+    ("How reliable, on average, are the parts sourced from suppliers in Japan?",
+     "What is the average reliability index of the parts sourced from suppliers in Japan?"),
 ])
 def test_the_read_text_leaves_out_context_told_first_and_which_of_our(question: str, read: str) -> None:
     from understanding.rewording import read_text
@@ -3085,3 +3105,53 @@ def test_a_named_exception_is_put_back_into_every_reading() -> None:
     assert with_named_exception("Which suppliers are located in Germany, excluding Drake Ltd?", read).others == ("Drake Ltd",)
     model = FixedModel("list :: ?u1 | is a | departments ; ?u1 | members | ?u2 :: filter count ?u2 > 6", AnswerKind.RESOURCE)
     assert QuestionParser(model=model).parse_sync([question])[0].pattern.others == ("Marketing",)
+
+
+def test_the_parser_reads_restricted_things_apart_from_what_they_have() -> None:
+    class ByQuestion:  # drops "have a reliability index" after a restriction, reads the restriction alone well
+        def predict(self, questions: list[str]) -> list[ModelOutput]:
+            return [ModelOutput("list :: ?u1 | is a | hardware products ; ?u1 | category | Switch", AnswerKind.RESOURCE, 0.9)
+                    for _ in questions]
+
+    parser = QuestionParser(ByQuestion())
+    [understood] = parser.parse_sync(["Which hardware products in the Switch category have a reliability index?"])
+    assert understood.pattern.to_text() == \
+        "list :: ?u1 | is a | hardware products ; ?u1 | category | Switch ; ?u1 | reliability index | ?u2"
+    [negated] = parser.parse_sync(["Which hardware products in the Switch category have no reliability index?"])
+    assert negated.pattern.to_text() == \
+        "list :: ?u1 | is a | hardware products ; ?u1 | category | Switch ; ?u1 | not reliability index | ?u2"
+    assert not negated.unsupported
+
+
+@pytest.mark.parametrize(("question", "listing"), [
+    ("What is the average price of hardware supplied by companies based in Germany?",
+     "Give me all hardware supplied by companies based in Germany."),
+    ("What is the highest reliability index among products managed by members of the Production department?",
+     "Give me all products managed by members of the Production department."),
+    ("What is the total weight of all hardware products supplied by Wright Inc?",
+     "Give me all hardware products supplied by Wright Inc."),
+    ("What is the average price of products?", None),  # nothing restricts them
+    ("What is the highest price charged for an LCD product?", None),
+])
+def test_a_measure_of_restricted_things_is_asked_as_their_list(question: str, listing: str | None) -> None:
+    from understanding.rewording import aggregated_things
+
+    found = aggregated_things(question)
+    assert (found.listing if found else None) == listing
+
+
+def test_the_parser_measures_the_list_of_restricted_things_where_the_model_glued_them() -> None:
+    class ByQuestion:  # glues the restriction into the kind inside a measure, reads it as a list well
+        def predict(self, questions: list[str]) -> list[ModelOutput]:
+            return [ModelOutput("list :: ?u1 | is a | hardware ; ?u1 | supplied by | ?u2 ; ?u2 | based in | Germany"
+                                if q.startswith("Give me") else
+                                "avg :: ?u1 | price | ?u2 ; ?u2 | is a | hardware supplied by companies ; ?u2 | based in | "
+                                "Germany", AnswerKind.RESOURCE if q.startswith("Give me") else AnswerKind.NUMBER, 0.9)
+                    for q in questions]
+
+    [understood] = QuestionParser(ByQuestion()).parse_sync(
+        ["What is the average price of hardware supplied by companies based in Germany?"])
+    assert understood.pattern.to_text() == ("avg :: ?u1 | price | ?u2 ; ?u2 | is a | hardware ; ?u2 | supplied by | ?u3 ; "
+                                            "?u3 | based in | Germany")
+    assert understood.answer_type.kind is AnswerKind.NUMBER
+    assert understood.alternatives[0].to_text().startswith("avg :: ?u1 | price | ?u2 ; ?u2 | is a | hardware supplied")

@@ -61,20 +61,23 @@ def positive_question(question: str) -> tuple[str, list[str]] | None:
 
 def with_negation(pattern: PhraseGraphPattern, words: list[str]) -> PhraseGraphPattern | None:
     """The positive question's pattern with the relation the negation governs negated: the one
-    non-type triple sharing the most of `words` (its relation and named end); None when no triple or
+    non-type triple sharing the most of `words` (its relation and named end, then its relation); None when no triple or
     more than one fits best, or when the triple holds an ordered value or one compared elsewhere too (a
     value only it reaches may be compared: "do not provide a replication package", `?u2 != false`)."""
     if pattern.form not in (QuestionForm.LIST, QuestionForm.COUNT):
         return None
     wanted = set(words)
 
-    def shared(triple: PhraseTriple) -> int:
+    def shared(triple: PhraseTriple) -> tuple[int, int]:
+        """Words shared by the relation and its named end, then by the relation alone: the verb a
+        negation governs ("not managed by someone from Marketing") over the name it reaches."""
         named = "" if is_unknown(triple.object) else triple.object
-        return len(wanted & {w.lower() for w in re.findall(r"[A-Za-z0-9]+", f"{triple.relation} {named}")})
+        said = {w.lower() for w in re.findall(r"[A-Za-z0-9]+", triple.relation)}
+        return len(wanted & (said | {w.lower() for w in re.findall(r"[A-Za-z0-9]+", named)})), len(wanted & said)
 
     scored = sorted(((shared(t), i) for i, t in enumerate(pattern.triples) if not t.is_type and not t.negated),
                     reverse=True)
-    if not scored or scored[0][0] == 0 or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+    if not scored or scored[0][0][0] == 0 or (len(scored) > 1 and scored[1][0] == scored[0][0]):
         return None
     index = scored[0][1]
     triple = pattern.triples[index]

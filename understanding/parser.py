@@ -41,18 +41,27 @@ from understanding.pgp import (
     QuestionForm,
     UnderstoodQuestion,
     is_unknown,
+    next_unknown_number,
 )
 from understanding.repairs import (
     chosen_reading,
     finished,
     kind_relation_reading,
+    measured_things,
     repaired,
     role_kind_reading,
     sorted_as_asked,
     with_named_clause,
     with_named_exception,
 )
-from understanding.rewording import SortClause, named_clause, read_text, sort_clause
+from understanding.rewording import (
+    SortClause,
+    aggregated_things,
+    named_clause,
+    owned_tail,
+    read_text,
+    sort_clause,
+)
 from understanding.syntax import (
     aggregate_reading,
     attribute_of_a_name,
@@ -256,6 +265,56 @@ class QuestionParser:
                 self._cache.popitem(last=False)
 
     def _understand(self, texts: list[str]) -> list[UnderstoodQuestion]:
+        """Every question's readings; restricted things asked with what they have ("Which hardware products
+        in the Switch category have a reliability index?") are read without it and it is put back as a
+        relation of the answer (`understanding.rewording.owned_tail`), unless the reading has it."""
+        results = self._understand_measured(texts)
+        owned = {i: tail for i, text in enumerate(texts) if (tail := owned_tail(text)) is not None
+                 and not _relates(results[i].pattern, tail.thing)}
+        if not owned:
+            return results
+        for (i, tail), told in zip(owned.items(), self._understand([t.question for t in owned.values()]), strict=True):
+            if told.source != "model" or told.unsupported:
+                continue
+            readings = [replace(p, triples=(*p.triples, PhraseTriple(ANSWER, tail.thing,
+                                                                     f"?unknown{next_unknown_number(p.unknowns())}")))
+                        for p in (told.pattern, *told.alternatives)]
+            results[i] = replace(told, question=results[i].question, pattern=readings[0],
+                                 alternatives=tuple(dict.fromkeys(readings[1:])))
+        return results
+
+    def _understand_measured(self, texts: list[str]) -> list[UnderstoodQuestion]:
+        """Every question's readings; a measure of restricted things ("the average price of hardware
+        supplied by companies based in Germany") is read as the list of those things too, and measured
+        (`understanding.rewording.aggregated_things`): first where the model's reading of the question
+        misses a word of it, next otherwise."""
+        results = self._understand_clauses(texts)
+        measured = {i: found for i, text in enumerate(texts) if (found := aggregated_things(text)) is not None}
+        if not measured:
+            return results
+        listed = self._understand_clauses([found.listing for found in measured.values()])
+        for (i, found), told in zip(measured.items(), listed, strict=True):
+            if told.source != "model" or told.unsupported:
+                continue
+            readings = [m for p in (told.pattern, *told.alternatives)
+                        if (m := measured_things(p, QuestionForm(found.measure), found.attribute)) is not None]
+            asked = results[i]
+            if not readings or asked.pattern == readings[0]:
+                continue
+            said = _said_words(asked.pattern)
+            missed = {w for w in _said_words(readings[0]) if w not in said} - _FUNCTION_WORDS
+            if _glued_kind(readings[0], asked.pattern) or (
+                    not missed and asked.pattern.form is readings[0].form and not _glued_kind(asked.pattern, readings[0])):
+                results[i] = replace(asked, alternatives=tuple(dict.fromkeys((*readings[:1], *asked.alternatives)))
+                                     [:MAX_ALTERNATIVES])
+                continue
+            alternatives = tuple(dict.fromkeys((*readings[1:], asked.pattern, *asked.alternatives)))
+            results[i] = replace(asked, pattern=readings[0], alternatives=alternatives[:MAX_ALTERNATIVES],
+                                 answer_type=build_answer_type(AnswerKind.NUMBER, readings[0],
+                                                               asked.answer_type.confidence))
+        return results
+
+    def _understand_clauses(self, texts: list[str]) -> list[UnderstoodQuestion]:
         """Every question's readings; one with a kind a named subject's clause restricts ("the products
         the Marketing department is responsible for") is read without the clause and the clause put back
         in its readings (`understanding.repairs.with_named_clause`), unless the model's own reading has it."""
@@ -779,6 +838,18 @@ def _says_all(model: PhraseGraphPattern, reading: PhraseGraphPattern) -> bool:
                if not is_unknown(phrase) and phrase != TYPE_RELATION for w in phrase.lower().split())
 
 
+_FUNCTION_WORDS = frozenset({"in", "of", "by", "from", "to", "for", "with", "on", "at", "the", "a", "an", "is", "are"})
+
+
+def _glued_kind(model: PhraseGraphPattern, reading: PhraseGraphPattern) -> bool:
+    """Whether a kind of several words in the model's reading holds a relation's word of the reading
+    (`| is a | hardware supplied by companies` where the reading has `| supplied by |`)."""
+    related = {w for t in reading.triples if not t.is_type for w in t.relation.lower().split()}
+    kinds = {w for t in reading.triples if t.is_type for w in t.object.lower().split()}
+    return any(len(t.object.split()) > 1 and set(t.object.lower().split()) & (related - kinds)
+               for t in model.triples if t.is_type)
+
+
 def _says_kind(model: PhraseGraphPattern, reading: PhraseGraphPattern) -> bool:
     """Whether the model's reading names every word of the reading's kinds ("French suppliers")."""
     said = _said_words(model)
@@ -810,6 +881,12 @@ def _conditions_of_answer(pattern: PhraseGraphPattern) -> int:
     if any(ANSWER not in t.nodes() for t in relations) or pattern.form is not QuestionForm.LIST:
         return 0
     return len(relations)
+
+
+def _relates(pattern: PhraseGraphPattern, thing: str) -> bool:
+    """Some relation of the pattern says the thing's head word ("reliability index" in `| reliability index |`)."""
+    head = thing.split()[-1].lower()
+    return any(head in t.relation.lower().split() for t in pattern.triples if not t.is_type)
 
 
 def _same_reading(one: PhraseGraphPattern, other: PhraseGraphPattern) -> bool:

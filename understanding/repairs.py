@@ -1012,16 +1012,21 @@ def with_kind_of_named_group(question: str, pattern: PhraseGraphPattern) -> Phra
     """"Show the hardware of the category Driver with a weight of at least 19 gram" decoded as `?u1 |
     hardware | ?u2 ; ?u2 | is a | category Driver ; ?u2 | weight | ?u3 ...`: the group word before a
     name ("the category Driver") relates the things of the asked kind to the named group, so `?u1 | is
-    a | hardware ; ?u1 | category | Driver ; ?u1 | weight | ?u3 ...`."""
+    a | hardware ; ?u1 | category | Driver ; ?u1 | weight | ?u3 ...`; so for the group word after the
+    name ("hardware products in the Switch category" as `... ?u2 | is a | Switch category`)."""
     for grouped in pattern.triples:
         word, _, name = grouped.object.partition(" ")
+        said = f"{word}\\s+{re.escape(name)}"
+        if word.lower() not in _GROUP_WORDS:
+            name, _, word = grouped.object.rpartition(" ")
+            said = f"{re.escape(name)}\\s+{word}"
         if not grouped.is_type or word.lower() not in _GROUP_WORDS or not name[:1].isupper() or \
                 grouped.subject == ANSWER or not is_unknown(grouped.subject):
             continue
         thing = grouped.subject
         asked = next((t for t in pattern.triples if not t.is_type and t.subject == ANSWER and t.object == thing), None)
-        if asked is None or not re.search(rf"\b{re.escape(asked.relation)}\s+(?:of|in|from)\s+the\s+{re.escape(word)}\s+"
-                                          rf"{re.escape(name)}(?!\w)", question, re.IGNORECASE):
+        if asked is None or not re.search(rf"\b{re.escape(asked.relation)}\s+(?:(?:that|which)\s+(?:are|is)\s+)?"
+                                          rf"(?:of|in|from)\s+the\s+{said}(?!\w)", question, re.IGNORECASE):
             continue
         rest = tuple(t for t in pattern.triples if t not in (grouped, asked))
         kept = replace(pattern, triples=(PhraseTriple(ANSWER, TYPE_RELATION, asked.relation),
@@ -2140,3 +2145,21 @@ def with_named_clause(pattern: PhraseGraphPattern, clause: NamedClause) -> Phras
     if not kinds:
         return None
     return replace(pattern, triples=(*pattern.triples, replace(said, object=kinds[0])))
+
+
+def measured_things(listing: PhraseGraphPattern, form: QuestionForm, attribute: str) -> PhraseGraphPattern | None:
+    """A list reading of restricted things ("Give me all hardware supplied by companies based in Germany.")
+    turned into a measure of their attribute (`avg :: ?u1 | price | ?u3 ; ?u3 | is a | hardware ; ?u3 |
+    supplied by | ?u2 ...`); None for a reading that ranks or picks its things (no list of them to measure)."""
+    if listing.form is not QuestionForm.LIST or listing.ordering is not None or listing.group:
+        return None
+    thing = _fresh_unknown(listing)
+    things = _renamed(listing, ANSWER, thing)
+    measured = replace(things, form=form, triples=(PhraseTriple(ANSWER, attribute, thing), *things.triples),
+                       projection=(ANSWER,))
+    order = list(dict.fromkeys(n for t in measured.triples for n in t.nodes() if is_unknown(n)))
+    for i, node in enumerate(order):  # numbered as they come, the measured things second
+        measured = _renamed(measured, node, f"?kgqaRenumbered{i + 1}")
+    for i in range(len(order)):
+        measured = _renamed(measured, f"?kgqaRenumbered{i + 1}", f"?unknown{i + 1}")
+    return measured

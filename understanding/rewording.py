@@ -130,6 +130,13 @@ _MEASURE_AMONG = re.compile(r"\b(?P<measure>(?:lowest|highest|smallest|largest|m
 _VERB_OF_THE_BEST = re.compile(r"^\s*(?:what|how\s+much)\s+(?:does|do|did)\s+(?P<thing>the\s+(?:most|least|[a-z]+est)\b.+?)\s+"
                                r"(?P<verb>cost|weigh)\s*\?\s*$", re.IGNORECASE)
 _VERB_VALUE = {"cost": "price", "weigh": "weight"}
+# "On average, how heavy are the products managed by ...?", "How reliable, on average, are the parts ...?": the
+# averaged value asked by its adjective
+_ADJECTIVE_VALUE = {"heavy": "weight", "expensive": "price", "costly": "price", "reliable": "reliability index",
+                    "tall": "height", "high": "height", "wide": "width", "long": "length", "deep": "depth"}
+_ADJECTIVE_AVERAGED = re.compile(
+    rf"^\s*(?:on\s+average,?\s+how\s+(?P<first>{'|'.join(_ADJECTIVE_VALUE)})|how\s+(?P<between>{'|'.join(_ADJECTIVE_VALUE)}),?"
+    r"\s+on\s+average,?)\s+(?:is|are|was|were)\s+(?P<thing>[^?]+?)\s*\?\s*$", re.IGNORECASE)
 # "the sum of the prices of all products ...": the total price
 _SUM_OF_THE = re.compile(r"\bthe\s+sum\s+of\s+(?:all\s+)?(?:the\s+)?(?P<attribute>[a-z]+?)(?P<plural>ies|s)?\s+of\b", re.IGNORECASE)
 # "How much do all products of the category Switch cost in total?", "How much does a service cost on average?":
@@ -420,6 +427,24 @@ def asked_plainly(question: str) -> str:
     return question[:1].upper() + question[1:]
 
 
+# "Which members of Data Services have no address on file?": what is had, not a file it is on
+_ON_FILE = re.compile(r"(?P<had>\b(?:have|has|had|with)\s+(?:no|an?|any)\s+[a-z][a-z -]*?)\s+on\s+(?:file|record)\b")
+
+
+# "the combined weight in grams of every hardware product in the catalogue": a measure of all of them, not
+# one per product; the catalogue is everything
+_MEASURE_OF_EVERY = re.compile(r"\b(?P<head>(?:total|combined|overall|summed|average|mean|sum)\s+[a-z]+(?:\s+[a-z]+)?"
+                               r"(?:\s+in\s+[a-z]+)?\s+of\s+)every\s+(?P<thing>[a-z]+(?:\s+[a-z]+)?)"
+                               r"(?=\s+(?:in|from)\s+(?:the|our)\s+catalog|\s*[?.!]?$)", re.IGNORECASE)
+_IN_THE_CATALOGUE = re.compile(r"\s+(?:in|from)\s+(?:the|our)\s+(?:product\s+)?catalog(?:ue)?\b", re.IGNORECASE)
+
+
+def _plural(noun: str) -> str:
+    if noun.endswith("s"):
+        return noun
+    return noun[:-1] + "ies" if noun.endswith("y") and noun[-2:-1] not in "aeiou" else noun + "s"
+
+
 def read_text(question: str) -> str:
     """The question as the model and the readers read it: capitalised and ended by "?" (or "." after
     an imperative) where it was not, the context told before the question left
@@ -430,7 +455,7 @@ def read_text(question: str) -> str:
     PulseCraft Vertex" or "of the PulseCraft Vertex BOM" -> "the parts of PulseCraft Vertex"), "In which
     country is the supplier of the cheapest X located?" as "What is the country of the supplier of the
     cheapest X?", "Among/Of the products ..., which one ..." asked directly, compass directions as
-    coordinates ("furthest south": the lowest latitude), "more X than anyone else" as "the most X", "how
+    coordinates ("furthest south": the lowest latitude), "more X than anyone else" as "the most X", "On average, how heavy are X?" as "What is the average weight of X?", "how
     many units in total" (or "how many parts are needed in total for X") as the total quantity, "which
     parts are needed in a quantity of more than N in X" as "which parts of X have a quantity of more than
     N", "Which part of X is needed in the largest quantity?" as "What is the part of X with the largest
@@ -439,7 +464,8 @@ def read_text(question: str) -> str:
     its code in brackets, read as the code, "the product with the ID X" as "X",
     "the department X" as "the X department", "a single part" as "a part",
     "the product manager responsible for X" as "the product manager of X", "For which X can Y be booked?"
-    as "Which X can Y be booked for?", and a restatement after "i.e." left out; the understood question keeps the words as asked."""
+    as "Which X can Y be booked for?", a restatement after "i.e.", "on file" after what is had and "in the catalogue" left out, a measure
+    "of every X" as "of all Xs"; the understood question keeps the words as asked."""
     question = asked_plainly(question)
     question = question[:1].upper() + question[1:]  # "how many people work in Data Services" as asked formally
     if question[-1:].isalnum():
@@ -461,6 +487,9 @@ def read_text(question: str) -> str:
         phrase = question[elliptic.start("phrase"):]
         question = "What is the " + phrase[:1].lower() + phrase[1:]
     question = _RESTATED.sub("", question)
+    question = _ON_FILE.sub(lambda found: found.group("had"), question)
+    question = _MEASURE_OF_EVERY.sub(lambda found: f"{found.group('head')}all {_plural(found.group('thing'))}", question)
+    question = _IN_THE_CATALOGUE.sub("", question)
     question = _UNIT_AFTER_ATTRIBUTE.sub(lambda found: found.group("attribute"), question)
     question = _COUNT_PER_ONE.sub(lambda found: f"{found.group('head')} per "
                                                 f"{found.group('group') or found.group('agent') or found.group('container')}", question)
@@ -477,6 +506,9 @@ def read_text(question: str) -> str:
     if (summed := _VERB_AGGREGATED.match(question)) is not None:
         measure = "average" if summed.group("how").lower() == "on average" else "total"
         question = f"What is the {measure} {_VERB_VALUE[summed.group('verb').lower()]} of {summed.group('thing')}?"
+    if (averaged := _ADJECTIVE_AVERAGED.match(question)) is not None:
+        adjective = (averaged.group("first") or averaged.group("between")).lower()
+        question = f"What is the average {_ADJECTIVE_VALUE[adjective]} of {averaged.group('thing')}?"
     question = _MEASURE_AMONG.sub(lambda found: found.group("measure") + " of ", question)
     if (none := _NONE_RECORDED.match(question)) is not None:
         question = f"How many {none.group('kind')} have no {none.group('thing')}?"
@@ -673,3 +705,68 @@ def named_clause(question: str) -> NamedClause | None:
     told = question[:found.start("clause")] + question[found.end("clause"):]
     kind = None if found.group("kind") in ("everything", "anything") else found.group("kind")
     return NamedClause(told, kind, found.group("name"), re.sub(r"\s+", " ", found.group("relation")))
+
+
+@dataclass(frozen=True)
+class OwnedTail:
+    """A question that asks for restricted things having one of something ("Which hardware products in the
+    Switch category have a reliability index?"): the question without that tail and the thing."""
+
+    question: str
+    thing: str
+
+
+_OWNED_TAIL = re.compile(
+    r"^(?P<head>(?i:which|what|how\s+many|list|show(?:\s+me)?|give\s+me|name|find)\s+\S.*?)\s+"
+    r"(?:(?:that|which|who)\s+)?(?:have|has)\s+(?:an?|any)\s+"
+    r"(?P<thing>[a-z][a-z-]*(?: [a-z][a-z-]*){0,2}?)(?:\s+at\s+all|\s+on\s+(?:record|file))?\s*[?.!]?$")
+_NOT_OWNED = frozenset({"than", "that", "which", "who", "and", "or", "not", "more", "less", "fewer", "same", "such",
+                        "named", "called", "titled", "labelled", "labeled", "lot", "total", "number", "value"})
+
+
+def owned_tail(question: str) -> OwnedTail | None:
+    """The asked things' restriction read apart from what they have: the model reads "Which hardware
+    products in the Switch category?" well and drops "have a reliability index" after it; the thing
+    becomes a relation of the answer (`QuestionParser._understand`). None where the head is the bare
+    kind ("Which employees have a manager?" is read whole) or the tail is no owned thing."""
+    found = _OWNED_TAIL.match(question.strip())
+    if found is None or set(found.group("thing").split()) & _NOT_OWNED:
+        return None
+    head = found.group("head")
+    if len(head.split()) <= 3 and not re.search(r"[A-Z0-9'\"]", head[1:]):
+        return None  # "Which hardware products": nothing read apart
+    return OwnedTail(head + "?", found.group("thing"))
+
+
+@dataclass(frozen=True)
+class AggregatedThings:
+    """A measure of restricted things ("the average price of hardware supplied by companies based in
+    Germany"): the things asked for as a list ("Give me all hardware supplied by companies based in
+    Germany."), the measure ("avg") and the attribute measured ("price")."""
+
+    listing: str
+    measure: str
+    attribute: str
+
+
+_MEASURES = {"average": "avg", "mean": "avg", "total": "sum", "combined": "sum", "overall": "sum", "summed": "sum",
+             "highest": "max", "maximum": "max", "largest": "max", "greatest": "max",
+             "lowest": "min", "minimum": "min", "smallest": "min"}
+_AGGREGATED_THINGS = re.compile(
+    r"^(?:(?:what|how\s+much)\s+(?:is|was|are|were)\s+|tell\s+me\s+|give\s+me\s+|show\s+me\s+|calculate\s+|compute\s+)?"
+    rf"the\s+(?P<measure>{'|'.join(_MEASURES)})\s+(?P<attribute>[a-z]+(?:\s+[a-z]+){{0,2}}?)\s+(?:of|for|across|among)\s+"
+    r"(?:the\s+|all\s+(?:of\s+)?(?:the\s+|our\s+)?|our\s+)?(?P<kind>[a-z]+(?:\s+[a-z]+)?)\s+"
+    r"(?P<rest>(?:that|which|who|whose|[a-z]+ed|in|from|by|with|under|made|sold|built)\s+[^?]*?[A-Z0-9'\"][^?]*?)\s*[?.!]?$",
+    re.I)
+
+
+def aggregated_things(question: str) -> AggregatedThings | None:
+    """A measure of things a clause or a preposition restricts, asked as a list of those things: the model
+    reads long restrictions of listed things better than inside a measure ("the average price of hardware
+    supplied by companies based in Germany" decoded with `| is a | hardware supplied by companies`); the
+    measure goes back on top (`QuestionParser._understand`). Only where the restriction names something."""
+    found = _AGGREGATED_THINGS.match(question.strip())
+    if found is None or found.group("kind").split()[-1].lower() in ("that", "which", "who", "whose"):
+        return None
+    return AggregatedThings(f"Give me all {found.group('kind')} {found.group('rest')}.",
+                            _MEASURES[found.group("measure").lower()], found.group("attribute").lower())
