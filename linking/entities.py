@@ -21,6 +21,7 @@ import pyoxigraph as ox
 from gateway.endpoint import Endpoint
 from gateway.sparql import XSD, Term, endpoint_setup, optional_select
 from linking.affinity import AffinityScorer, split_words
+from understanding.grading import singular
 
 RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 SUBCLASS_OF = "http://www.w3.org/2000/01/rdf-schema#subClassOf"
@@ -74,6 +75,7 @@ class LinkedEntity:
     subclasses: tuple[str, ...] = ()  # classes: the subclasses whose instances are members too
     twins: tuple[str, ...] = ()  # vertices: other IRIs with the very same label (one reading for all of them)
     partner: str | None = None  # linked things and values of a class phrase: the class whose words they complete
+    recorded_by: str | None = None  # classes: the record class whose instances hold these things (BomPart: Hardware)
 
     @property
     def is_literal(self) -> bool:
@@ -156,6 +158,7 @@ class EntityLinker:
         self._classes: dict[str, list[tuple[str, str]]] = {}
         self._subclasses: dict[str, dict[str, tuple[str, ...]]] = {}
         self._class_locks: dict[str, asyncio.Lock] = {}
+        self._held: dict[tuple[str, str, str], str | None] = {}
 
     async def link_entities(self, phrase: str, endpoint: Endpoint, *, max_vertices: int = 400,
                             top_k: int = 1) -> list[LinkedEntity]:
@@ -301,12 +304,44 @@ class EntityLinker:
             scores = [max(float(score), ABBREVIATION_SCORE) if acronym.group(1) in _abbreviations(words) else score
                       for (_, words), score in zip(classes, scores, strict=True)]
         ranked = sorted(zip(classes, scores, strict=True), key=lambda pair: -float(pair[1]))
-        return [LinkedEntity(ox.NamedNode(iri), words, float(score), "class", subclasses=subclasses.get(iri, ()))
-                for (iri, words), score in ranked[:top_k] if float(score) >= min_score]
+        linked = [LinkedEntity(ox.NamedNode(iri), words, float(score), "class", subclasses=subclasses.get(iri, ()))
+                  for (iri, words), score in ranked[:top_k] if float(score) >= min_score]
+        words_of = dict(classes)
+        for entity in list(linked):  # "parts": the BOM parts, and the hardware they record
+            held = await self._held_class(entity.term.value, phrase, endpoint)
+            if held is not None and held not in {e.term.value for e in linked}:
+                linked.append(LinkedEntity(ox.NamedNode(held), words_of.get(held, describe_class(held, None)),
+                                           entity.score * RECORDED_FACTOR, "class", subclasses=subclasses.get(held, ()),
+                                           recorded_by=entity.term.value))
+        return linked
+
+    async def _held_class(self, record_class: str, phrase: str, endpoint: Endpoint) -> str | None:
+        """For a class named with the phrase's kind word and more ("BOM Part" for "parts"), whose
+        instances record a thing under a link named with that word (`hasPart`), the class of the
+        things recorded (Hardware): "parts" are those things too. None for any other class; one request
+        per class and endpoint, kept."""
+        words = split_words(phrase)
+        heads = {singular(words[-1].lower())} if words else set()
+        heads |= {other for head in list(heads) for other in KIND_SYNONYMS.get(head, ())}
+        named = {singular(w.lower()) for w in split_words(local_name(record_class))}
+        if not any({head} < named for head in heads):
+            return None
+        key = (endpoint.config.cache_key, record_class, " ".join(sorted(heads)))
+        if key not in self._held:
+            query = (f"SELECT ?p ?c (COUNT(DISTINCT ?x) AS ?n) WHERE {{ ?r <{RDF_TYPE}> <{record_class}> ; ?p ?x . "
+                     f"?x <{RDF_TYPE}> ?c }} GROUP BY ?p ?c ORDER BY DESC(?n) LIMIT 20")
+            with endpoint_setup():
+                rows = await self._optional_select(endpoint, query)
+            held = [row["c"].value for row in rows if isinstance(row.get("p"), ox.NamedNode)
+                    and isinstance(row.get("c"), ox.NamedNode) and row["c"].value != record_class
+                    and heads & {singular(w.lower()) for w in split_words(local_name(row["p"].value))}]
+            self._held[key] = held[0] if held else None
+        return self._held[key]
 
 
 _ACRONYM = re.compile(r"([A-Z]{2,})s?")
 ABBREVIATION_SCORE = 0.95  # a class phrase that is the class's abbreviation
+RECORDED_FACTOR = 0.98  # the things a record class records ("parts": the hardware the BOM parts record)
 
 
 def _abbreviations(words: str) -> set[str]:

@@ -1062,8 +1062,9 @@ class KgqanPath:
                         sole=sum(1 for v, _ in holders if v == key) == 1)
                 first_scores = {(p.iri, p.direction == OUT): p.score for p in ranked[key] if not p.through}
                 paths: list[LinkedPredicate] = []
-                # things of the asked kind touching the vertex: no record between them
-                kinds = set() if any(ends & asked_kinds for ends in predicate_set.ends.values()) else asked_kinds
+                # things of an asked kind touching the vertex: no record between them ("parts" of a bill of
+                # material: its BOM part records touch it, the hardware they record does not)
+                kinds = {k for k in asked_kinds if not any(k in ends for ends in predicate_set.ends.values())}
                 for (vertex, first, first_out), mid_set in beyond.items():
                     if vertex != key:
                         continue
@@ -1635,7 +1636,8 @@ def _unknown_anchor(triple: PhraseTriple, pattern: PhraseGraphPattern, nodes: di
                     return node, f"{node} <{best.predicates[0]}> {term_to_sparql(best.term)}"
                 if best.kind == "vertex":
                     return node, f"VALUES {node} {{ {term_to_sparql(best.term)} }}"
-                members = ", ".join(f"<{c}>" for c in (best.term.value, *best.subclasses))
+                recorded = [m for c in readings if c.recorded_by == best.term.value for m in (c.term.value, *c.subclasses)]
+                members = ", ".join(f"<{c}>" for c in (best.term.value, *best.subclasses, *recorded))
                 return node, f"{node} a ?kgqaAnchorClass FILTER(?kgqaAnchorClass IN ({members}))"
             named_by = [v for v in kinds.get(other.object, []) if v.score >= CLASS_FIT]
             if named_by:  # things of a kind the graph names by a thing ("resistor": the category Resistor)

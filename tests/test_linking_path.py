@@ -1080,26 +1080,28 @@ async def test_an_unknown_next_to_a_name_is_looked_around_where_its_phrase_leads
 async def test_an_edge_no_predicate_of_its_things_fits_is_looked_for_one_hop_beyond(path: KgqanPath,
                                                                                      ck25: Endpoint) -> None:
     """"the suppliers of the parts listed in the BOM X": the BOM lists part records (a part and its
-    quantity), which have no supplier; the parts they point to do (`?u2 hasPart ?x . ?x hasSupplier ?u1`)."""
+    quantity), which have no supplier; the parts they point to do (`?u2 hasPart ?x . ?x hasSupplier ?u1`, or
+    the hardware "parts" also names, reached through the records: `<X> hasBomPart ?r . ?r hasPart ?u2`)."""
     result = await path.answer_understood(
         understood("list :: ?u1 | suppliers | ?u2 ; ?u2 | is a | parts ; ?u2 | listed in | ElectroSphere Vesselink",
                    AnswerType(AnswerKind.RESOURCE, "suppliers")), ck25, KGQAN_ONLY)
     truth = await ck25.sparql.select(f'SELECT DISTINCT ?s WHERE {{ ?b <{PV}name> "ElectroSphere Vesselink" ; '
                                      f'<{PV}hasBomPart>/<{PV}hasPart>/<{PV}hasSupplier> ?s }}')
     assert truth.rows and sorted(a.value for a in result.answers) == sorted(r["s"].value for r in truth.rows)
-    assert f"<{PV}hasPart> ?kgqaVia" in result.evidence.sparql
+    assert f"<{PV}hasBomPart>" in result.evidence.sparql and f"<{PV}hasPart>" in result.evidence.sparql
 
 
 async def test_records_are_ranked_by_the_value_of_the_thing_they_link_to(path: KgqanPath, ck25: Endpoint) -> None:
     """"the three most expensive parts in the BOM X": the part records have a quantity, no price; the part
-    each links to has a price node with its amount (`?r hasPart ?x . ?x price ?p . ?p amount ?value`)."""
+    each links to has a price node with its amount (`?r hasPart ?x . ?x price ?p . ?p amount ?value`, or
+    the hardware itself, reached through the records)."""
     result = await path.answer_understood(
         understood("list :: ?u1 | is a | parts ; ?u1 | in | PulseCraft Vertex ; ?u1 | expensive | ?u2 :: order ?u2 desc 3",
                    AnswerType(AnswerKind.RESOURCE, "parts")), ck25, KGQAN_ONLY)
     truth = await ck25.sparql.select(f'SELECT ?x WHERE {{ ?b <{PV}name> "PulseCraft Vertex" ; <{PV}hasBomPart>/<{PV}hasPart> ?x . '
                                      f'?x <{PV}price>/<{PV}amount> ?a }} ORDER BY DESC(?a) LIMIT 3')
     assert len(truth.rows) == 3 and sorted(a.value for a in result.answers) == sorted(r["x"].value for r in truth.rows)
-    assert f"<{PV}hasPart> ?kgqaVia" in result.evidence.sparql and f"<{PV}amount>" in result.evidence.sparql
+    assert f"<{PV}hasPart>" in result.evidence.sparql and f"<{PV}amount>" in result.evidence.sparql
 
 
 async def test_things_of_the_asked_kind_holding_a_record_of_the_name_are_found(path: KgqanPath, ck25: Endpoint) -> None:
@@ -1175,3 +1177,22 @@ async def test_a_question_about_two_names_is_answered_for_each(path: KgqanPath, 
 ])
 def test_a_yes_no_reading_is_not_replaced_by_one_without_its_names(best: str, alternative: str, drops: bool) -> None:
     assert _drops_a_name_asked_about(PhraseGraphPattern.from_text(best), PhraseGraphPattern.from_text(alternative)) is drops
+
+
+async def test_parts_are_also_the_things_the_part_records_record(path: KgqanPath, ck25: Endpoint) -> None:
+    """"parts" links to the class BOM Part best, whose records hold no reliability index; the hardware they
+    record under `hasPart` is what "parts" means too: all of it, in a bill of material or not."""
+    result = await path.answer_understood(
+        understood("list :: ?u1 | is a | parts ; ?u1 | reliability index | ?u2 :: filter ?u2 < 0.42",
+                   AnswerType(AnswerKind.RESOURCE, "parts")), ck25, KGQAN_ONLY)
+    truth = await ck25.sparql.select(f"SELECT ?x WHERE {{ ?x a <{PV}Hardware> ; <{PV}reliabilityIndex> ?r FILTER(?r < 0.42) }}")
+    listed = await ck25.sparql.select(f"SELECT DISTINCT ?x WHERE {{ ?r <{PV}hasPart> ?x ; a <{PV}BomPart> . "
+                                      f"?x <{PV}reliabilityIndex> ?v FILTER(?v < 0.42) }}")
+    assert len(truth.rows) > len(listed.rows)  # some of them are in no bill of material
+    assert sorted(a.value for a in result.answers) == sorted(r["x"].value for r in truth.rows)
+    counted = await path.answer_understood(
+        understood("count :: ?u1 | is a | parts ; ?u1 | price | ?u2 :: filter ?u2 < 1", AnswerType(AnswerKind.NUMBER)),
+        ck25, KGQAN_ONLY)
+    cheap = await ck25.sparql.select(f"SELECT (COUNT(DISTINCT ?x) AS ?n) WHERE {{ ?x a <{PV}Hardware> ; <{PV}price>/<{PV}amount> ?a "
+                                     f"FILTER(?a < 1) }}")
+    assert [a.value for a in counted.answers] == [cheap.rows[0]["n"].value]

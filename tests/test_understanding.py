@@ -934,6 +934,10 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
      "list :: ?u1 | is a | suppliers", "list :: ?u1 | is a | suppliers ; ?u1 | name | ?u2 :: filter ?u2 contains martinez"),
     ("with_text_match", "What are the names and ids of customers whose address contains TN?",  # no asked kind
      "list :: ?u1 | names | ?u2 ; ?u2 | address | TN", None),
+    ("with_text_match", "Which employees have an address on Berliner Straße?",  # a street in the address
+     "list :: ?u2 | is a | employees ; ?u1 | address | ?u2 ; ?u2 | on | Berliner Straße",
+     "list :: ?u1 | is a | employees ; ?u1 | address | ?u2 :: filter ?u2 contains Berliner Straße"),
+    ("with_text_match", "Which employees have an address?", "list :: ?u1 | employees | ?u2 ; ?u2 | is a | address", None),
     ("with_text_match", "Which suppliers have a company name ending in 'and Sons'?",  # "ending in"
      "list :: ?u2 | is a | company ; ?u1 | name | ?u2",
      "list :: ?u1 | is a | suppliers ; ?u1 | company name | ?u2 :: filter ?u2 ends and Sons"),

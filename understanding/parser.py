@@ -884,9 +884,11 @@ def _conditions_of_answer(pattern: PhraseGraphPattern) -> int:
 
 
 def _relates(pattern: PhraseGraphPattern, thing: str) -> bool:
-    """Some relation of the pattern says the thing's head word ("reliability index" in `| reliability index |`)."""
+    """Some relation of the pattern says the thing's head word ("reliability index" in `| reliability index |`),
+    to an unknown (`?u1 | address | Marketing` says a name, not an address the things have)."""
     head = thing.split()[-1].lower()
-    return any(head in t.relation.lower().split() for t in pattern.triples if not t.is_type)
+    return any(head in t.relation.lower().split() and is_unknown(t.subject) and is_unknown(t.object)
+               for t in pattern.triples if not t.is_type)
 
 
 def _same_reading(one: PhraseGraphPattern, other: PhraseGraphPattern) -> bool:

@@ -1843,6 +1843,11 @@ _TEXT_MATCH = [
                r"(?:(?:that\s+|which\s+)?(?P<starts>starting|starts|start|begins|begin|beginning)\s+with|"
                r"(?:that\s+|which\s+)?(?P<ends>ending|ends|end)\s+with|containing|contains|contain|that contains?)\s+" +
                _TEXT_NAMED + r"(?P<value>\+?[A-Za-z0-9][\w-]*)\s*(?:,[^?]*)?[?.]*\s*$", re.I),
+    # "Which employees have an address on Berliner Straße?", "... a postal address in 'Tann'": a place in the address
+    re.compile(r"^\s*(?P<ask>which|how many|list|show(?:\s+me)?|give me|find)\s+(?:the\s+|all\s+)?" + _TEXT_KIND +
+               r"(?:have|has|with|that have|which have)\s+(?:an?\s+|the\s+|their\s+)?(?P<attribute>(?:[a-z]+\s+)?address)\s+"
+               r"(?:on|in|at)\s+(?:an?\s+|the\s+)?['\"‘“]?(?P<value>(?-i:[A-Z][\w.-]*(?:\s+[\w.-]+){0,3}?))['\"’”]?"
+               + _TEXT_CONDITION + r"\s*[?.]*\s*$", re.I),
     # "Which products have 'Sensor' in their name?", "How many hardware products have the word "Sensor" in their
     # name?", "Find Chinese suppliers with "Ltd" in their company name."
     re.compile(r"^\s*(?P<ask>which|what|how many|list|show(?:\s+me)?|give me|find)\s+(?:the\s+|all\s+)?" + _TEXT_KIND +
