@@ -35,7 +35,7 @@ MAX_TWINS = 20
 SYNONYM_FACTOR = 0.9  # a class fitting a synonym of the phrase's kind word, not the word itself
 # Kind words of everyday English that name one kind ("Which vendors ..." asks for suppliers): each group's
 # words stand for each other when a class phrase is linked; general English, the same for every graph.
-_KIND_SYNONYMS = (("supplier", "vendor", "provider", "seller"), ("product", "item", "article", "merchandise"),
+_KIND_SYNONYMS = (("supplier", "vendor", "provider", "seller", "company", "firm"), ("product", "item", "article", "merchandise"),
                   ("employee", "staff", "worker", "personnel", "staffer", "colleague"),
                   ("department", "team", "division"), ("customer", "client", "buyer"), ("part", "component"))
 KIND_SYNONYMS = {word: tuple(other for other in group if other != word) for group in _KIND_SYNONYMS for word in group}
@@ -48,9 +48,13 @@ def kind_synonyms(phrase: str) -> list[str]:
     if not words:
         return []
     last = words[-1].lower()
-    plural = last.endswith("s") and last[:-1] in KIND_SYNONYMS
-    others = KIND_SYNONYMS.get(last[:-1] if plural else last, ())
-    return [" ".join([*words[:-1], other + ("s" if plural else "")]) for other in others]
+    plural = singular(last) != last and singular(last) in KIND_SYNONYMS
+    others = KIND_SYNONYMS.get(singular(last) if plural else last, ())
+    return [" ".join([*words[:-1], _plural(other) if plural else other]) for other in others]
+
+
+def _plural(noun: str) -> str:
+    return noun[:-1] + "ies" if noun.endswith("y") and noun[-2:-1] not in "aeiou" else noun + "s"
 
 
 def kind_affinity(scorer: AffinityScorer, phrase: str, texts: Sequence[str]) -> np.ndarray:

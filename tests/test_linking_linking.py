@@ -102,17 +102,25 @@ async def test_an_acronym_links_to_the_class_it_abbreviates(ck25: Endpoint) -> N
     assert classes[0].term.value == PV + "BillOfMaterial" and classes[0].score == pytest.approx(ABBREVIATION_SCORE)
     parts = await EntityLinker(default_scorer()).link_classes("parts", ck25)
     assert parts[0].term.value == PV + "BomPart"
+    # the BOM part records hold hardware under hasPart: "parts" are that hardware too, recorded by BomPart
+    recorded = [c for c in parts if c.recorded_by == PV + "BomPart"]
+    assert [c.term.value for c in recorded] == [PV + "Hardware"] and recorded[0].score < parts[0].score
+    suppliers = await EntityLinker(default_scorer()).link_classes("suppliers", ck25)
+    assert not any(c.recorded_by for c in suppliers)
 
 
 async def test_a_kind_word_links_to_the_class_its_synonym_names(ck25: Endpoint) -> None:
     """"Which vendors ...": the graph names the kind Supplier; a synonym fits at a discount."""
     from linking.entities import SYNONYM_FACTOR, kind_synonyms
 
-    assert kind_synonyms("vendors") == ["suppliers", "providers", "sellers"]
+    assert kind_synonyms("vendors") == ["suppliers", "providers", "sellers", "companies", "firms"]
     assert kind_synonyms("Production team") == ["Production department", "Production division"]
     assert kind_synonyms("countries") == [] and kind_synonyms("component") == ["part"]
+    assert kind_synonyms("companies")[0] == "suppliers"
     classes = await EntityLinker(default_scorer()).link_classes("vendors", ck25)
     assert classes[0].term.value == PV + "Supplier" and classes[0].score == pytest.approx(SYNONYM_FACTOR)
+    companies = await EntityLinker(default_scorer()).link_classes("company", ck25)  # "Which company supplies X?"
+    assert companies[0].term.value == PV + "Supplier"
     direct = await EntityLinker(default_scorer()).link_classes("suppliers", ck25)
     assert direct[0].term.value == PV + "Supplier" and direct[0].score == pytest.approx(1.0)
 

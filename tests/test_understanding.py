@@ -683,6 +683,14 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
      "list :: ?u1 | is a | hardware products ; ?u1 | category | Switch ; ?u1 | not reliability index | ?u3"),
     ("with_kind_of_named_group", "Which hardware products have a supplier in the Switch category?",  # not right after
      "list :: ?u1 | hardware products | ?u2 ; ?u2 | is a | Switch category", None),
+    # a participle glued to the kind is a relation of its things (without_glued_participle)
+    ("without_glued_participle", "What is the average price of the hardware supplied by companies in Brazil?",
+     "avg :: ?u1 | price | ?u2 ; ?u2 | is a | hardware supplied by companies ; ?u2 | supplied by companies in | Brazil",
+     "avg :: ?u1 | price | ?u2 ; ?u2 | is a | hardware ; ?u2 | supplied by | ?u3 ; ?u3 | is a | companies ; ?u3 | in | Brazil"),
+    ("without_glued_participle", "Give me all hardware supplied by Brazil.",
+     "list :: ?u1 | is a | hardware supplied by ; ?u1 | supplied by | Brazil",
+     "list :: ?u1 | is a | hardware ; ?u1 | supplied by | Brazil"),
+    ("without_glued_participle", "Which records are sorted by date?", "list :: ?u1 | is a | records sorted by", None),
     # a unit is neither a relation nor a kind (without_unit_relations)
     ("without_unit_relations", "Which Resistors weigh less than 3 grams?",
      "list :: ?u1 | is a | Resistors ; ?u1 | weigh | ?u3 ; ?u1 | grams | ?u4 :: filter ?u4 < 3",
@@ -3134,6 +3142,8 @@ def test_the_parser_reads_restricted_things_apart_from_what_they_have() -> None:
      "Give me all products managed by members of the Production department."),
     ("What is the total weight of all hardware products supplied by Wright Inc?",
      "Give me all hardware products supplied by Wright Inc."),
+    ("What's the average reliability index of hardware supplied by companies located in Germany?",
+     "Give me all hardware supplied by companies located in Germany."),
     ("What is the average price of products?", None),  # nothing restricts them
     ("What is the highest price charged for an LCD product?", None),
 ])

@@ -77,7 +77,38 @@ def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     pattern = with_agents_origin(question, with_role_of_name_asked(question, with_head_verb(question, pattern)))
     pattern = with_had_thing(question, with_apposed_kind(question, with_counted_name(question, pattern)))
     pattern = with_named_by_its_kind(question, with_role_of(question, with_kind_in_place(question, pattern)))
+    pattern = without_glued_participle(question, pattern)
     return with_asked_kind_counting(question, with_others_excluded(question, pattern))
+
+
+_GLUED_PARTICIPLE = re.compile(r"^(?P<kind>[a-z]+(?: [a-z]+)?) (?P<verb>[a-z]+ed) by(?: (?P<agent>[a-z]+))?$")
+
+
+def without_glued_participle(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"the hardware supplied by companies in Brazil" decoded as `?u2 | is a | hardware supplied by companies ;
+    ?u2 | supplied by companies in | Brazil`: the participle is a relation of the kind's things, not part of
+    the kind, so `?u2 | is a | hardware ; ?u2 | supplied by | ?u3 ; ?u3 | is a | companies ; ?u3 | in | Brazil`
+    (where the relation says the participle alone, only the kind is cut)."""
+    for typed in pattern.triples:
+        found = _GLUED_PARTICIPLE.match(typed.object) if typed.is_type else None
+        if found is None:
+            continue
+        said = f"{found.group('verb')} by"
+        agent = found.group("agent")
+        related = [t for t in pattern.triples if not t.is_type and t.subject == typed.subject
+                   and (t.relation == said or (agent and re.fullmatch(rf"{said} {agent} [a-z]+", t.relation)))]
+        if len(related) != 1:
+            continue
+        relation = related[0]
+        triples = [PhraseTriple(typed.subject, TYPE_RELATION, found.group("kind")) if t == typed else t
+                   for t in pattern.triples]
+        if relation.relation != said:  # "supplied by companies in | Brazil": the agents are in Brazil
+            agents = _fresh_unknown(pattern)
+            at = triples.index(relation)
+            triples[at:at + 1] = [PhraseTriple(typed.subject, said, agents), PhraseTriple(agents, TYPE_RELATION, agent),
+                                  PhraseTriple(agents, relation.relation.split()[-1], relation.object)]
+        return replace(pattern, triples=tuple(dict.fromkeys(triples)))
+    return pattern
 
 
 _KIND_IN_PLACE = re.compile(r"^\s*(?:who|which|what)\s+(?:is|are|was|were)\s+the\s+(?P<kind>[a-z]+(?:\s+[a-z]+)?)\s+"

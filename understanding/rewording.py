@@ -753,7 +753,7 @@ _MEASURES = {"average": "avg", "mean": "avg", "total": "sum", "combined": "sum",
              "highest": "max", "maximum": "max", "largest": "max", "greatest": "max",
              "lowest": "min", "minimum": "min", "smallest": "min"}
 _AGGREGATED_THINGS = re.compile(
-    r"^(?:(?:what|how\s+much)\s+(?:is|was|are|were)\s+|tell\s+me\s+|give\s+me\s+|show\s+me\s+|calculate\s+|compute\s+)?"
+    r"^(?:(?:what|how\s+much)\s+(?:is|was|are|were)\s+|what['’]s\s+|tell\s+me\s+|give\s+me\s+|show\s+me\s+|calculate\s+|compute\s+)?"
     rf"the\s+(?P<measure>{'|'.join(_MEASURES)})\s+(?P<attribute>[a-z]+(?:\s+[a-z]+){{0,2}}?)\s+(?:of|for|across|among)\s+"
     r"(?:the\s+|all\s+(?:of\s+)?(?:the\s+|our\s+)?|our\s+)?(?P<kind>[a-z]+(?:\s+[a-z]+)?)\s+"
     r"(?P<rest>(?:that|which|who|whose|[a-z]+ed|in|from|by|with|under|made|sold|built)\s+[^?]*?[A-Z0-9'\"][^?]*?)\s*[?.!]?$",
