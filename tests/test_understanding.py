@@ -2443,6 +2443,10 @@ def test_an_average_of_counts_per_group_is_read_as_one_number(question: str, exp
 
 # readers of the question's text (`understanding.syntax`): reader, question, its reading (None: not read)
 READER_CASES = [
+    ("through_a_clause", "How many products are managed by product managers who work in the Engineering department?",
+     "count :: ?u1 | is a | products ; ?u1 | managed by | ?u2 ; ?u2 | is a | product managers ; ?u2 | work in | Engineering"),
+    ("through_a_clause", "Which hardware products are supplied by companies that are located in India?",
+     "list :: ?u1 | is a | hardware products ; ?u1 | supplied by | ?u2 ; ?u2 | is a | companies ; ?u2 | located in | India"),
     ("kind_of_an_owned_things_relation", "Which department is the product manager of M770-3602005 a member of?",
      "list :: ?u1 | is a | department ; ?u2 | product manager | M770-3602005 ; ?u2 | member of | ?u1"),
     ("kind_of_an_owned_things_relation", "What team does the manager of Franz Kornhaeusel belong to?",

@@ -969,7 +969,7 @@ def kind_verbing_name(question: str) -> PhraseGraphPattern | None:
 # "How many products have a product manager who belongs to the Engineering department?", "Which products
 # have a supplier that is located in Japan?", "List the products whose product manager sits in Data Services."
 _ASKED_FOR = (r"^(?P<ask>how many|count|which|what|list|show me|give me|name)\s+(?:all\s+)?(?:the\s+|our\s+)?"
-              r"(?:(?P<qualifier>[A-Z][A-Za-z0-9&-]*)\s+)?(?P<kind>[a-z]+(?: (?!(?:that|which|who)\b)[a-z]+)?)\s+")
+              r"(?:(?P<qualifier>[A-Z][A-Za-z0-9&-]*)\s+)?(?P<kind>[a-z]+(?: (?!(?:that|which|who|are|is|were|was)\b)[a-z]+)?)\s+")
 _THROUGH_A_CLAUSE = (
     re.compile(_ASKED_FOR + r"(?:(?:that|which|who)\s+)?(?:have|has|with)\s+an?\s+(?P<noun>[a-z]+(?: [a-z]+)?)\s+(?:who|that|which)\s+"
                r"(?P<verb>(?!(?:is|are)\s+(?:more|less|older|younger|[a-z]+er)\b)[a-z]+(?: [a-z]+){0,2}?)\s+"
@@ -982,6 +982,12 @@ _THROUGH_A_CLAUSE = (
     re.compile(_ASKED_FOR + r"(?:are|is|were|was)\s+(?P<noun>[a-z]+ed\s+by)\s+(?:someone|somebody|anyone|anybody|"
                r"a\s+member|members|an\s+employee|employees|people|a\s+person|staff)\s+(?P<verb>from|in|of)\s+"
                r"(?:the\s+)?(?P<name>" + _NAME_OR_CODE + r")(?: [a-z]+)?\s*[?.!]?$"),
+    # "How many products are managed by product managers who work in the Engineering department?": an agent of a
+    # kind with its own clause
+    re.compile(_ASKED_FOR + r"(?:(?:that|which)\s+)?(?:(?:are|is|were|was|get|gets)\s+)?(?P<noun>[a-z]+ed\s+by)\s+"
+               r"(?:the\s+|an?\s+|our\s+)?(?P<agent>[a-z]+(?: [a-z]+)?)\s+(?:who|that|which)\s+(?:(?:is|are)\s+(?=[a-z]+ed\b))?"
+               r"(?P<verb>(?!(?:is|are)\s+(?:more|less|older|younger|[a-z]+er)\b)[a-z]+(?: [a-z]+){0,2}?)\s+"
+               r"(?:the\s+)?(?P<name>" + _NAME_OR_CODE + r")(?: [a-z]+)?\s*[?.!]?$"),
 )
 
 
@@ -989,13 +995,20 @@ def through_a_clause(question: str) -> PhraseGraphPattern | None:
     """"How many products have a product manager who belongs to the Engineering department?" as
     `count :: ?u1 | is a | products ; ?u1 | product manager | ?u2 ; ?u2 | belongs to | Engineering`
     (also "whose <noun> <verb> <Name>", and "managed by someone from <Name>": `?u1 | managed by | ?u2 ;
-    ?u2 | in | <Name>`): the relative clause is the owned thing's condition, which the model drops or
+    ?u2 | in | <Name>`, "managed by product managers who work in <Name>": `?u1 | managed by | ?u2 ; ?u2 | is a |
+    product managers ; ?u2 | work in | <Name>`): the relative clause is the owned thing's condition, which the model drops or
     folds into one edge; None for anything else."""
     found = _asked_kind_shape(question, _THROUGH_A_CLAUSE)
     if found is None:
         return None
     form = QuestionForm.COUNT if found.group("ask") in ("how many", "count") else QuestionForm.LIST
-    if found.re is _THROUGH_A_CLAUSE[-1]:  # someone from a group is someone in it; "Switch products": one kind
+    if found.re is _THROUGH_A_CLAUSE[-1]:  # the agents' kind and their own condition
+        kind = " ".join(k for k in (found.group("qualifier"), found.group("kind")) if k)
+        return PhraseGraphPattern(form=form, triples=(
+            PhraseTriple(ANSWER, TYPE_RELATION, kind), PhraseTriple(ANSWER, found.group("noun"), "?unknown2"),
+            PhraseTriple("?unknown2", TYPE_RELATION, found.group("agent")),
+            PhraseTriple("?unknown2", found.group("verb"), found.group("name").removesuffix("."))))
+    if found.re is _THROUGH_A_CLAUSE[-2]:  # someone from a group is someone in it; "Switch products": one kind
         kind = " ".join(k for k in (found.group("qualifier"), found.group("kind")) if k)
         return PhraseGraphPattern(form=form, triples=(
             PhraseTriple(ANSWER, TYPE_RELATION, kind), PhraseTriple(ANSWER, found.group("noun"), "?unknown2"),
