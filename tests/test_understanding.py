@@ -1466,6 +1466,8 @@ def test_a_relation_named_like_the_asked_noun_offers_the_kind_reading(decoded: s
      "Which services are managed by someone from the Marketing department?",
      "list :: ?u1 | is a | services ; ?u1 | managed by | ?u2 ; ?u2 | in | Marketing",
      "list :: ?u1 | is a | services ; ?u1 | not managed by | ?u2 ; ?u2 | in | Marketing"),
+    ("Give me the employees without a phone number.", "Give me the employees with a phone number.",
+     "list :: ?u1 | is a | employees ; ?u1 | phone | ?u2", "list :: ?u1 | is a | employees ; ?u1 | not phone | ?u2"),
     # the positive reading does not say which relation the negation governs: still unsupported
     ("Which papers do not use a case study?", "Which papers use a case study?", "list :: ?u1 | is a | papers", None),
     # a value only the negated relation reaches may be compared: not having one that is not stated false
@@ -2389,6 +2391,15 @@ def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> Non
     ("What is the combined weight in grams of every hardware product in the catalogue?",
      "What is the combined weight of all hardware products?"),
     ("What is the average price of each service?", "What is the average price of each service?"),  # maybe one per service
+    # a bare noun phrase typed without a final mark is asked for; a question, an imperative or a sentence is not one
+    ("suppliers from brazil", "Give me the suppliers from brazil."),
+    ("Lili Geier's department", "Give me Lili Geier's department."),
+    ("Hardware heavier than 18 g that costs less than 0.50 EUR",
+     "Give me the hardware heavier than 18 g that costs less than 0.50 EUR."),
+    ("phone number of the product manager of X?", "Phone number of the product manager of X?"),
+    ("Compute the average profits companies make", "Compute the average profits companies make."),
+    ("Isn't Jianzhuang L. not affiliated with Chinese University of Hong Kong",
+     "Isn't Jianzhuang L. not affiliated with Chinese University of Hong Kong."),
     ("On average, how heavy are the products managed by Elena Herzog?",
      "What is the average weight of the products managed by Elena Herzog?"),
     ("How reliable, on average, are the parts sourced from suppliers in Japan?",

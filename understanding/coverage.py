@@ -34,7 +34,8 @@ def unsupported_reason(question: str, pattern: PhraseGraphPattern) -> str | None
 
 _NEGATED_VERB = re.compile(r"\b(?:(?P<aux>do|does|did)\s+not|(?P<be>are|is|were|was|have|has|had)\s+not|"
                            r"(?P<aux2>do|does|did)n't|(?P<be2>are|is|were|was|have|has|had)n't|"
-                           r"(?P<have>have|has|had|with)\s+no(?!\s+(?:more|less|fewer|later|earlier)\b))\s+(?P<rest>[^?.!]*)",
+                           r"(?P<have>have|has|had|with)\s+no(?!\s+(?:more|less|fewer|later|earlier)\b)|"
+                           r"(?P<without>without)(?:\s+(?:an?|any))?)\s+(?P<rest>[^?.!]*)",
                            re.I)
 _STOP = frozenset({"the", "a", "an", "in", "of", "by", "to", "from", "at", "on", "for", "with", "as"})
 
@@ -51,9 +52,11 @@ def positive_question(question: str) -> tuple[str, list[str]] | None:
     kept = found.group("be") or found.group("be2") or ""
     if found.group("have"):  # "Which employees have no phone number?" -> "... have a phone number?"
         kept = f"{found.group('have')} a"
+    if found.group("without"):  # "employees without a phone number" -> "... with a phone number"
+        kept = "with a"
     positive = question[:found.start()] + (kept + " " if kept else "") + found.group("rest") + question[found.end():]
     rest = found.group("rest")
-    if found.group("have"):  # "with no reliability index are supplied by ...": only the noun phrase
+    if found.group("have") or found.group("without"):  # "with no reliability index are supplied by ...": the noun phrase
         rest = re.split(r"\b(?:are|is|was|were|that|which|who|and|or|but|in|by|from)\b", rest, maxsplit=1)[0]
     words = [w.lower() for w in re.findall(r"[A-Za-z0-9]+", rest) if w.lower() not in _STOP]
     return (positive, words) if words else None

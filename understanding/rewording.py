@@ -373,12 +373,37 @@ def _bound_first(found: re.Match[str]) -> str:
     return ("at least " if lower_bound else "at most ") + found.group("value")
 
 
+# "suppliers from brazil", "Lili Geier's department", "height of the Film Oscillator in mm": a noun phrase typed as
+# into a search box, asked for
+_NOT_BARE = re.compile(r"^\s*(?:" + _QUESTION_WORDS + r"|in|on|at|from|for|list|give|show|name|find|count|tell|get|return|"
+                       r"display|provide|fetch|retrieve|sort|rank|order|please|i|we|what['’]?s|who['’]?s|where['’]?s|"
+                       r"compute|calculate|determine|identify|select|search|look|lookup|enumerate|output|report|"
+                       r"summari[sz]e|describe|explain|locate|see|check|let|a\s+list|the\s+list)\b|"
+                       r"\b(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would|should|shall|may|might|must|"
+                       r"which|what|who|whom|whose|where|when|how)(?:n['’]?t)?\b|[.!]\s+(?-i:[A-Z])", re.IGNORECASE)
+
+
+def _bare_noun_phrase_asked(question: str) -> str:
+    """A bare noun phrase, typed without a final mark, as "Give me <it>." (a common noun first with "the");
+    anything else as it is."""
+    text = question.strip()
+    if len(text.split()) < 2 or text.endswith((".", "!", "?")) or _NOT_BARE.search(text):
+        return question
+    first, second = text.split()[:2]
+    if first[:1].isupper() and (second[:1].isupper() or "'" in first or "’" in first or first.isupper()):
+        return f"Give me {text}."  # a name first: "Lili Geier's department"
+    if re.match(r"(?:the|a|an|all|our|every|each|any|some|\d)", first, re.IGNORECASE):
+        return f"Give me {text[:1].lower()}{text[1:]}."
+    return f"Give me the {text[:1].lower()}{text[1:]}."
+
+
 def asked_plainly(question: str) -> str:
     """The question without the words that ask it politely or as a chat would ("Hi, which oscillator
     ...", "Could you tell me which ...", "Can I get the email ...", "..., please"), "List everyone who X"
     as "Who X?", "whoever heads the X" as "the head of the X", "in it" after a count left out, a kind
     compared without a verb ("breakers heavier than 18 g") as "Which breakers are heavier than 18 g?", and
-    "Are there X? Which ones?" as "Which X?", "whats" as "what is", a yes/no question with its verb
+    "Are there X? Which ones?" as "Which X?", a bare noun phrase ("suppliers from brazil") as "Give me the
+    suppliers from brazil.", "whats" as "what is", a yes/no question with its verb
     first ("Sits the supplier X in Germany?") as "Does the supplier X sit in Germany?", "19 gram or
     more" as "at least 19 gram", and "the email from the manager" as "the email of the manager"."""
     question = _UNMARKED_IS.sub(lambda found: found.group(1) + " is", question)
@@ -424,6 +449,7 @@ def asked_plainly(question: str) -> str:
     question = _GROUP_POSSESSIVE.sub(lambda found: f"the {found.group('thing')} of the {found.group('owner')}", question)
     question = _WHOSE_BOUND.sub(lambda found: f"{found.group('kind')} with a {found.group('attribute')} {found.group('bound')}",
                                 question)
+    question = _bare_noun_phrase_asked(question)
     return question[:1].upper() + question[1:]
 
 
