@@ -2391,6 +2391,13 @@ def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> Non
     ("What is the combined weight in grams of every hardware product in the catalogue?",
      "What is the combined weight of all hardware products?"),
     ("What is the average price of each service?", "What is the average price of each service?"),  # maybe one per service
+    # the place of a named thing's owner, the means to reach someone, the extreme part of "the" named bill
+    ("In which country is the supplier of the Network Memristor?",
+     "What is the country of the supplier of the Network Memristor?"),
+    ("In which year was the founder of Apple born?", "In which year was the founder of Apple born?"),
+    ("What phone number can I use to reach Karen Brant's manager?", "What is the phone number of Karen Brant's manager?"),
+    ("Which part of the ElectroMech ProDrive is needed in the largest quantity?",
+     "What is the part of ElectroMech ProDrive with the largest quantity?"),
     # a bare noun phrase typed without a final mark is asked for; a question, an imperative or a sentence is not one
     ("suppliers from brazil", "Give me the suppliers from brazil."),
     ("Lili Geier's department", "Give me Lili Geier's department."),

@@ -103,6 +103,16 @@ _QUANTITY_RANKED = (
     re.compile(r"^\s*(?:in|within|for)\s+(?P<place>[^,]+),\s*(?P<wh>which|what)\s+(?P<kind>[a-z]+(?:\s+[a-z]+)?)\s+" +
                _NEEDED + r"\s*\?\s*$", re.IGNORECASE),
 )
+# "In which country is the supplier of the Network Memristor?": the place of a named thing's owner, asked as its
+# attribute ("the country of the supplier of ...")
+_PLACE_OF_A_NAMED_THINGS_OWNER = re.compile(
+    r"^\s*(?:in|at)\s+which\s+(?P<kind>[a-z]+)\s+(?:is|are|was|were)\s+(?P<thing>the\s+[a-z]+(?:\s+[a-z]+)?\s+of\s+"
+    r"(?:the\s+)?(?:[a-z]+\s+)?[A-Z0-9][^?]*?)(?:\s+(?:located|based|situated|headquartered|registered))?\s*\?\s*$",
+    re.IGNORECASE)
+# "What phone number can I use to reach Karen Brant's manager?": the means of reaching someone is theirs
+_USED_TO_REACH = re.compile(r"^\s*(?:what|which)\s+(?P<means>[a-z]+(?:[\s-][a-z]+)?)\s+(?:can|could|should|do|may)\s+"
+                            r"(?:i|we|you)\s+use\s+to\s+(?:reach|contact|call|e-?mail|write\s+to)\s+(?P<whom>[^?]+?)\s*\?\s*$",
+                            re.IGNORECASE)
 # "the bill of material of the NexaCore Integrator": the kind and its "of the" before the name
 _KIND_OF_KIND_OF_THE = re.compile(r"\b(?P<preposition>in|of|from|for|to|on|at|with|by) the [a-z]+ of [a-z]+ of "
                                   r"(?:the\s+)?(?=[A-Z0-9])")
@@ -479,8 +489,9 @@ def read_text(question: str) -> str:
     sensor?") as "What is the cheapest sensor?", "but" between comparisons as "and", and a kind joined
     by "of" (or an acronym) before or after a name left out ("the parts of the bill of material
     PulseCraft Vertex" or "of the PulseCraft Vertex BOM" -> "the parts of PulseCraft Vertex"), "In which
-    country is the supplier of the cheapest X located?" as "What is the country of the supplier of the
-    cheapest X?", "Among/Of the products ..., which one ..." asked directly, compass directions as
+    country is the supplier of the cheapest X located?" (or "... of the Network Memristor?") as "What is the
+    country of the supplier of the cheapest X?", "What phone number can I use to reach X?" as "What is the
+    phone number of X?", "Among/Of the products ..., which one ..." asked directly, compass directions as
     coordinates ("furthest south": the lowest latitude), "more X than anyone else" as "the most X", "On average, how heavy are X?" as "What is the average weight of X?", "how
     many units in total" (or "how many parts are needed in total for X") as the total quantity, "which
     parts are needed in a quantity of more than N in X" as "which parts of X have a quantity of more than
@@ -556,7 +567,8 @@ def read_text(question: str) -> str:
     question = _KIND_WORD_ENDING_A_CHAIN.sub(lambda found: found.group("chain"), question)
     extreme = _OF_NAME_WITH_THE_EXTREME.match(question)
     if extreme is not None:
-        question = (f"What is the {extreme.group('noun')} of {extreme.group('name')} with the {extreme.group('grade')} "
+        name = re.sub(r"^the\s+(?=[A-Z0-9])", "", extreme.group("name"))  # "of the ElectroMech ProDrive": the name
+        question = (f"What is the {extreme.group('noun')} of {name} with the {extreme.group('grade')} "
                     f"{extreme.group('attribute')}?")
     needed = _NEEDED_IN_QUANTITY.match(question)
     if needed is not None and (needed.group("first") is None) != (needed.group("last") is None) and \
@@ -571,9 +583,12 @@ def read_text(question: str) -> str:
     question = _MORE_THAN_ANY.sub(lambda found: f"the {'most' if found.group('more').lower() == 'more' else 'fewest'} "
                                                 f"{found.group('things')}", question)
     question = _BUT_COMPARED.sub(lambda found: found.group("unit") + " and ", question)
-    placed = _PLACE_OF_A_DESCRIBED_THING.match(question)  # "In which country is the supplier of ... located?"
-    if placed is not None and stated_ordering(placed.group("thing")) is not None:  # of the cheapest ...: a chain
+    placed = _PLACE_OF_A_DESCRIBED_THING.match(question) or _PLACE_OF_A_NAMED_THINGS_OWNER.match(question)
+    if placed is not None and (stated_ordering(placed.group("thing")) is not None  # of the cheapest ...: a chain
+                               or placed.re is _PLACE_OF_A_NAMED_THINGS_OWNER):  # "the supplier of the Network Memristor"
         question = f"What is the {placed.group('kind')} of {placed.group('thing')}?"
+    if (reach := _USED_TO_REACH.match(question)) is not None:
+        question = f"What is the {reach.group('means')} of {reach.group('whom')}?"
     question = _among_asked_directly(question)
     question = _KIND_OF_KIND_AFTER_NAME.sub(r"\g<preposition> \g<name>", question)
     return _KIND_OF_KIND_BEFORE_NAME.sub(r"\g<preposition> ", question)
