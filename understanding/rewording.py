@@ -107,8 +107,8 @@ _QUANTITY_RANKED = (
 # attribute ("the country of the supplier of ...")
 _PLACE_OF_A_NAMED_THINGS_OWNER = re.compile(
     r"^\s*(?:in|at)\s+which\s+(?P<kind>[a-z]+)\s+(?:is|are|was|were)\s+(?P<thing>the\s+[a-z]+(?:\s+[a-z]+)?\s+of\s+"
-    r"(?:the\s+)?(?:[a-z]+\s+)?[A-Z0-9][^?]*?)(?:\s+(?:located|based|situated|headquartered|registered))?\s*\?\s*$",
-    re.IGNORECASE)
+    r"(?:the\s+)?(?:[a-z]+\s+)?(?-i:[A-Z0-9][\w&.,'-]*(?:\s+[A-Z0-9][\w&.,'-]*)*))"
+    r"(?:\s+(?:located|based|situated|headquartered|registered))?\s*\?\s*$", re.IGNORECASE)
 # "What phone number can I use to reach Karen Brant's manager?": the means of reaching someone is theirs
 _USED_TO_REACH = re.compile(r"^\s*(?:what|which)\s+(?P<means>[a-z]+(?:[\s-][a-z]+)?)\s+(?:can|could|should|do|may)\s+"
                             r"(?:i|we|you)\s+use\s+to\s+(?:reach|contact|call|e-?mail|write\s+to)\s+(?P<whom>[^?]+?)\s*\?\s*$",
