@@ -1466,6 +1466,9 @@ def test_a_relation_named_like_the_asked_noun_offers_the_kind_reading(decoded: s
      "Which services are managed by someone from the Marketing department?",
      "list :: ?u1 | is a | services ; ?u1 | managed by | ?u2 ; ?u2 | in | Marketing",
      "list :: ?u1 | is a | services ; ?u1 | not managed by | ?u2 ; ?u2 | in | Marketing"),
+    ("Which employees lack a phone number?", "Which employees have a phone number?",
+     "list :: ?u1 | is a | employees ; ?u1 | phone number | ?u2",
+     "list :: ?u1 | is a | employees ; ?u1 | not phone number | ?u2"),
     ("Give me the employees without a phone number.", "Give me the employees with a phone number.",
      "list :: ?u1 | is a | employees ; ?u1 | phone | ?u2", "list :: ?u1 | is a | employees ; ?u1 | not phone | ?u2"),
     # the positive reading does not say which relation the negation governs: still unsupported
@@ -2391,6 +2394,9 @@ def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> Non
     ("What is the combined weight in grams of every hardware product in the catalogue?",
      "What is the combined weight of all hardware products?"),
     ("What is the average price of each service?", "What is the average price of each service?"),  # maybe one per service
+    ("Which parts of the bill of materials 'NexaCore Integrator' weigh more than 10 grams?",  # a quoted name too
+     "Which parts of 'NexaCore Integrator' weigh more than 10 grams?"),
+    ("NIPS authors", "NIPS authors."),  # two words: read well as they are
     # the place of a named thing's owner, the means to reach someone, the extreme part of "the" named bill
     ("In which country is the supplier of the Network Memristor?",
      "What is the country of the supplier of the Network Memristor?"),
@@ -3191,3 +3197,18 @@ def test_the_parser_measures_the_list_of_restricted_things_where_the_model_glued
                                             "?u3 | based in | Germany")
     assert understood.answer_type.kind is AnswerKind.NUMBER
     assert understood.alternatives[0].to_text().startswith("avg :: ?u1 | price | ?u2 ; ?u2 | is a | hardware supplied")
+
+
+def test_a_bound_in_cents_is_a_hundredth_in_every_reading() -> None:
+    from understanding.repairs import finished
+
+    read = PhraseGraphPattern.from_text("list :: ?u1 | is a | hardware items ; ?u1 | price | ?u2 :: filter ?u2 < 5")
+    assert finished("List the hardware items that cost less than 5 cents.", read).comparisons[0].value == "0.05"
+    assert finished("List the hardware items that cost less than 5 euros.", read) == read
+
+
+def test_a_named_clause_may_name_a_service() -> None:
+    from understanding.rewording import named_clause
+
+    clause = named_clause("Name the products that the Component Confabulation service is eligible for.")
+    assert clause is not None and clause.name == "Component Confabulation" and clause.relation == "eligible for"

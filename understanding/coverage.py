@@ -17,7 +17,7 @@ from dataclasses import replace
 from understanding.pgp import NEGATION, PhraseGraphPattern, PhraseTriple, QuestionForm, is_unknown
 
 QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|“[^”]*”")  # a quoted title: its words are the title's, not the question's
-_NEGATION = re.compile(r"\b(?:not|never|without|except|excluding|(?:do|does|did|is|are|was|were|has|have|had)n't|"
+_NEGATION = re.compile(r"\b(?:not|never|without|lacks?|lacking|except|excluding|(?:do|does|did|is|are|was|were|has|have|had)n't|"
                        r"(?<=have )no|(?<=has )no|(?<=had )no|(?<=with )no)\b(?!\s+(?:more|less|fewer|later|earlier)\b)")
 
 
@@ -35,7 +35,8 @@ def unsupported_reason(question: str, pattern: PhraseGraphPattern) -> str | None
 _NEGATED_VERB = re.compile(r"\b(?:(?P<aux>do|does|did)\s+not|(?P<be>are|is|were|was|have|has|had)\s+not|"
                            r"(?P<aux2>do|does|did)n't|(?P<be2>are|is|were|was|have|has|had)n't|"
                            r"(?P<have>have|has|had|with)\s+no(?!\s+(?:more|less|fewer|later|earlier)\b)|"
-                           r"(?P<without>without)(?:\s+(?:an?|any))?)\s+(?P<rest>[^?.!]*)",
+                           r"(?P<without>without)(?:\s+(?:an?|any))?|(?P<lack>lacks?|lacking)(?:\s+(?:an?|any))?)\s+"
+                           r"(?P<rest>[^?.!]*)",
                            re.I)
 _STOP = frozenset({"the", "a", "an", "in", "of", "by", "to", "from", "at", "on", "for", "with", "as"})
 
@@ -54,9 +55,11 @@ def positive_question(question: str) -> tuple[str, list[str]] | None:
         kept = f"{found.group('have')} a"
     if found.group("without"):  # "employees without a phone number" -> "... with a phone number"
         kept = "with a"
+    if found.group("lack"):  # "Which parts lack a reliability index?" -> "... have a reliability index?"
+        kept = "with a" if found.group("lack") == "lacking" else "has a" if found.group("lack") == "lacks" else "have a"
     positive = question[:found.start()] + (kept + " " if kept else "") + found.group("rest") + question[found.end():]
     rest = found.group("rest")
-    if found.group("have") or found.group("without"):  # "with no reliability index are supplied by ...": the noun phrase
+    if found.group("have") or found.group("without") or found.group("lack"):  # "with no X are supplied by ...": the X
         rest = re.split(r"\b(?:are|is|was|were|that|which|who|and|or|but|in|by|from)\b", rest, maxsplit=1)[0]
     words = [w.lower() for w in re.findall(r"[A-Za-z0-9]+", rest) if w.lower() not in _STOP]
     return (positive, words) if words else None

@@ -169,9 +169,9 @@ def with_named_by_its_kind(question: str, pattern: PhraseGraphPattern) -> Phrase
 
 def finished(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """Repairs applied last, to every reading, including those the syntax readers write: the ordinal's
-    offset and the participle before "by a <noun>"."""
+    offset, the participle before "by a <noun>" and a bound in cents."""
     pattern = with_stated_limit(question, with_agent_phrase(question, with_quoted_title(question, pattern)))
-    return with_value_asked_too(question, with_stated_offset(question, pattern))
+    return with_cents(question, with_value_asked_too(question, with_stated_offset(question, pattern)))
 
 
 def with_named_exception(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:

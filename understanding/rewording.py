@@ -15,7 +15,7 @@ from understanding.grading import SUPERLATIVE_DESCENDING, singular, stated_order
 # model splits across the pattern ("?u1 | bill | material PulseCraft Vertex"); the name alone says it
 _KIND_OF_KIND_BEFORE_NAME = re.compile(
     r"\b(?P<preposition>in|of|from|for|to|on|at|with|by) the [a-z]+ of "
-    r"(?!(?:the|a|an|our|their|its|product|all|which|whom|whose|that)\b)[a-z]+ (?=[A-Z0-9])")
+    r"(?!(?:the|a|an|our|their|its|product|all|which|whom|whose|that)\b)[a-z]+ (?=['\"‘“]?[A-Z0-9])")
 
 
 # "the PulseCraft Vertex bill of material", "the Mechtron SynthWave BOM": the same kind after the name
@@ -397,7 +397,7 @@ def _bare_noun_phrase_asked(question: str) -> str:
     """A bare noun phrase, typed without a final mark, as "Give me <it>." (a common noun first with "the");
     anything else as it is."""
     text = question.strip()
-    if len(text.split()) < 2 or text.endswith((".", "!", "?")) or _NOT_BARE.search(text):
+    if len(text.split()) < 3 or text.endswith((".", "!", "?")) or _NOT_BARE.search(text):  # "NIPS authors" is read well
         return question
     first, second = text.split()[:2]
     if first[:1].isupper() and (second[:1].isupper() or "'" in first or "’" in first or first.isupper()):
@@ -730,7 +730,8 @@ class NamedClause:
 _NAMED_CLAUSE = re.compile(
     r"\b(?P<before>(?i:which)(?:\s+of)?(?:\s+(?:the|our|all))?|(?i:how)\s+many|the|our|all|any|every|(?i:list|show|give\s+me))\s+"
     r"(?P<kind>everything|anything|(?:[a-z]+\s+){0,2}?[a-z]+s)(?P<clause>\s+(?:that\s+|which\s+)?(?:the\s+|our\s+)?"
-    r"(?P<name>[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*)*)(?:\s+(?:department|team|division|unit|group))?\s+(?:is|are|was|were)\s+"
+    r"(?P<name>[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*)*)(?:\s+(?:department|team|division|unit|group|service|product))?\s+"
+    r"(?:is|are|was|were)\s+"
     r"(?P<relation>responsible\s+for|in\s+charge\s+of|eligible\s+for|[a-z]+ed\s+(?:for|to|in|with|by))(?!\s+(?:the|a|an|our)\b))"
     r"(?=\s*(?:[,?.!]|$|[a-z]))")
 
