@@ -691,6 +691,9 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
      "list :: ?u1 | is a | hardware supplied by ; ?u1 | supplied by | Brazil",
      "list :: ?u1 | is a | hardware ; ?u1 | supplied by | Brazil"),
     ("without_glued_participle", "Which records are sorted by date?", "list :: ?u1 | is a | records sorted by", None),
+    ("without_unit_relations", "Which hardware products cost more than 5.90 euros?",  # the unit after the value
+     "list :: ?u1 | is a | hardware products ; ?u1 | cost | ?u2 ; ?u2 | euros | ?u3 :: filter ?u2 > 5.90",
+     "list :: ?u1 | is a | hardware products ; ?u1 | cost | ?u2 :: filter ?u2 > 5.90"),
     # a unit is neither a relation nor a kind (without_unit_relations)
     ("without_unit_relations", "Which Resistors weigh less than 3 grams?",
      "list :: ?u1 | is a | Resistors ; ?u1 | weigh | ?u3 ; ?u1 | grams | ?u4 :: filter ?u4 < 3",
@@ -3212,3 +3215,32 @@ def test_a_named_clause_may_name_a_service() -> None:
 
     clause = named_clause("Name the products that the Component Confabulation service is eligible for.")
     assert clause is not None and clause.name == "Component Confabulation" and clause.relation == "eligible for"
+
+
+@pytest.mark.parametrize(("question", "restricted", "compared"), [
+    ("Which hardware products whose product manager belongs to the Engineering department cost more than 5.90 euros?",
+     "Which hardware products whose product manager belongs to the Engineering department?",
+     "Which hardware products cost more than 5.90 euros?"),
+    ("Which products supplied by Wright Inc have a reliability index of at least 0.9?",
+     "Which products supplied by Wright Inc?", "Which products have a reliability index of at least 0.9?"),
+    ("Which products cost more than 5 euros?", None, None),  # nothing restricts them before
+    ("Show the names of properties of type Apartment whose agreed selling price is greater than 1000000.", None, None),
+])
+def test_restricted_things_compared_last_are_asked_apart(question: str, restricted: str | None,
+                                                         compared: str | None) -> None:
+    from understanding.rewording import compared_tail
+
+    found = compared_tail(question)
+    assert (found.restricted, found.compared) == (restricted, compared) if restricted else found is None
+
+
+def test_a_comparison_read_apart_joins_the_restricted_things() -> None:
+    from understanding.repairs import with_comparison_of
+
+    restricted = PhraseGraphPattern.from_text(
+        "list :: ?u1 | is a | hardware products ; ?u1 | product manager | ?u2 ; ?u2 | belongs to | Engineering")
+    compared = PhraseGraphPattern.from_text("list :: ?u1 | is a | hardware products ; ?u1 | cost | ?u2 :: filter ?u2 > 5.90")
+    assert with_comparison_of(restricted, compared).to_text() == (
+        "list :: ?u1 | is a | hardware products ; ?u1 | product manager | ?u2 ; ?u2 | belongs to | Engineering ; "
+        "?u1 | cost | ?u3 :: filter ?u3 > 5.90")
+    assert with_comparison_of(restricted, restricted) is None  # nothing compared

@@ -51,12 +51,14 @@ from understanding.repairs import (
     repaired,
     role_kind_reading,
     sorted_as_asked,
+    with_comparison_of,
     with_named_clause,
     with_named_exception,
 )
 from understanding.rewording import (
     SortClause,
     aggregated_things,
+    compared_tail,
     named_clause,
     owned_tail,
     read_text,
@@ -268,7 +270,7 @@ class QuestionParser:
         """Every question's readings; restricted things asked with what they have ("Which hardware products
         in the Switch category have a reliability index?") are read without it and it is put back as a
         relation of the answer (`understanding.rewording.owned_tail`), unless the reading has it."""
-        results = self._understand_measured(texts)
+        results = self._understand_compared(self._understand_measured(texts), texts)
         owned = {i: tail for i, text in enumerate(texts) if (tail := owned_tail(text)) is not None
                  and not _relates(results[i].pattern, tail.thing)}
         if not owned:
@@ -281,6 +283,33 @@ class QuestionParser:
                         for p in (told.pattern, *told.alternatives)]
             results[i] = replace(told, question=results[i].question, pattern=readings[0],
                                  alternatives=tuple(dict.fromkeys(readings[1:])))
+        return results
+
+    def _understand_compared(self, results: list[UnderstoodQuestion], texts: list[str]) -> list[UnderstoodQuestion]:
+        """Restricted things with a comparison said last are read as the restricted things and as the kind
+        with the comparison, and the two put together (`understanding.rewording.compared_tail`): first where
+        the model's reading of the whole lost a name of the restriction, next otherwise."""
+        found = {i: tail for i, text in enumerate(texts) if (tail := compared_tail(text)) is not None}
+        if not found:
+            return results
+        parts = self._understand_clauses([q for tail in found.values() for q in (tail.restricted, tail.compared)])
+        for n, (i, _) in enumerate(found.items()):
+            restricted, compared = parts[2 * n], parts[2 * n + 1]
+            if restricted.source != "model" or compared.source != "model" or restricted.unsupported or compared.unsupported:
+                continue
+            merged = with_comparison_of(restricted.pattern, compared.pattern)
+            asked = results[i]
+            if merged is None or merged == asked.pattern:
+                continue
+            kept = _said_words(asked.pattern) | {w for c in asked.pattern.comparisons for w in str(c.value).lower().split()}
+            named = {w for t in restricted.pattern.triples if not t.is_type for n in t.nodes() if not is_unknown(n)
+                     for w in n.lower().split()}
+            if named - kept:  # the model's reading of the whole lost a name the restriction has
+                results[i] = replace(asked, pattern=merged, answer_type=build_answer_type(
+                    asked.answer_type.kind, merged, asked.answer_type.confidence),
+                    alternatives=tuple(dict.fromkeys((asked.pattern, *asked.alternatives)))[:MAX_ALTERNATIVES])
+            else:
+                results[i] = replace(asked, alternatives=tuple(dict.fromkeys((merged, *asked.alternatives)))[:MAX_ALTERNATIVES])
         return results
 
     def _understand_measured(self, texts: list[str]) -> list[UnderstoodQuestion]:

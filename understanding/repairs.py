@@ -1093,6 +1093,9 @@ def without_unit_relations(question: str, pattern: PhraseGraphPattern) -> Phrase
             if any(other in t.nodes() for t in rest):
                 return replace(pattern, triples=rest)
             continue
+        if holder in compared and other not in compared and degrees.get(other) == 1 and \
+                other not in pattern.modified_nodes() and other not in pattern.projection:
+            return replace(pattern, triples=rest)  # "cost more than 5.90 euros" as `?u2 | euros | ?u3`: the unit
         if other not in compared or degrees.get(other) != 1:
             continue
         bare = [n for t in rest if not t.is_type and holder in t.nodes() for n in t.nodes()
@@ -2199,3 +2202,24 @@ def measured_things(listing: PhraseGraphPattern, form: QuestionForm, attribute: 
     for i in range(len(order)):
         measured = _renamed(measured, f"?kgqaRenumbered{i + 1}", f"?unknown{i + 1}")
     return measured
+
+
+def with_comparison_of(restricted: PhraseGraphPattern, compared: PhraseGraphPattern) -> PhraseGraphPattern | None:
+    """The reading of restricted things with the comparison another reading puts on the same things ("Which
+    hardware products whose product manager belongs to Engineering?" and "Which hardware products cost
+    more than 5.90 euros?"): the second's relations and comparisons on the answer added to the first, its
+    other unknowns renamed apart. None where either reading ranks, or the second compares nothing."""
+    if restricted.ordering is not None or compared.ordering is not None or not compared.comparisons or \
+            restricted.form not in (QuestionForm.LIST, QuestionForm.COUNT) or \
+            compared.form not in (QuestionForm.LIST, QuestionForm.COUNT):
+        return None
+    start = next_unknown_number(restricted.unknowns())
+    others = [n for n in dict.fromkeys(n for t in compared.triples for n in t.nodes()) if is_unknown(n) and n != ANSWER]
+    for i, node in enumerate(others):
+        compared = _renamed(compared, node, f"?kgqaApart{i}")
+    for i in range(len(others)):
+        compared = _renamed(compared, f"?kgqaApart{i}", f"?unknown{start + i}")
+    typed = any(t.is_type and t.subject == ANSWER for t in restricted.triples)
+    added = [t for t in compared.triples if not (typed and t.is_type and t.subject == ANSWER)]
+    return replace(restricted, triples=tuple(dict.fromkeys((*restricted.triples, *added))),
+                   comparisons=(*restricted.comparisons, *compared.comparisons))

@@ -812,3 +812,38 @@ def aggregated_things(question: str) -> AggregatedThings | None:
         return None
     return AggregatedThings(f"Give me all {found.group('kind')} {found.group('rest')}.",
                             _MEASURES[found.group("measure").lower()], found.group("attribute").lower())
+
+
+@dataclass(frozen=True)
+class ComparedTail:
+    """Restricted things with a comparison said last ("Which hardware products whose product manager belongs to
+    the Engineering department cost more than 5.90 euros?"): the restricted things asked alone ("Which
+    hardware products whose product manager belongs to the Engineering department?") and the kind with the
+    comparison alone ("Which hardware products cost more than 5.90 euros?")."""
+
+    restricted: str
+    compared: str
+
+
+_COMPARED_TAIL = re.compile(
+    r"^(?P<ask>(?i:which|what|how\s+many|list|show(?:\s+me)?|give\s+me|find|name))\s+(?:(?i:all)\s+)?(?:(?i:the|our)\s+)?"
+    r"(?P<kind>[a-z]+(?:\s+(?![a-z]+ed\b)(?!(?:whose|that|which|who|from|in|of|by)\b)[a-z]+)?)\s+"
+    r"(?P<clause>(?:whose|that|which|who|from|in|of|by|supplied|managed|made|sold)\s+"
+    r"[^?]*?[A-Z0-9][^?]*?)\s+(?P<tail>(?:(?:that|which|and)\s+)?(?:costs?|weighs?|weigh|have|has|are|is|with|were|was)\s+"
+    r"(?:an?\s+[a-z]+(?:\s+[a-z]+)?\s+(?:of\s+)?)?(?:more|less|fewer|greater|higher|lower|at\s+least|at\s+most|under|over|"
+    r"above|below|between)\b[^?]*?)\s*[?.!]?$")
+
+
+def compared_tail(question: str) -> ComparedTail | None:
+    """The restricted things and the comparison said after them, asked apart: the model drops one of the two
+    in the whole question and reads each alone well (`QuestionParser._understand`). None for another shape."""
+    found = _COMPARED_TAIL.match(question.strip())
+    if found is None or found.group("kind").split()[-1] in ("that", "which", "who", "whose") or \
+            found.group("clause").startswith("of ") or (  # "names of properties": the comparison may be of either
+                re.search(r"\bwhose\b", found.group("clause"))
+                and re.match(r"(?:(?:that|which|and)\s+)?(?:is|are|was|were)\b", found.group("tail"))):
+        return None  # "whose agreed selling price is greater than ...": the whose-noun's comparison
+    ask = found.group("ask")
+    tail = re.sub(r"^(?:that|which|and)\s+", "", found.group("tail"))
+    wh = "How many" if ask.lower().startswith("how") else "Which"
+    return ComparedTail(f"{wh} {found.group('kind')} {found.group('clause')}?", f"{wh} {found.group('kind')} {tail}?")
