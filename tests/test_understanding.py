@@ -3176,6 +3176,8 @@ def test_the_parser_reads_restricted_things_apart_from_what_they_have() -> None:
     ("What's the average reliability index of hardware supplied by companies located in Germany?",
      "Give me all hardware supplied by companies located in Germany."),
     ("What is the average price of products?", None),  # nothing restricts them
+    ("What is the total number of politicians whose predecessor's deputy is Jenny Macklin?", None),  # a count
+    ("What is the largest city of the country which has an assembly of Plymouth Savoy?", None),  # a thing, no measure
     ("What is the highest price charged for an LCD product?", None),
 ])
 def test_a_measure_of_restricted_things_is_asked_as_their_list(question: str, listing: str | None) -> None:
@@ -3244,3 +3246,16 @@ def test_a_comparison_read_apart_joins_the_restricted_things() -> None:
         "list :: ?u1 | is a | hardware products ; ?u1 | product manager | ?u2 ; ?u2 | belongs to | Engineering ; "
         "?u1 | cost | ?u3 :: filter ?u3 > 5.90")
     assert with_comparison_of(restricted, restricted) is None  # nothing compared
+
+
+def test_what_the_things_of_asked_values_have_is_not_read_apart() -> None:
+    class ByQuestion:  # "the names of departments": the answers are values of the departments
+        def predict(self, questions: list[str]) -> list[ModelOutput]:
+            return [ModelOutput("list :: ?u1 | names | ?u2 ; ?u2 | is a | departments", AnswerKind.STRING, 0.9)
+                    for _ in questions]
+
+    [understood] = QuestionParser(ByQuestion()).parse_sync(["What are the names of departments that have an employee?"])
+    assert understood.pattern.to_text() == "list :: ?u1 | names | ?u2 ; ?u2 | is a | departments"
+    from understanding.rewording import owned_tail
+
+    assert owned_tail("What states in the united states have a city of springfield") is None  # a name, not a thing

@@ -763,7 +763,8 @@ _OWNED_TAIL = re.compile(
     r"(?:(?:that|which|who)\s+)?(?:have|has)\s+(?:an?|any)\s+"
     r"(?P<thing>[a-z][a-z-]*(?: [a-z][a-z-]*){0,2}?)(?:\s+at\s+all|\s+on\s+(?:record|file))?\s*[?.!]?$")
 _NOT_OWNED = frozenset({"than", "that", "which", "who", "and", "or", "not", "more", "less", "fewer", "same", "such",
-                        "named", "called", "titled", "labelled", "labeled", "lot", "total", "number", "value"})
+                        "named", "called", "titled", "labelled", "labeled", "lot", "total", "number", "value",
+                        "of", "in", "for", "with", "from", "by", "to", "on", "at"})  # "a city of springfield": a name
 
 
 def owned_tail(question: str) -> OwnedTail | None:
@@ -792,8 +793,7 @@ class AggregatedThings:
 
 
 _MEASURES = {"average": "avg", "mean": "avg", "total": "sum", "combined": "sum", "overall": "sum", "summed": "sum",
-             "highest": "max", "maximum": "max", "largest": "max", "greatest": "max",
-             "lowest": "min", "minimum": "min", "smallest": "min"}
+             "highest": "max", "maximum": "max", "lowest": "min", "minimum": "min"}  # "the largest city of ...": a thing
 _AGGREGATED_THINGS = re.compile(
     r"^(?:(?:what|how\s+much)\s+(?:is|was|are|were)\s+|what['’]s\s+|tell\s+me\s+|give\s+me\s+|show\s+me\s+|calculate\s+|compute\s+)?"
     rf"the\s+(?P<measure>{'|'.join(_MEASURES)})\s+(?P<attribute>[a-z]+(?:\s+[a-z]+){{0,2}}?)\s+(?:of|for|across|among)\s+"
@@ -808,8 +808,10 @@ def aggregated_things(question: str) -> AggregatedThings | None:
     supplied by companies based in Germany" decoded with `| is a | hardware supplied by companies`); the
     measure goes back on top (`QuestionParser._understand`). Only where the restriction names something."""
     found = _AGGREGATED_THINGS.match(question.strip())
-    if found is None or found.group("kind").split()[-1].lower() in ("that", "which", "who", "whose"):
-        return None
+    if found is None or found.group("kind").split()[-1].lower() in ("that", "which", "who", "whose", "everything",
+                                                                    "anything", "everyone", "anyone") or \
+            found.group("attribute").split()[0] in ("number", "count", "amount", "sum", "quantity"):
+        return None  # "the total number of politicians whose ...": a count
     return AggregatedThings(f"Give me all {found.group('kind')} {found.group('rest')}.",
                             _MEASURES[found.group("measure").lower()], found.group("attribute").lower())
 
