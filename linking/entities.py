@@ -21,7 +21,7 @@ import pyoxigraph as ox
 from gateway.endpoint import Endpoint
 from gateway.sparql import XSD, Term, endpoint_setup, optional_select
 from linking.affinity import AffinityScorer, split_words
-from understanding.grading import singular
+from understanding.grading import plural, singular
 
 RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 SUBCLASS_OF = "http://www.w3.org/2000/01/rdf-schema#subClassOf"
@@ -35,7 +35,8 @@ MAX_TWINS = 20
 SYNONYM_FACTOR = 0.9  # a class fitting a synonym of the phrase's kind word, not the word itself
 # Kind words of everyday English that name one kind ("Which vendors ..." asks for suppliers): each group's
 # words stand for each other when a class phrase is linked; general English, the same for every graph.
-_KIND_SYNONYMS = (("supplier", "vendor", "provider", "seller", "company", "firm"), ("product", "item", "article", "merchandise"),
+_KIND_SYNONYMS = (("supplier", "vendor", "provider", "seller", "company", "firm"),
+                  ("product", "item", "article", "merchandise"),
                   ("employee", "staff", "worker", "personnel", "staffer", "colleague"),
                   ("department", "team", "division"), ("customer", "client", "buyer"), ("part", "component"))
 KIND_SYNONYMS = {word: tuple(other for other in group if other != word) for group in _KIND_SYNONYMS for word in group}
@@ -48,13 +49,9 @@ def kind_synonyms(phrase: str) -> list[str]:
     if not words:
         return []
     last = words[-1].lower()
-    plural = singular(last) != last and singular(last) in KIND_SYNONYMS
-    others = KIND_SYNONYMS.get(singular(last) if plural else last, ())
-    return [" ".join([*words[:-1], _plural(other) if plural else other]) for other in others]
-
-
-def _plural(noun: str) -> str:
-    return noun[:-1] + "ies" if noun.endswith("y") and noun[-2:-1] not in "aeiou" else noun + "s"
+    is_plural = singular(last) != last and singular(last) in KIND_SYNONYMS
+    others = KIND_SYNONYMS.get(singular(last) if is_plural else last, ())
+    return [" ".join([*words[:-1], plural(other) if is_plural else other]) for other in others]
 
 
 def kind_affinity(scorer: AffinityScorer, phrase: str, texts: Sequence[str]) -> np.ndarray:

@@ -61,6 +61,13 @@ IMPLIED_ORDER = {
     for word, adjective in _SUPERLATIVE_OF.items()
 }
 
+def plural(noun: str) -> str:
+    """A crude English plural of a singular noun ("supplier" -> "suppliers", "company" -> "companies")."""
+    if noun.endswith("s"):
+        return noun
+    return noun[:-1] + "ies" if noun.endswith("y") and noun[-2:-1] not in "aeiou" else noun + "s"
+
+
 def singular(word: str) -> str:
     """A crude English singular, enough to make 'singers' equal 'singer' and 'cities' equal 'city'."""
     if len(word) > 4 and word.endswith("ies"):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from understanding.grading import SUPERLATIVE_DESCENDING, singular, stated_ordering
+from understanding.grading import SUPERLATIVE_DESCENDING, plural, singular, stated_ordering
 
 # "the bill of material PulseCraft Vertex": a kind of two words joined by "of" before a name, which the
 # model splits across the pattern ("?u1 | bill | material PulseCraft Vertex"); the name alone says it
@@ -475,12 +475,6 @@ _MEASURE_OF_EVERY = re.compile(r"\b(?P<head>(?:total|combined|overall|summed|ave
 _IN_THE_CATALOGUE = re.compile(r"\s+(?:in|from)\s+(?:the|our)\s+(?:product\s+)?catalog(?:ue)?\b", re.IGNORECASE)
 
 
-def _plural(noun: str) -> str:
-    if noun.endswith("s"):
-        return noun
-    return noun[:-1] + "ies" if noun.endswith("y") and noun[-2:-1] not in "aeiou" else noun + "s"
-
-
 def read_text(question: str) -> str:
     """The question as the model and the readers read it: capitalised and ended by "?" (or "." after
     an imperative) where it was not, the context told before the question left
@@ -525,7 +519,7 @@ def read_text(question: str) -> str:
         question = "What is the " + phrase[:1].lower() + phrase[1:]
     question = _RESTATED.sub("", question)
     question = _ON_FILE.sub(lambda found: found.group("had"), question)
-    question = _MEASURE_OF_EVERY.sub(lambda found: f"{found.group('head')}all {_plural(found.group('thing'))}", question)
+    question = _MEASURE_OF_EVERY.sub(lambda found: f"{found.group('head')}all {plural(found.group('thing'))}", question)
     question = _IN_THE_CATALOGUE.sub("", question)
     question = _UNIT_AFTER_ATTRIBUTE.sub(lambda found: found.group("attribute"), question)
     question = _COUNT_PER_ONE.sub(lambda found: f"{found.group('head')} per "
