@@ -674,6 +674,11 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
     ("with_agents_origin", "list the hardware managed by Gretel Roth that come from chinese suppliers",
      "list :: ?u1 | is a | hardware ; ?u1 | managed by | Gretel Roth ; ?u1 | suppliers | chinese suppliers",
      "list :: ?u1 | is a | hardware ; ?u1 | managed by | Gretel Roth ; ?u1 | suppliers | chinese"),
+    ("with_agents_origin", "What's the lowest price we pay for a Switch from an American vendor?",  # "from" an agent
+     "min :: ?u1 | price | ?u2 ; ?u2 | is a | Switches ; ?u2 | from | American vendor",
+     "min :: ?u1 | price | ?u2 ; ?u2 | is a | Switches ; ?u2 | vendor | American"),
+    ("with_agents_origin", "Which products come from the Tokyo plant?",
+     "list :: ?u1 | is a | products ; ?u1 | from | Tokyo plant", None),
     # the group word before a name relates the asked kind's things to the group (with_kind_of_named_group)
     ("with_kind_of_named_group", "Show the hardware of the category Driver with a weight of at least 19 gram",
      "list :: ?u1 | hardware | ?u2 ; ?u2 | is a | category Driver ; ?u2 | weight | ?u3 :: filter ?u3 >= 19",
@@ -3175,6 +3180,8 @@ def test_the_parser_reads_restricted_things_apart_from_what_they_have() -> None:
      "Give me all hardware products supplied by Wright Inc."),
     ("What's the average reliability index of hardware supplied by companies located in Germany?",
      "Give me all hardware supplied by companies located in Germany."),
+    ("What's the lowest price for a Switch from an American vendor?",  # "a Switch": all of them
+     "Give me all Switches from an American vendor."),
     ("What is the average price of products?", None),  # nothing restricts them
     ("What is the total number of politicians whose predecessor's deputy is Jenny Macklin?", None),  # a count
     ("What is the largest city of the country which has an assembly of Plymouth Savoy?", None),  # a thing, no measure

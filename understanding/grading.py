@@ -65,6 +65,8 @@ def plural(noun: str) -> str:
     """A crude English plural of a singular noun ("supplier" -> "suppliers", "company" -> "companies")."""
     if noun.endswith("s"):
         return noun
+    if noun.endswith(("x", "z", "ch", "sh")):
+        return noun + "es"
     return noun[:-1] + "ies" if noun.endswith("y") and noun[-2:-1] not in "aeiou" else noun + "s"
 
 

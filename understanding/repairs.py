@@ -30,6 +30,7 @@ from understanding.grading import (
     StatedOrdering,
     is_grading_phrase,
     number_value,
+    plural,
     same_words,
     singular,
     stated_offset,
@@ -169,9 +170,10 @@ def with_named_by_its_kind(question: str, pattern: PhraseGraphPattern) -> Phrase
 
 def finished(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """Repairs applied last, to every reading, including those the syntax readers write: the ordinal's
-    offset, the participle before "by a <noun>" and a bound in cents."""
+    offset, the participle before "by a <noun>", a bound in cents and the agents' origin."""
     pattern = with_stated_limit(question, with_agent_phrase(question, with_quoted_title(question, pattern)))
-    return with_cents(question, with_value_asked_too(question, with_stated_offset(question, pattern)))
+    pattern = with_cents(question, with_value_asked_too(question, with_stated_offset(question, pattern)))
+    return with_agents_origin(question, pattern)
 
 
 def with_named_exception(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
@@ -1110,11 +1112,15 @@ def without_unit_relations(question: str, pattern: PhraseGraphPattern) -> Phrase
 
 def with_agents_origin(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """"... that come from chinese suppliers" decoded as `?u1 | suppliers | chinese suppliers`: the
-    agents' origin is the value (`?u1 | suppliers | chinese`), as in "products from German suppliers"."""
+    agents' origin is the value (`?u1 | suppliers | chinese`), as in "products from German suppliers"; so
+    for "from an American vendor" read as `?u2 | from | American vendor` (`?u2 | vendor | American`)."""
     def origin(triple: PhraseTriple) -> PhraseTriple:
         head, _, tail = triple.object.rpartition(" ")
-        if triple.is_type or is_unknown(triple.object) or triple.relation.lower() not in AGENT_NOUNS or \
-                tail.lower() != triple.relation.lower() or not head or " " in head:
+        if triple.is_type or is_unknown(triple.object) or not head or " " in head:
+            return triple
+        if triple.relation.lower() in ("from", "by") and plural(tail.lower()) in AGENT_NOUNS:
+            return PhraseTriple(triple.subject, tail, head)  # "from an American vendor"
+        if triple.relation.lower() not in AGENT_NOUNS or tail.lower() != triple.relation.lower():
             return triple
         return PhraseTriple(triple.subject, triple.relation, head)
 

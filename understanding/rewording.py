@@ -791,7 +791,7 @@ _MEASURES = {"average": "avg", "mean": "avg", "total": "sum", "combined": "sum",
 _AGGREGATED_THINGS = re.compile(
     r"^(?:(?:what|how\s+much)\s+(?:is|was|are|were)\s+|what['’]s\s+|tell\s+me\s+|give\s+me\s+|show\s+me\s+|calculate\s+|compute\s+)?"
     rf"the\s+(?P<measure>{'|'.join(_MEASURES)})\s+(?P<attribute>[a-z]+(?:\s+[a-z]+){{0,2}}?)\s+(?:of|for|across|among)\s+"
-    r"(?:the\s+|all\s+(?:of\s+)?(?:the\s+|our\s+)?|our\s+)?(?P<kind>[a-z]+(?:\s+[a-z]+)?)\s+"
+    r"(?:the\s+|an?\s+|any\s+|all\s+(?:of\s+)?(?:the\s+|our\s+)?|our\s+)?(?P<kind>[a-z]+(?:\s+[a-z]+)?)\s+"
     r"(?P<rest>(?:that|which|who|whose|[a-z]+ed|in|from|by|with|under|made|sold|built)\s+[^?]*?[A-Z0-9'\"][^?]*?)\s*[?.!]?$",
     re.I)
 
@@ -806,7 +806,10 @@ def aggregated_things(question: str) -> AggregatedThings | None:
                                                                     "anything", "everyone", "anyone") or \
             found.group("attribute").split()[0] in ("number", "count", "amount", "sum", "quantity"):
         return None  # "the total number of politicians whose ...": a count
-    return AggregatedThings(f"Give me all {found.group('kind')} {found.group('rest')}.",
+    kind = found.group("kind")
+    if re.search(r"\b(?:an?|any)\s+" + re.escape(kind) + r"\b", found.group(0)):  # "for a Switch": all Switches
+        kind = " ".join([*kind.split()[:-1], plural(kind.split()[-1])])
+    return AggregatedThings(f"Give me all {kind} {found.group('rest')}.",
                             _MEASURES[found.group("measure").lower()], found.group("attribute").lower())
 
 
