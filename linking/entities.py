@@ -54,6 +54,26 @@ def kind_synonyms(phrase: str) -> list[str]:
     return [" ".join([*words[:-1], plural(other) if is_plural else other]) for other in others]
 
 
+def kind_heads(phrase: str) -> set[str]:
+    """The phrase's kind word (its last), singular, with its synonyms: "components" -> {"component", "part"}."""
+    words = split_words(phrase)
+    if not words:
+        return set()
+    head = singular(words[-1])
+    return {head, *KIND_SYNONYMS.get(head, ())}
+
+
+def iri_words(iri: str) -> set[str]:
+    """The singular words of an IRI's local name ("BomPart" -> {"bom", "part"})."""
+    return {singular(w) for w in split_words(local_name(iri))}
+
+
+def records_of(iri: str, heads: set[str]) -> bool:
+    """Whether a class is named with a kind word and more ("BOM Part" for "parts"): its instances may be
+    records of the things the word names."""
+    return any({head} < iri_words(iri) for head in heads)
+
+
 def kind_affinity(scorer: AffinityScorer, phrase: str, texts: Sequence[str]) -> np.ndarray:
     """Affinity of a kind phrase to class words, a synonym of its kind word counting at `SYNONYM_FACTOR`:
     one measure for linking class phrases and for filtering answers by their classes."""
@@ -321,11 +341,8 @@ class EntityLinker:
         instances record a thing under a link named with that word (`hasPart`), the class of the
         things recorded (Hardware): "parts" are those things too. None for any other class; one request
         per class and endpoint, kept."""
-        words = split_words(phrase)
-        heads = {singular(words[-1].lower())} if words else set()
-        heads |= {other for head in list(heads) for other in KIND_SYNONYMS.get(head, ())}
-        named = {singular(w.lower()) for w in split_words(local_name(record_class))}
-        if not any({head} < named for head in heads):
+        heads = kind_heads(phrase)
+        if not records_of(record_class, heads):
             return None
         key = (endpoint.config.cache_key, record_class, " ".join(sorted(heads)))
         if key not in self._held:
@@ -335,7 +352,7 @@ class EntityLinker:
                 rows = await self._optional_select(endpoint, query)
             held = [row["c"].value for row in rows if isinstance(row.get("p"), ox.NamedNode)
                     and isinstance(row.get("c"), ox.NamedNode) and row["c"].value != record_class
-                    and heads & {singular(w.lower()) for w in split_words(local_name(row["p"].value))}]
+                    and heads & iri_words(row["p"].value)]
             self._held[key] = held[0] if held else None
         return self._held[key]
 

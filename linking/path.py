@@ -27,16 +27,18 @@ from gateway.errors import GatewayError, RequestBudgetSpent, SparqlError
 from gateway.models import XSD, Answer, AnswerStatus, PathResult
 from gateway.qa import AskOptions
 from gateway.sparql import Term, counting_requests, sharing_results, term_to_sparql
-from linking.affinity import AffinityScorer, default_scorer, split_words
+from linking.affinity import AffinityScorer, default_scorer
 from linking.demonyms import country_of
 from linking.entities import (
     RDF_TYPE,
     EntityLinker,
     LinkedEntity,
     NodeLinks,
+    iri_words,
     is_value_phrase,
-    kind_synonyms,
+    kind_heads,
     local_name,
+    records_of,
 )
 from linking.execution import ExecutedQuery, QueryExecutor, readable_alternative, select_answer, term_key
 from linking.filtering import AnswerTypeFilter, FilterOutcome
@@ -634,15 +636,9 @@ class KgqanPath:
                 not query.sparql.startswith(f"SELECT DISTINCT {query.answer_var} WHERE") or \
                 "GROUP BY" in query.modifiers or query.answer_var in query.modifiers:
             return False
-        head = singular(split_words(asked)[-1]) if split_words(asked) else ""  # the head: "hardware part"
-        heads = {head, *kind_synonyms(head)} if head else set()  # "component": a part
-
-        def record_class(iri: str) -> bool:  # "BomPart" for "parts": the asked word and more
-            class_words = {singular(w) for w in split_words(local_name(iri))}
-            return any({h} < class_words for h in heads)
-
+        heads = kind_heads(asked)  # the head, "hardware part"; "component": a part; "BomPart" records "parts"
         known = {c for a in iris for c in chosen.types.get(a.value, [])}
-        if known and not any(record_class(c) for c in known):
+        if known and not any(records_of(c, heads) for c in known):
             return False  # the classes are known already: no request
         records = iris[:MAX_RECORDS]
         values = " ".join(f"<{a.value}>" for a in records)
@@ -655,11 +651,11 @@ class KgqanPath:
         rows = [row for row in result if isinstance(row.get("p"), ox.NamedNode) and isinstance(row.get("c"), ox.NamedNode)]
 
         def named(iri: str) -> bool:
-            return bool(heads & {singular(w) for w in split_words(local_name(iri))})
+            return bool(heads & iri_words(iri))
 
         typed = [row for row in rows if row["p"].value == RDF_TYPE]
         if len(typed) != 1 or int(typed[0]["k"].value) != 1 or int(typed[0]["n"].value) != len(records) or \
-                not record_class(typed[0]["c"].value):
+                not records_of(typed[0]["c"].value, heads):
             return False  # not all of one class named with the asked word and more
         links = [row["p"].value for row in rows if row["p"].value != RDF_TYPE and named(row["p"].value)
                  and int(row["n"].value) == len(records) == int(row["m"].value)]

@@ -13,6 +13,7 @@ questions' triples worse and 1 better (a one-off comparison of both readings' tr
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 
 from understanding.answer_types import kind_of_attribute
@@ -1022,6 +1023,16 @@ def with_implied_attribute(question: str, pattern: PhraseGraphPattern) -> Phrase
     graded = _fresh_unknown(pattern)
     return replace(pattern, triples=(*pattern.triples, PhraseTriple(ordering.node, word, graded)),
                    ordering=replace(ordering, node=graded))
+
+
+def _renumbered(pattern: PhraseGraphPattern, nodes: Sequence[str], first: int) -> PhraseGraphPattern:
+    """The pattern with `nodes` called ?unknown<first>, ?unknown<first + 1>, ... in their order (renamed
+    through names of their own, so a new name may be an old one's)."""
+    for i, node in enumerate(nodes):
+        pattern = _renamed(pattern, node, f"?kgqaRenumbered{i}")
+    for i in range(len(nodes)):
+        pattern = _renamed(pattern, f"?kgqaRenumbered{i}", f"?unknown{first + i}")
+    return pattern
 
 
 def _renamed(pattern: PhraseGraphPattern, old: str, new: str) -> PhraseGraphPattern:
@@ -2203,11 +2214,7 @@ def measured_things(listing: PhraseGraphPattern, form: QuestionForm, attribute: 
     measured = replace(things, form=form, triples=(PhraseTriple(ANSWER, attribute, thing), *things.triples),
                        projection=(ANSWER,))
     order = list(dict.fromkeys(n for t in measured.triples for n in t.nodes() if is_unknown(n)))
-    for i, node in enumerate(order):  # numbered as they come, the measured things second
-        measured = _renamed(measured, node, f"?kgqaRenumbered{i + 1}")
-    for i in range(len(order)):
-        measured = _renamed(measured, f"?kgqaRenumbered{i + 1}", f"?unknown{i + 1}")
-    return measured
+    return _renumbered(measured, order, 1)  # numbered as they come, the measured things second
 
 
 def with_comparison_of(restricted: PhraseGraphPattern, compared: PhraseGraphPattern) -> PhraseGraphPattern | None:
@@ -2219,12 +2226,8 @@ def with_comparison_of(restricted: PhraseGraphPattern, compared: PhraseGraphPatt
             restricted.form not in (QuestionForm.LIST, QuestionForm.COUNT) or \
             compared.form not in (QuestionForm.LIST, QuestionForm.COUNT):
         return None
-    start = next_unknown_number(restricted.unknowns())
     others = [n for n in dict.fromkeys(n for t in compared.triples for n in t.nodes()) if is_unknown(n) and n != ANSWER]
-    for i, node in enumerate(others):
-        compared = _renamed(compared, node, f"?kgqaApart{i}")
-    for i in range(len(others)):
-        compared = _renamed(compared, f"?kgqaApart{i}", f"?unknown{start + i}")
+    compared = _renumbered(compared, others, next_unknown_number(restricted.unknowns()))
     typed = any(t.is_type and t.subject == ANSWER for t in restricted.triples)
     added = [t for t in compared.triples if not (typed and t.is_type and t.subject == ANSWER)]
     return replace(restricted, triples=tuple(dict.fromkeys((*restricted.triples, *added))),
