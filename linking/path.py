@@ -49,6 +49,7 @@ from linking.queries import (
     LinkedPattern,
     QueryBuilder,
     answers_are_many,
+    companion_values,
     ranked_owner,
     reading_factor,
     valued_nodes,
@@ -996,7 +997,7 @@ class KgqanPath:
             else:
                 anchor_node, anchor_pattern = _unknown_anchor(triple, pattern, nodes, classes, kinds or {}, related)
                 unanchored.append((triple, anchor_node, anchor_pattern))
-        valued = valued_nodes(pattern) | ({ANSWER} if value_answer else set())
+        valued = valued_nodes(pattern) | ({ANSWER} if value_answer else set()) | companion_values(pattern)
         to_values = {triple: (anchor_node, anchor_pattern) for triple, anchor_node, anchor_pattern in unanchored
                      if (set(triple.nodes()) - {anchor_node}) & valued}
         degrees = node_degrees(pattern.triples)

@@ -18,6 +18,7 @@ from gateway.sparql import term_to_sparql
 from gateway.sparql_syntax import variables_renamed
 from linking.entities import RDF_TYPE, LinkedEntity
 from linking.relations import OUT, LinkedPredicate
+from understanding.answer_types import kind_of_attribute
 from understanding.grading import number_value
 from understanding.pgp import (
     ANSWER,
@@ -207,9 +208,10 @@ class QueryBuilder:
         by_triple = {edge.triple: edge for edge in linked.edges}
         dangling = dangling_unknowns(linked.pattern)
         valued = valued_nodes(linked.pattern)
+        companions = companion_values(linked.pattern)
         countable = countable_values(linked.pattern)
         modified = linked.pattern.modified_nodes() - ({ANSWER} if sorted_by_itself(linked.pattern) else set())
-        unmergeable = valued | modified | shared_values(linked.pattern)  # a counted unknown
+        unmergeable = valued | (set(linked.pattern.projection) - {ANSWER}) | modified | shared_values(linked.pattern)  # a counted unknown
         # is many things, not the answer; a value two things share ("the same department as X") is neither of them
         for index, triple in enumerate(linked.pattern.triples):
             if triple.is_type:
@@ -230,6 +232,11 @@ class QueryBuilder:
                 return None
             anchor_key = chosen[edge.anchor].term.value if edge.anchor in chosen else ""
             predicates = edge.by_anchor.get(anchor_key, [])
+            if edge.other in companions:  # the number a thing holds, not the thing (`price/amount`)
+                held = {(p.iri, p.through) for p in predicates if p.value_of} | \
+                       {(p.through, None) for p in predicates if p.through and p.through_out and p.literal}
+                predicates = [p for p in predicates if p.value_of or p.through
+                              or p.direction != OUT or (p.iri, p.through) not in held]
             # "Which suppliers ..." as `?u1 | suppliers | ?u2`: the answer is a supplier, so reading the
             # phrase as a predicate of the answer (`?u1 hasSupplier ?u2`) is the discounted one
             asked_for = asked is not None and ANSWER in triple.nodes() and _words(asked) == _words(triple.relation)
@@ -602,6 +609,17 @@ def valued_nodes(pattern: PhraseGraphPattern) -> set[str]:
     if pattern.form.is_aggregate and pattern.form is not QuestionForm.COUNT and not pattern.per:
         nodes.add(aggregate_target(pattern))
     return {n for n in nodes if is_unknown(n)}
+
+
+def companion_values(pattern: PhraseGraphPattern) -> set[str]:
+    """Numbers and dates asked beside the answers (`:: select ?u1 ?u2`, `?u2` a leaf of one relation that
+    names a measure or a date): where the relation leads to things that hold one number or date (a price
+    node's amount), that is the value asked ("every service with its price"), not the thing. A
+    department beside its members stays the department (its one number is an id)."""
+    degree = node_degrees(pattern.triples)
+    relation = {n: t.relation for t in pattern.triples if not t.is_type for n in t.nodes()}
+    return {n for n in pattern.projection if n != ANSWER and is_unknown(n) and degree.get(n) == 1
+            and kind_of_attribute(relation[n]) in (AnswerKind.NUMBER, AnswerKind.DATE)}
 
 
 def sorted_by_itself(pattern: PhraseGraphPattern) -> bool:

@@ -1196,3 +1196,21 @@ async def test_parts_are_also_the_things_the_part_records_record(path: KgqanPath
     cheap = await ck25.sparql.select(f"SELECT (COUNT(DISTINCT ?x) AS ?n) WHERE {{ ?x a <{PV}Hardware> ; <{PV}price>/<{PV}amount> ?a "
                                      f"FILTER(?a < 1) }}")
     assert [a.value for a in counted.answers] == [cheap.rows[0]["n"].value]
+
+
+async def test_a_measure_asked_beside_the_answers_is_the_number_its_thing_holds(path: KgqanPath, ck25: Endpoint) -> None:
+    """"Every service with its price": a service's `price` is a price node; the value beside each service
+    is that node's amount, and a department beside its members stays the department."""
+    result = await path.answer_understood(
+        understood("list :: ?u1 | is a | service ; ?u1 | price | ?u2 :: select ?u1 ?u2", AnswerType(AnswerKind.RESOURCE,
+                                                                                                   "service")),
+        ck25, KGQAN_ONLY)
+    truth = await ck25.sparql.select(f"SELECT ?s ?a WHERE {{ ?s a <{PV}Service> ; <{PV}price>/<{PV}amount> ?a }}")
+    assert {tuple(v.value for v in a.values()) for a in result.answers} == \
+        {(r["s"].value, r["a"].value) for r in truth.rows}
+    members = await path.answer_understood(
+        understood("list :: ?u1 | is a | manager ; ?u1 | department | ?u2 :: select ?u1 ?u2",
+                   AnswerType(AnswerKind.RESOURCE, "manager")), ck25, KGQAN_ONLY)
+    departments = await ck25.sparql.select(f"SELECT ?m ?d WHERE {{ ?m a <{PV}Manager> ; <{PV}memberOf> ?d }}")
+    assert {tuple(v.value for v in a.values()) for a in members.answers} == \
+        {(r["m"].value, r["d"].value) for r in departments.rows}

@@ -686,6 +686,8 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
     ("with_kind_of_named_group", "Which hardware products in the Switch category have no reliability index?",
      "list :: ?u1 | hardware products | ?u2 ; ?u2 | is a | Switch category ; ?u1 | not reliability index | ?u3",
      "list :: ?u1 | is a | hardware products ; ?u1 | category | Switch ; ?u1 | not reliability index | ?u3"),
+    ("with_kind_of_named_group", "Give me the experts for the Sensor category.",  # the group is what they relate to
+     "list :: ?u1 | experts | ?u2 ; ?u2 | is a | Sensor category", "list :: ?u1 | experts | Sensor"),
     ("with_kind_of_named_group", "Which hardware products have a supplier in the Switch category?",  # not right after
      "list :: ?u1 | hardware products | ?u2 ; ?u2 | is a | Switch category", None),
     # a participle glued to the kind is a relation of its things (without_glued_participle)
@@ -3169,6 +3171,64 @@ def test_the_parser_reads_restricted_things_apart_from_what_they_have() -> None:
     assert negated.pattern.to_text() == \
         "list :: ?u1 | is a | hardware products ; ?u1 | category | Switch ; ?u1 | not reliability index | ?u2"
     assert not negated.unsupported
+
+
+@pytest.mark.parametrize(("question", "told", "attributes"), [
+    ("List our suppliers in Germany together with the city they're located in.", "List our suppliers in Germany.",
+     ("city",)),
+    ("list every service with its price, most expensive first", "list every service, most expensive first.", ("price",)),
+    ("Who reports directly to Thomas Mueller, and what are their phone numbers?", "Who reports directly to Thomas Mueller?",
+     ("phone numbers",)),
+    ("Which parts are in the bill of material Mechtron SynthWave and in which quantity?",
+     "Which parts are in the bill of material Mechtron SynthWave?", ("quantity",)),
+    ("Show the employees with their names and phone numbers, sorted by name", "Show the employees, sorted by name.",
+     ("names", "phone numbers")),
+    ("Which products does Neal LLC supply and what do they cost?", "Which products does Neal LLC supply?", ("price",)),
+    ("Which product managers look after services, and which department does each of them work in?",
+     "Which product managers look after services?", ("department",)),
+    ("Which suppliers with their headquarters in Germany supply sensors?", None, None),  # a restriction, not a value
+    ("Which products are supplied by Becker LLC and cost more than 100?", None, None),
+    ("Which employees and their managers work in Berlin?", None, None),  # not said last
+])
+def test_values_asked_beside_the_answers_are_read_apart(question: str, told: str | None,
+                                                        attributes: tuple[str, ...] | None) -> None:
+    from understanding.rewording import companion_clause
+
+    found = companion_clause(question)
+    assert ((found.question, found.attributes) if found else (None, None)) == (told, attributes)
+
+
+@pytest.mark.parametrize(("reading", "attributes", "expected"), [
+    ("list :: ?u1 | suppliers in | Germany", ("city",), "list :: ?u1 | suppliers in | Germany ; ?u1 | city | ?u2 :: select ?u1 ?u2"),
+    # the value the list is sorted by, where the attribute names it
+    ("list :: ?u1 | is a | service ; ?u1 | expensive | ?u2 :: order ?u2 desc", ("price",),
+     "list :: ?u1 | is a | service ; ?u1 | expensive | ?u2 :: order ?u2 desc :: select ?u1 ?u2"),
+    # a value the reading already relates to the answer under that word
+    ("list :: ?u1 | is a | hardware ; ?u1 | price | ?u2 :: filter ?u2 > 5", ("prices",),
+     "list :: ?u1 | is a | hardware ; ?u1 | price | ?u2 :: filter ?u2 > 5 :: select ?u1 ?u2"),
+    # values of things: the things own the companion
+    ("list :: ?u1 | names | ?u2 ; ?u2 | is a | suppliers", ("city",),
+     "list :: ?u1 | names | ?u2 ; ?u2 | is a | suppliers ; ?u2 | city | ?u3 :: select ?u1 ?u3"),
+    ("count :: ?u1 | is a | suppliers", ("city",), None),  # a count has no rows to put values beside
+])
+def test_values_asked_beside_the_answers_are_projected_after_them(reading: str, attributes: tuple[str, ...],
+                                                                  expected: str | None) -> None:
+    from understanding.repairs import with_companions
+
+    found = with_companions(PhraseGraphPattern.from_text(reading), attributes)
+    assert (found.to_text() if found else None) == expected
+
+
+def test_the_parser_reads_values_asked_beside_the_answers_apart() -> None:
+    class ByQuestion:  # reads "together with the city" into the restriction, the question without it well
+        def predict(self, questions: list[str]) -> list[ModelOutput]:
+            return [ModelOutput("list :: ?u1 | suppliers | ?u2 ; ?u2 | city | Germany" if "city" in q else
+                                "list :: ?u1 | suppliers in | Germany", AnswerKind.RESOURCE, 0.9) for q in questions]
+
+    [understood] = QuestionParser(ByQuestion()).parse_sync(
+        ["List our suppliers in Germany together with the city they're located in."])
+    assert understood.pattern.to_text() == "list :: ?u1 | suppliers in | Germany ; ?u1 | city | ?u2 :: select ?u1 ?u2"
+    assert PhraseGraphPattern.from_text("list :: ?u1 | suppliers | ?u2 ; ?u2 | city | Germany") in understood.alternatives
 
 
 @pytest.mark.parametrize(("question", "listing"), [

@@ -51,6 +51,7 @@ from understanding.repairs import (
     repaired,
     role_kind_reading,
     sorted_as_asked,
+    with_companions,
     with_comparison_of,
     with_named_clause,
     with_named_exception,
@@ -58,6 +59,7 @@ from understanding.repairs import (
 from understanding.rewording import (
     SortClause,
     aggregated_things,
+    companion_clause,
     compared_tail,
     named_clause,
     owned_tail,
@@ -267,6 +269,27 @@ class QuestionParser:
                 self._cache.popitem(last=False)
 
     def _understand(self, texts: list[str]) -> list[UnderstoodQuestion]:
+        """Every question's readings; one that asks values beside its answers ("... together with their
+        cities") is read without them too, and they are put back as the answers' own, projected beside them
+        (`understanding.rewording.companion_clause`, `understanding.repairs.with_companions`), first unless
+        the model's reading of the whole projects more than the answer itself."""
+        results = self._understand_owned(texts)
+        found = {i: companions for i, text in enumerate(texts) if (companions := companion_clause(text)) is not None}
+        if not found:
+            return results
+        for (i, companions), told in zip(found.items(), self._understand_owned([c.question for c in found.values()]),
+                                         strict=True):
+            if told.source != "model" or told.unsupported:
+                continue
+            readings = [r for p in (told.pattern, *told.alternatives)
+                        if (r := with_companions(p, companions.attributes)) is not None]
+            asked = results[i]
+            if not readings or asked.pattern.projection != (ANSWER,):
+                continue
+            results[i] = _offered(asked, readings, first=True, kind=told.answer_type.kind)
+        return results
+
+    def _understand_owned(self, texts: list[str]) -> list[UnderstoodQuestion]:
         """Every question's readings (measures and comparisons of restricted things read in parts:
         `_understand_measured`, `_understand_compared`); restricted things asked with what they have ("Which
         hardware products in the Switch category have a reliability index?") are read without it and it is
@@ -276,7 +299,8 @@ class QuestionParser:
                  and not _relates(results[i].pattern, tail.thing)}
         if not owned:
             return results
-        for (i, tail), told in zip(owned.items(), self._understand([t.question for t in owned.values()]), strict=True):
+        for (i, tail), told in zip(owned.items(), self._understand_owned([t.question for t in owned.values()]),
+                                   strict=True):
             if told.source != "model" or told.unsupported or _values_of_things(told.pattern):
                 continue  # "the names of departments that have ...": what the answers' things have, not theirs
             readings = [replace(p, triples=(*p.triples, PhraseTriple(ANSWER, tail.thing,

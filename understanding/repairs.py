@@ -249,6 +249,43 @@ def with_value_asked_too(question: str, pattern: PhraseGraphPattern) -> PhraseGr
     return replace(pattern, projection=(ANSWER, ordering.node))
 
 
+def with_companions(pattern: PhraseGraphPattern, attributes: Sequence[str]) -> PhraseGraphPattern | None:
+    """The answers' own values asked beside them (`rewording.companion_clause`) put back in a reading of
+    the question without them, projected after the answer (`:: select ?u1 ?u2`): the value an ordering
+    already ranks by where it says the attribute ("with its price, most expensive first"), a value the
+    reading already relates to the answer under that word, else a new relation of the answer. None for
+    readings that answer no listed things or already project more."""
+    if pattern.form is not QuestionForm.LIST or pattern.projection != (ANSWER,) or pattern.group or pattern.grouped:
+        return None
+    degrees = node_degrees(pattern.triples)
+    typed = {t.subject for t in pattern.triples if t.is_type}
+    # "the names of our Japanese suppliers together with their cities": the suppliers' cities
+    owner = ANSWER if ANSWER in typed else next(
+        (n for t in pattern.triples if not t.is_type and ANSWER in t.nodes() for n in t.nodes() if n in typed), ANSWER)
+    owned = {t.object if t.subject == owner else t.subject: t.relation.lower() for t in pattern.triples
+             if not t.is_type and not t.negated and owner in t.nodes() and t.subject != t.object}
+    projected: list[str] = []
+    triples = list(pattern.triples)
+    for attribute in attributes:
+        words = [w[:5] for w in attribute.lower().replace("-", " ").split()]
+        node = None
+        ordering = pattern.ordering
+        if ordering is not None and ordering.node != ANSWER and is_unknown(ordering.node):
+            ranked_by = " ".join(t.relation for t in triples if not t.is_type and ordering.node in t.nodes()).lower()
+            implied = IMPLIED_ORDER.get(ranked_by, ("",))[0]
+            if implied == attribute.lower() or any(w in ranked_by for w in words):
+                node = ordering.node
+        if node is None:
+            node = next((n for n, relation in owned.items() if is_unknown(n) and degrees.get(n) == 1
+                         and n not in projected and n != ANSWER and any(w in relation for w in words)), None)
+        if node is None:
+            node = f"?unknown{next_unknown_number([n for t in triples for n in t.nodes()])}"
+            triples.append(PhraseTriple(owner, attribute, node))
+        if node not in projected:
+            projected.append(node)
+    return replace(pattern, triples=tuple(triples), projection=(ANSWER, *projected))
+
+
 _BY_AN_AGENT = re.compile(r"\b(?P<verb>[a-z]+ed|made|sold|run|built|written)\s+by\s+(?:a|an|some|any)\s+(?P<noun>[a-z]+)\b")
 _WHICH_KIND = re.compile(r"^\s*(?:which|what)\s+(?P<kind>[a-z]+(?: [a-z]+)?)\s+(?:are|is|were|was)\b", re.I)
 
@@ -1057,7 +1094,8 @@ def with_kind_of_named_group(question: str, pattern: PhraseGraphPattern) -> Phra
     hardware | ?u2 ; ?u2 | is a | category Driver ; ?u2 | weight | ?u3 ...`: the group word before a
     name ("the category Driver") relates the things of the asked kind to the named group, so `?u1 | is
     a | hardware ; ?u1 | category | Driver ; ?u1 | weight | ?u3 ...`; so for the group word after the
-    name ("hardware products in the Switch category" as `... ?u2 | is a | Switch category`)."""
+    name ("hardware products in the Switch category" as `... ?u2 | is a | Switch category`). The things
+    a relation has "for the Sensor category" have it for the named group itself (`?u1 | experts | Sensor`)."""
     for grouped in pattern.triples:
         word, _, name = grouped.object.partition(" ")
         said = f"{word}\\s+{re.escape(name)}"
@@ -1069,6 +1107,9 @@ def with_kind_of_named_group(question: str, pattern: PhraseGraphPattern) -> Phra
             continue
         thing = grouped.subject
         asked = next((t for t in pattern.triples if not t.is_type and t.subject == ANSWER and t.object == thing), None)
+        if asked is not None and re.search(rf"\b{re.escape(asked.relation)}\s+(?:for|on|about|with)\s+the\s+{said}(?!\w)",
+                                           question, re.IGNORECASE):  # "the experts for the Sensor category": the group
+            return _renamed(replace(pattern, triples=tuple(t for t in pattern.triples if t != grouped)), thing, name)
         if asked is None or not re.search(rf"\b{re.escape(asked.relation)}\s+(?:(?:that|which)\s+(?:are|is)\s+)?"
                                           rf"(?:of|in|from)\s+the\s+{said}(?!\w)", question, re.IGNORECASE):
             continue

@@ -776,6 +776,66 @@ def owned_tail(question: str) -> OwnedTail | None:
 
 
 @dataclass(frozen=True)
+class Companions:
+    """Things asked with values of their own beside them ("List the suppliers in Germany together with the
+    city each is located in"): the question without the companions and their attribute phrases ("city")."""
+
+    question: str
+    attributes: tuple[str, ...]
+
+
+_COMPANION_WORD = (r"(?!(?:in|at|from|on|of|to|for|by|with|above|below|over|under|than|and|or|not|greater|less|more|"
+                   r"fewer|higher|lower|is|are|was|were|do|does|did|can|that|which|who|where|they|it|each|located|based|sorted|required|needed|"
+                   r"ordered|ranked|most|least)\b)[a-z][a-z'-]*")
+_COMPANION_PHRASE = rf"(?:(?:the|their|its|his|her|respective|corresponding)\s+)*{_COMPANION_WORD}(?:\s+{_COMPANION_WORD}){{0,2}}"
+_COMPANIONS = rf"(?P<attributes>{_COMPANION_PHRASE}(?:\s*(?:,\s*(?:and\s+)?|\s+and\s+){_COMPANION_PHRASE})*)"
+_COMPANION_REFERENCE = (r"(?:\s+(?:(?:in|at|for|of)\s+which|that|which|where|they|it|he|she|each|of\s+each|for\s+each|"
+                        r"of\s+them|required|needed|located|based|is|are|was|were|do|does|did|can)\b[^,?.!]*)?")
+_COMPANION_END = (r"(?P<rest>\s*,\s*(?:(?:sorted|ordered|ranked|listed)\b|(?:the\s+)?(?:most|least|[a-z]+est)\s+"
+                  r"(?:[a-z]+\s+)?first\b|from\s+(?:the\s+)?[a-z]+est\b|in\s+(?:ascending|descending|alphabetical)\b)"
+                  r"[^?.!]*|\s+(?:sorted|ordered|ranked|listed)\s+by\b[^?.!]*)?\s*(?P<stop>[?.!]?)\s*$")
+_COMPANION_SHAPES = (
+    # "... together with their cities", "... along with the city they're located in", "..., including their prices"
+    re.compile(r"^(?P<head>\S.*?)\s*,?\s+(?:(?:together|along)\s+with|alongside|as\s+well\s+as|including|plus)\s+"
+               r"(?=(?:the|their|its|his|her)\s)" + _COMPANIONS + _COMPANION_REFERENCE + _COMPANION_END, re.IGNORECASE),
+    # "list every service with its price, most expensive first"; "... and their e-mail addresses"
+    re.compile(r"^(?P<head>\S.*?)\s*,?\s+(?:with|and)\s+(?=(?:their|its|his|her)\s)" + _COMPANIONS
+               + _COMPANION_REFERENCE + _COMPANION_END, re.IGNORECASE),
+    # "..., and what are their phone numbers?", "... and in which quantity?", "... and at what price?"
+    re.compile(r"^(?P<head>\S.*?)\s*,?\s+and\s+(?:(?:in|at|for|of|with)\s+)?(?:what|which)\s+(?:(?:is|are|was|were)\s+"
+               r"(?=(?:the|their|its|his|her)\s))?" + _COMPANIONS + r"(?:\s+of\s+(?:each(?:\s+[a-z]+)?|them|it|those|these))?"
+               + _COMPANION_REFERENCE + _COMPANION_END, re.IGNORECASE),
+    # "..., and what does each of those items cost?", "... and how much do they weigh?"
+    re.compile(r"^(?P<head>\S.*?)\s*,?\s+and\s+(?:what|how\s+much)\s+(?:does|do|did|would)\s+(?:it|they|those|these|"
+               r"each(?:\s+one)?(?:\s+of\s+(?:them|those|these)(?:\s+[a-z]+)?)?|each\s+[a-z]+)\s+(?P<attributes>cost|weigh)"
+               + _COMPANION_END, re.IGNORECASE),
+)
+_COMPANION_DROPPED = re.compile(r"^(?:(?:the|their|its|his|her|respective|corresponding)\s+)+", re.IGNORECASE)
+
+
+def companion_clause(question: str) -> Companions | None:
+    """The values asked beside the answers, and the question without them: the model, trained on few
+    such questions, reads "together with the city" into the restriction (`?u1 | city | Germany`); the
+    question without them is read as usual and the values put back as the answers' own
+    (`understanding.repairs.with_companions`). None where the head asks nothing or names no kind."""
+    text = question.strip()
+    for shape in _COMPANION_SHAPES:
+        found = shape.match(text)
+        if found is None:
+            continue
+        head = found.group("head").rstrip(" ,;")
+        if len(head.split()) < 2 or not re.match(r"(?i:" + _QUESTION_WORDS + r"|list|give|show|name|find|tell)\b", head):
+            continue
+        attributes = tuple(_VERB_VALUE.get(a.lower(), _COMPANION_DROPPED.sub("", a.strip())) for a in
+                           re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", found.group("attributes")) if a.strip())
+        if not attributes:
+            continue
+        told = head + (found.group("rest") or "") + (found.group("stop") or ("?" if _ASKED.match(head) else "."))
+        return Companions(told, attributes)
+    return None
+
+
+@dataclass(frozen=True)
 class AggregatedThings:
     """A measure of restricted things ("the average price of hardware supplied by companies based in
     Germany"): the things asked for as a list ("Give me all hardware supplied by companies based in
