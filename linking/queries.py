@@ -44,6 +44,7 @@ CLASS_VALUE_FACTOR = 0.9  # a class phrase read as an attribute value ("dogs" ->
 CLASS_VERTEX_FACTOR = 0.9  # a class phrase read as the name of one thing ("is a | Network Dipole")
 MERGE_FACTOR = 0.9  # a relation phrase between two unknowns read as the class of one thing
 THING_VALUE_FACTOR = 0.5  # ordering, comparing or aggregating things (IRIs) rather than values
+RECORD_HELD_FACTOR = 0.99  # an attribute of a thing reached through a record, read as the record's
 LITERAL_KINDS = (AnswerKind.STRING, AnswerKind.NUMBER, AnswerKind.DATE)
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 _NUMBER = re.compile(r"^[+-]?\d+(?:\.\d+)?$")
@@ -190,6 +191,11 @@ class QueryBuilder:
                 scores = node_scores + [choice.score for choice in combination]
                 counted = frozenset(choice.counted for choice in combination if choice.counted)
                 ranked.append((sum(scores) / len(scores), body, counted))
+                if not negated:
+                    for held in held_by_records(body):
+                        if held not in seen:
+                            seen.add(held)
+                            ranked.append((RECORD_HELD_FACTOR * sum(scores) / len(scores), held, counted))
         ranked.sort(key=lambda item: (-item[0], len(item[1]), item[1]))
         leaves = attribute_leaves(pattern) if answer_kind in LITERAL_KINDS else []
         queries: list[CandidateQuery] = []
@@ -396,6 +402,26 @@ def grouped_aggregate(pattern: PhraseGraphPattern, where: str, score: float, max
     sparql = f"SELECT {keys} ({measure} AS ?{column}) WHERE {{ {where} }} GROUP BY {keys} LIMIT {max_answers}"
     return CandidateQuery(sparql, where, target, score, pattern.form, sparql, column,
                           columns=tuple(n[1:] for n in pattern.group))
+
+
+_RECORD_HOP = re.compile(r"(?P<record>\?kgqaVia\d+) <[^>]+> (?P<thing>\?unknown\d+)(?!\w)")
+
+
+def held_by_records(body: str) -> list[str]:
+    """Bodies with an attribute of a thing reached through a record (`X hasBomPart ?r . ?r hasPart ?part`)
+    read as the record's instead (`?r quantity ?q`, not `?part quantity ?q`): a bill of material's line
+    holds how many of the part it lists. Only for a value beside the answer, used nowhere else in the body; tried right
+    after the reading as written (`RECORD_HELD_FACTOR`), which answers where the thing holds it."""
+    variants = []
+    for hop in _RECORD_HOP.finditer(body):
+        record, thing = hop.group("record"), hop.group("thing")
+        for held in re.finditer(rf"(?:^|(?<=\. )){re.escape(thing)} (?P<predicate><[^>]+>) (?P<value>\?unknown\d+)(?= \.|$)",
+                                body):
+            value = held.group("value")
+            if value != ANSWER and len(re.findall(rf"{re.escape(value)}(?!\w)", body)) == 1:
+                variants.append(f"{body[:held.start()]}{record} {held.group('predicate')} {held.group('value')}"
+                                f"{body[held.end():]}")
+    return variants
 
 
 def inside_negations(pattern: PhraseGraphPattern, negated: set[int]) -> dict[int, list[int]]:

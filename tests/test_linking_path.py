@@ -347,7 +347,10 @@ async def test_records_asked_for_by_their_word_answer_with_the_thing_they_record
         f'SELECT DISTINCT ?h WHERE {{ ?b <{PV}name> "AeroVibe Matrix" ; <{PV}hasBomPart> ?r . ?r <{PV}hasPart> ?h ; '
         f'<{PV}quantity> ?q FILTER(xsd:integer(?q) > 70) }}'.replace("xsd:integer", "<http://www.w3.org/2001/XMLSchema#integer>"))
     assert truth.rows and {a.value for a in result.answers} == {r["h"].value for r in truth.rows}
-    assert f"<{PV}hasPart> ?kgqaRecorded" in result.evidence.sparql
+    # the hardware each record holds, with the record's quantity (`held_by_records`) or the record class's
+    # link to what it records
+    assert f"?kgqaVia0 <{PV}hasPart> ?unknown1 . ?kgqaVia0 <{PV}quantity> ?unknown2" in result.evidence.sparql or \
+        f"<{PV}hasPart> ?kgqaRecorded" in result.evidence.sparql
     # asked by two words whose last is the record's word ("Which hardware part of ..."), ordered
     smallest = UnderstoodQuestion(
         "Which hardware part of the AeroVibe Matrix is needed in the smallest quantity?",
@@ -1214,3 +1217,15 @@ async def test_a_measure_asked_beside_the_answers_is_the_number_its_thing_holds(
     departments = await ck25.sparql.select(f"SELECT ?m ?d WHERE {{ ?m a <{PV}Manager> ; <{PV}memberOf> ?d }}")
     assert {tuple(v.value for v in a.values()) for a in members.answers} == \
         {(r["m"].value, r["d"].value) for r in departments.rows}
+
+
+async def test_a_value_beside_things_listed_through_records_is_the_records(path: KgqanPath, ck25: Endpoint) -> None:
+    """"The parts of bill of material X with their quantity": the bill lists its hardware through BOM part
+    records, and each record, not the hardware, holds the quantity."""
+    result = await path.answer_understood(
+        understood("list :: ?u1 | parts | Mechtron SynthWave ; ?u1 | quantity | ?u2 :: select ?u1 ?u2",
+                   AnswerType(AnswerKind.RESOURCE)), ck25, KGQAN_ONLY)
+    truth = await ck25.sparql.select(f"SELECT ?part ?q WHERE {{ ?bom <{PV}name> \"Mechtron SynthWave\" ; <{PV}hasBomPart> ?r . "
+                                     f"?r <{PV}hasPart> ?part ; <{PV}quantity> ?q }}")
+    assert truth.rows
+    assert {tuple(v.value for v in a.values()) for a in result.answers} == {(r["part"].value, r["q"].value) for r in truth.rows}

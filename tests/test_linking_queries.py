@@ -565,3 +565,16 @@ def test_a_list_sorted_by_its_answers_themselves_keeps_them_things() -> None:
                  "list :: ?u1 | price | Encoder :: order ?u1 asc :: filter ?u1 > 2"):
         pattern = PhraseGraphPattern.from_text(text)
         assert not sorted_by_itself(pattern) and "?unknown1" in valued_nodes(pattern)
+
+
+def test_an_attribute_of_a_thing_reached_through_a_record_is_also_read_as_the_records() -> None:
+    from linking.queries import held_by_records
+
+    listed = ("<bom> <hasBomPart> ?kgqaVia0 . ?kgqaVia0 <hasPart> ?unknown1 . ?unknown1 <quantity> ?unknown2")
+    assert held_by_records(listed) == ["<bom> <hasBomPart> ?kgqaVia0 . ?kgqaVia0 <hasPart> ?unknown1 . "
+                                       "?kgqaVia0 <quantity> ?unknown2"]
+    # the answer itself, or a value used elsewhere in the body, stays where the reading put it
+    assert held_by_records("?unknown2 <country> ?unknown1 . <x> <compatible> ?kgqaVia1 . "
+                           "?kgqaVia1 <hasSupplier> ?unknown2") == []
+    assert held_by_records(listed + " . ?unknown3 <quantity> ?unknown2") == []
+    assert held_by_records("?unknown1 <a> ?unknown2") == []  # no record on the way
