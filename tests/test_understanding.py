@@ -2793,6 +2793,15 @@ SORT_CLAUSES = [  # (question, the question read without its sort clause, attrib
     ("Who works in Production? Please sort them by name.", "Who works in Production?", None, False, False),
     ("What are the cities that have more than 2 airports sorted by number of airports?",
      "What are the cities that have more than 2 airports?", "airports", False, True),
+    # "from" may be left out between two grades; "down" ends a "from"; a grade may name its attribute
+    ("Give me the hardware priced above 5.90 EUR, cheapest to most expensive.",
+     "Give me the hardware priced above 5.90 EUR.", "cheapest", False, False),
+    ("Which services cost more than 1200 EUR, from the most expensive down?", "Which services cost more than 1200 EUR?",
+     "expensive", True, False),
+    ("Which Sensor products are heavier than 15 grams, from heaviest to lightest please?",
+     "Which Sensor products are heavier than 15 grams?", "heaviest", True, False),
+    ("Show me the parts in the AeroVibe Matrix bill of materials, largest quantity first.",
+     "Show me the parts in the AeroVibe Matrix bill of materials.", "quantity", True, False),
 ]
 
 
@@ -2810,6 +2819,9 @@ def test_a_sort_clause_is_read_apart(question: str, told: str, attribute: str | 
     "Which employee was hired first?",
     "What is the number of airports per country, ordered from most to least?",  # no attribute said
     "Who came first in the race?",
+    "Which city is the closest to the sea?",  # a grade then "to", without "from" and a second grade
+    "Which service can be applied to the most hardware products?",
+    "Which product comes first?",
 ])
 def test_no_sort_clause(question: str) -> None:
     from understanding.rewording import sort_clause
@@ -3189,6 +3201,15 @@ def test_the_parser_reads_restricted_things_apart_from_what_they_have() -> None:
     ("Which suppliers with their headquarters in Germany supply sensors?", None, None),  # a restriction, not a value
     ("Which products are supplied by Becker LLC and cost more than 100?", None, None),
     ("Which employees and their managers work in Berlin?", None, None),  # not said last
+    ("Which Coil hardware weighs at least 19 grams? Include the weight.", "Which Coil hardware weighs at least 19 grams?",
+     ("weight",)),
+    ("Which hardware items have a reliability index above 0.95? Show the index too, highest first.",
+     "Which hardware items have a reliability index above 0.95, highest first?", ("index",)),
+    ("Give me the hardware priced above 5.90 EUR, cheapest to most expensive, showing the price.",
+     "Give me the hardware priced above 5.90 EUR, cheapest to most expensive.", ("price",)),
+    ("Which suppliers are in Germany? List the names.", None, None),  # may ask the names instead
+    ("Which products cost less than 5 EUR? Show me the cheapest first.", None, None),
+    ("Which products are supplied by Neal LLC, with a price above 5?", None, None),
 ])
 def test_values_asked_beside_the_answers_are_read_apart(question: str, told: str | None,
                                                         attributes: tuple[str, ...] | None) -> None:

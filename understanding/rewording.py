@@ -604,11 +604,12 @@ _GRADE = r"(?:most|least)\s+[a-z]+|[a-z]+"
 # "highest first", "with the cheapest ones first", "ascending", "in descending order", "from most to least expensive"
 _DIRECTION = (r"(?:,?\s*(?:in\s+)?(?:an?\s+)?(?P<way>ascending|descending|increasing|decreasing|reverse|"
               r"alphabetical(?=\s+order)|alphabetically|lexicographically)(?:\s+order)?"
-              r"|,?\s*(?:with\s+)?(?:the\s+)?(?P<first>" + _GRADE + r")\s+(?:ones?\s+)?first"
-              r"|,?\s*(?:from\s+)(?:the\s+)?(?P<start>" + _GRADE + r")\s+to\s+(?:the\s+)?(?P<end>" + _GRADE + r")"
-              r"(?:\s+(?P<end_attribute>[a-z]+))?)?")
+              r"|,?\s*(?:with\s+)?(?:the\s+)?(?P<first>" + _GRADE + r")(?:\s+(?!ones?\b)(?P<first_attribute>[a-z]+))?"
+              r"\s+(?:ones?\s+)?first"
+              r"|,?\s*(?:from\s+)?(?:the\s+)?(?P<start>" + _GRADE + r")(?:\s+to\s+(?:the\s+)?(?P<end>" + _GRADE + r")"
+              r"(?:\s+(?!please\b)(?P<end_attribute>[a-z]+))?|\s+(?:down|up)(?:wards?)?))?")
 _WAYS = r"ascending|descending|increasing|decreasing|alphabetical|reverse"
-_CLAUSE_END = r"\s*[.?!]?\s*$"
+_CLAUSE_END = r"(?:,?\s+please)?\s*[.?!]?\s*$"
 _SORTING_VERB = (r"(?:sorted|ordered|ranked|arranged|listed|sorting|ordering|ranking)"
                  r"|(?:sort|order|rank|arrange|list)\s+(?:them|it|these|those|the\s+(?:list|results|answers?|ones))")
 _SORTED_BY = re.compile(r"(?P<cut>\s*,\s*|\s+(?:and\s+)?|(?P<stop>[.?!])\s+)(?:please\s+)?"
@@ -621,7 +622,7 @@ _IN_ORDER = re.compile(r"(?P<cut>\s*,\s*|\s+(?:and\s+)?|(?P<stop>[.?!])\s+)(?:pl
                        r"alphabetical|ascending|descending|increasing|decreasing)\s+order|(?P<alphabetically>alphabetically)|from\s+a\s+to\s+z)" + _CLAUSE_END,
                        re.IGNORECASE)
 _FIRST_OR_FROM = re.compile(r"(?P<cut>\s*,\s*|\s+(?:and\s+)?|(?P<stop>[.?!])\s+)(?:please\s+)?(?:(?:" + _SORTING_VERB + r")\s+)?"
-                            r"(?=(?:with\s+|from\s+)?(?:the\s+)?(?:" + _GRADE + r")\s+(?:ones?\s+first|first|to\b))"
+                            r"(?=(?:with\s+|from\s+)?(?:the\s+)?(?:" + _GRADE + r")\s+(?:(?:ones?|[a-z]+)\s+first|first|to\b|(?:down|up)(?:wards?)?\b))"
                             + _DIRECTION + _CLAUSE_END, re.IGNORECASE)
 # "Rank our services by price, highest first.", "Sort the suppliers in Spain by city."
 _SORT_IMPERATIVE = re.compile(r"^\s*(?:please\s+)?(?P<verb>sort|order|rank|arrange)\s+(?P<things>.+?)\s+"
@@ -689,6 +690,11 @@ def _sorted(told: str, found: re.Match[str], ranked: bool) -> SortClause | None:
         descending = not way.startswith(_ASCENDING_WAYS)
     graded = _grade_of(groups.get("first")) or _grade_of(groups.get("start"))
     ending = _grade_of(groups.get("end"))
+    said_from = groups.get("start") and re.search(r"\bfrom\s+(?:the\s+)?$", found.string[:found.start("start")], re.I)
+    if groups.get("first_attribute") and _grade_of(groups.get("first")) is None:
+        return None  # "Which product comes first?": no grade, no sort
+    if groups.get("start") and not said_from and (ending is None or _grade_of(groups["start"]) is None):
+        return None  # "the closest to the sea", "applied to the most hardware": no sort without "from" or two grades
     if graded is not None:
         descending = graded[1]
     elif groups.get("start") and ending is not None:  # "from the cheapest to the most expensive"
@@ -696,7 +702,7 @@ def _sorted(told: str, found: re.Match[str], ranked: bool) -> SortClause | None:
     elif groups.get("start") and groups["start"].lower() in ("high", "higher", "large", "big"):  # not graded words
         descending = True
     if attribute is None:  # "..., cheapest first", "from most to least expensive"
-        attribute = groups.get("end_attribute") or (ending[0] if ending and groups.get("start", "").lower()
+        attribute = groups.get("end_attribute") or groups.get("first_attribute") or (ending[0] if ending and groups.get("start", "").lower()
                                                     in ("most", "least") else None) or (graded[0] if graded else None)
     if not attribute:
         return None
@@ -784,7 +790,7 @@ class Companions:
     attributes: tuple[str, ...]
 
 
-_COMPANION_WORD = (r"(?!(?:in|at|from|on|of|to|for|by|with|above|below|over|under|than|and|or|not|greater|less|more|"
+_COMPANION_WORD = (r"(?![a-z]+est\b)(?!(?:a|an|first|last|too|also|well|in|at|from|on|of|to|for|by|with|above|below|over|under|than|and|or|not|greater|less|more|"
                    r"fewer|higher|lower|is|are|was|were|do|does|did|can|that|which|who|where|they|it|each|located|based|sorted|required|needed|"
                    r"ordered|ranked|most|least)\b)[a-z][a-z'-]*")
 _COMPANION_PHRASE = rf"(?:(?:the|their|its|his|her|respective|corresponding)\s+)*{_COMPANION_WORD}(?:\s+{_COMPANION_WORD}){{0,2}}"
@@ -792,7 +798,7 @@ _COMPANIONS = rf"(?P<attributes>{_COMPANION_PHRASE}(?:\s*(?:,\s*(?:and\s+)?|\s+a
 _COMPANION_REFERENCE = (r"(?:\s+(?:(?:in|at|for|of)\s+which|that|which|where|they|it|he|she|each|of\s+each|for\s+each|"
                         r"of\s+them|required|needed|located|based|is|are|was|were|do|does|did|can)\b[^,?.!]*)?")
 _COMPANION_END = (r"(?P<rest>\s*,\s*(?:(?:sorted|ordered|ranked|listed)\b|(?:the\s+)?(?:most|least|[a-z]+est)\s+"
-                  r"(?:[a-z]+\s+)?first\b|from\s+(?:the\s+)?[a-z]+est\b|in\s+(?:ascending|descending|alphabetical)\b)"
+                  r"(?:[a-z]+\s+)?first\b|from\s+(?:the\s+)?(?:(?:most|least)\s+[a-z]+|[a-z]+est)\b|in\s+(?:ascending|descending|alphabetical)\b)"
                   r"[^?.!]*|\s+(?:sorted|ordered|ranked|listed)\s+by\b[^?.!]*)?\s*(?P<stop>[?.!]?)\s*$")
 _COMPANION_SHAPES = (
     # "... together with their cities", "... along with the city they're located in", "..., including their prices"
@@ -805,6 +811,15 @@ _COMPANION_SHAPES = (
     re.compile(r"^(?P<head>\S.*?)\s*,?\s+and\s+(?:(?:in|at|for|of|with)\s+)?(?:what|which)\s+(?:(?:is|are|was|were)\s+"
                r"(?=(?:the|their|its|his|her)\s))?" + _COMPANIONS + r"(?:\s+of\s+(?:each(?:\s+[a-z]+)?|them|it|those|these))?"
                + _COMPANION_REFERENCE + _COMPANION_END, re.IGNORECASE),
+    # "Which Coil hardware weighs at least 19 grams? Include the weight.", "..., showing the price", "..., with prices"
+    re.compile(r"^(?P<head>\S.*?[^\s,;:])\s*(?:[,;:\u2013\u2014]|\s-)\s*(?:please\s+)?(?:and\s+)?(?:also\s+)?"
+               r"(?:include|including|show|showing|display|displaying|giving|listing|with|plus)\s+(?:me\s+)?"
+               + _COMPANIONS + r"(?:\s+(?:too|as\s+well|also))?" + _COMPANION_END, re.IGNORECASE),
+    # a sentence of its own: "Include the weight.", "Show the index too, highest first."
+    re.compile(r"^(?P<head>\S.*?[?.!])\s+(?:please\s+)?(?:also\s+)?(?:include|add)\s+" + _COMPANIONS
+               + r"(?:\s+(?:too|as\s+well|also))?" + _COMPANION_END, re.IGNORECASE),
+    re.compile(r"^(?P<head>\S.*?[?.!])\s+(?:please\s+)?(?:also\s+)?(?:show|display|give|list)\s+(?:me\s+)?" + _COMPANIONS
+               + r"\s+(?:too|as\s+well|also)" + _COMPANION_END, re.IGNORECASE),
     # "..., and what does each of those items cost?", "... and how much do they weigh?"
     re.compile(r"^(?P<head>\S.*?)\s*,?\s+and\s+(?:what|how\s+much)\s+(?:does|do|did|would)\s+(?:it|they|those|these|"
                r"each(?:\s+one)?(?:\s+of\s+(?:them|those|these)(?:\s+[a-z]+)?)?|each\s+[a-z]+)\s+(?P<attributes>cost|weigh)"
@@ -826,11 +841,13 @@ def companion_clause(question: str) -> Companions | None:
         head = found.group("head").rstrip(" ,;")
         if len(head.split()) < 2 or not re.match(r"(?i:" + _QUESTION_WORDS + r"|list|give|show|name|find|tell)\b", head):
             continue
+        mark = head[-1] if head[-1] in "?.!" else found.group("stop")
+        head = head.rstrip("?.! ")
         attributes = tuple(_VERB_VALUE.get(a.lower(), _COMPANION_DROPPED.sub("", a.strip())) for a in
                            re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", found.group("attributes")) if a.strip())
         if not attributes:
             continue
-        told = head + (found.group("rest") or "") + (found.group("stop") or ("?" if _ASKED.match(head) else "."))
+        told = head + (found.group("rest") or "") + (mark or ("?" if _ASKED.match(head) else "."))
         return Companions(told, attributes)
     return None
 
