@@ -3185,6 +3185,22 @@ def test_the_parser_reads_restricted_things_apart_from_what_they_have() -> None:
     assert not negated.unsupported
 
 
+@pytest.mark.parametrize(("question", "spelled_right"), [
+    ("avrage price per product category", "average price per product category"),
+    ("Whcih supplier provides the largest number of products?", "Which supplier provides the largest number of products?"),
+    ("Which products have an average reliabilty index below 0.7?", "Which products have an average reliability index below 0.7?"),
+    ("List the pole drivers in the grand prixes.", "List the pole drivers in the grand prixes."),  # a known word's plural
+    ("Which counties have a prize?", "Which counties have a prize?"),  # known words
+    ("Tell me the name of the most pricy product.", "Tell me the name of the most pricy product."),  # five letters
+    ("Which model uses the Discrete Latent Space World Model?", "Which model uses the Discrete Latent Space World Model?"),
+    ("Taking quantities into acount, how much?", "Taking quantities into acount, how much?"),  # account or amount
+])
+def test_common_question_words_are_spelled_right(question: str, spelled_right: str) -> None:
+    from understanding.rewording import spelled
+
+    assert spelled(question) == spelled_right
+
+
 @pytest.mark.parametrize(("question", "told", "attributes"), [
     ("List our suppliers in Germany together with the city they're located in.", "List our suppliers in Germany.",
      ("city",)),

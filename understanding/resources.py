@@ -118,3 +118,14 @@ def fasttext_model(path: str) -> Any:
         raise RuntimeError("a fastText model is configured but the fasttext package is missing: pip install fasttext") from exc
     with _lock:
         return fasttext.load_model(path)
+
+
+@_once
+def known_words() -> frozenset[str]:
+    """Whole words of the MiniLM tokenizer's vocabulary (a plain text file; no model is loaded): English
+    words a reader may take as spelled right. Empty where the package is missing."""
+    try:
+        path = minilm_path() / "vocab.txt"
+        return frozenset(w for w in path.read_text(encoding="utf-8").split() if w.isalpha())
+    except (ImportError, OSError):
+        return frozenset()

@@ -407,6 +407,59 @@ def _bare_noun_phrase_asked(question: str) -> str:
     return f"Give me the {text[:1].lower()}{text[1:]}."
 
 
+# words questions ask with, whose misspellings ("avrage", "Whcih", "suplier", "reliabilty") cost a reading
+_COMMON_WORDS = frozenset(" ".join("""
+which what where when whose average maximum minimum number total amount highest lowest largest smallest biggest
+cheapest heaviest lightest expensive greatest oldest youngest newest latest supplier suppliers product products
+category categories department departments employee employees manager managers customer customers company
+companies service services hardware price prices quantity quantities reliability weight height width depth length
+compatible located based country countries city cities account address material materials responsible eligible
+together including between greater fewer sorted ordered descending ascending alphabetical manufacturer
+manufacturers member members order orders part parts component components
+""".splitlines()).split())
+
+
+def _one_edit_apart(word: str, other: str) -> bool:
+    """Whether one letter added, dropped, changed or two neighbours swapped turn `word` into `other`."""
+    if abs(len(word) - len(other)) > 1 or word == other:
+        return False
+    if len(word) == len(other):
+        diffs = [i for i, (a, b) in enumerate(zip(word, other, strict=True)) if a != b]
+        return len(diffs) == 1 or (len(diffs) == 2 and diffs[1] == diffs[0] + 1 and
+                                   word[diffs[0]] == other[diffs[1]] and word[diffs[1]] == other[diffs[0]])
+    short, long = (word, other) if len(word) < len(other) else (other, word)
+    i = next((i for i, (a, b) in enumerate(zip(short, long, strict=False)) if a != b), len(short))
+    return short[i:] == long[i + 1:]
+
+
+def spelled(question: str) -> str:
+    """Common question words spelled right ("avrage price per product category" -> "average ..."): a word
+    of five or more lower-case letters (the first word may be capitalised) that no English vocabulary knows
+    (`resources.known_words`), nor its singular, and that one edit makes one of `_COMMON_WORDS` and no other,
+    with its first letter kept. Names and known words stay."""
+    known = None
+
+    def fixed(found: re.Match[str]) -> str:
+        nonlocal known
+        word = found.group(0)
+        lower = word.lower()
+        if lower in _COMMON_WORDS or (word != lower and found.start() > 0):  # a capital inside: part of a name
+            return word
+        if known is None:
+            from understanding.resources import known_words
+
+            known = known_words()
+        if not known or lower in known or re.sub(r"e?s$", "", lower) in known:  # "prixes": a known word's plural
+            return word
+        fits = [w for w in _COMMON_WORDS if w[0] == lower[0] and _one_edit_apart(lower, w)
+                and (len(lower) > 5 or sorted(w) == sorted(lower))]  # a five-letter word: two letters swapped only
+        if len(fits) != 1:
+            return word
+        return fits[0] if word == lower else fits[0][:1].upper() + fits[0][1:]
+
+    return re.sub(r"(?<![\w'-])[A-Za-z][a-z]{4,}(?![\w'-])", fixed, question)
+
+
 def asked_plainly(question: str) -> str:
     """The question without the words that ask it politely or as a chat would ("Hi, which oscillator
     ...", "Could you tell me which ...", "Can I get the email ...", "..., please"), "List everyone who X"
@@ -497,7 +550,7 @@ def read_text(question: str) -> str:
     "the product manager responsible for X" as "the product manager of X", "For which X can Y be booked?"
     as "Which X can Y be booked for?", a restatement after "i.e.", "on file" after what is had and "in the catalogue" left out, a measure
     "of every X" as "of all Xs"; the understood question keeps the words as asked."""
-    question = asked_plainly(question)
+    question = asked_plainly(spelled(question))
     question = question[:1].upper() + question[1:]  # "how many people work in Data Services" as asked formally
     if question[-1:].isalnum():
         question += "?" if _ASKED.match(question) else "."
