@@ -985,7 +985,7 @@ class KgqanPath:
         plans: list[tuple[PhraseTriple, str, dict[str, PredicateSet]]] = []
         unanchored: list[tuple[PhraseTriple, str, str | None]] = []
         related = await self._related_to_holders(triples, nodes, holders, endpoint)
-        related.update(await self._related_to_vertices(triples, pattern, nodes, around, endpoint))
+        related.update(await self._related_to_vertices(triples, pattern, nodes, around, beyond, endpoint))
         for triple in triples:
             anchor = _entity_anchor(triple)
             if anchor is not None:
@@ -1137,13 +1137,16 @@ class KgqanPath:
 
     async def _related_to_vertices(self, triples: list[PhraseTriple], pattern: PhraseGraphPattern,
                                    nodes: dict[str, list[LinkedEntity]], around: dict[str, PredicateSet],
-                                   endpoint: Endpoint) -> dict[tuple[str, str], tuple[str, str]]:
+                                   beyond: dict[tuple[str, str, bool], PredicateSet],
+                                   endpoint: Endpoint) -> dict[tuple[str, str], tuple[str, ...]]:
         """Unknowns next to a named thing whose relation phrase names one of its predicates clearly ("the
         manager of the product manager of X": `?u2 | product manager | X`, X's `hasProductManager`): ?u2 is
         what that predicate leads to, so the edges beyond ?u2 are looked for around those things, not
         around everything next to X. Only for unknowns that also have an edge to another unknown and no
-        class. Per (unknown, name): the predicate and its direction from the thing."""
-        related: dict[tuple[str, str], tuple[str, str]] = {}
+        class. Per (unknown, name): the predicate and its direction from the thing; or, where the phrase
+        names a path through records out of the thing better than any predicate of its own ("the parts of
+        <BOM>": `hasBomPart` then `hasPart`), the second predicate, its direction and the first one."""
+        related: dict[tuple[str, str], tuple[str, ...]] = {}
         for triple in triples:
             for node, named in ((triple.subject, triple.object), (triple.object, triple.subject)):
                 found = nodes.get(named) if is_unknown(node) and not is_unknown(named) else None
@@ -1156,7 +1159,29 @@ class KgqanPath:
                 if ranked and ranked[0].score >= NEIGHBOUR_FIT and not ranked[0].through and \
                         (len(ranked) < 2 or ranked[1].score < ranked[0].score or ranked[1].iri == ranked[0].iri):
                     related[(node, named)] = (ranked[0].iri, ranked[0].direction)
+                elif (through := await self._related_through(triple, found[0], ranked, beyond, endpoint)) is not None:
+                    related[(node, named)] = through
         return related
+
+    async def _related_through(self, triple: PhraseTriple, vertex: LinkedEntity, ranked: list[LinkedPredicate],
+                               beyond: dict[tuple[str, str, bool], PredicateSet], endpoint: Endpoint
+                               ) -> tuple[str, str, str] | None:
+        """The one path out of a vertex through the things it points to whose second predicate the phrase
+        names clearly (`NEIGHBOUR_FIT`) and better than any predicate of the vertex's own."""
+        own = ranked[0].score if ranked else 0.0
+        best: list[tuple[float, str, str, str]] = []
+        for (key, first, first_out), mid_set in beyond.items():
+            if key not in vertex.iris or not first_out:
+                continue
+            onward = replace(mid_set, pairs=frozenset(pair for pair in mid_set.pairs if pair[1] == OUT))
+            for p in await self.relation_linker.rank(triple.relation, onward, endpoint, top_k=2):
+                best.append((p.score, p.iri, p.direction, first))
+        best.sort(reverse=True)
+        if not best or best[0][0] < NEIGHBOUR_FIT or best[0][0] <= own or (len(best) > 1 and best[1][0] == best[0][0]
+                                                                          and best[1][1:] != best[0][1:]):
+            return None
+        _, predicate, direction, first = best[0]
+        return predicate, direction, first
 
     async def _named_kinds(self, triples: list[PhraseTriple], endpoint: Endpoint
                            ) -> dict[str, tuple[LinkedEntity, set[str]]]:
@@ -1616,7 +1641,7 @@ def _entity_anchor(triple: PhraseTriple) -> str | None:
 def _unknown_anchor(triple: PhraseTriple, pattern: PhraseGraphPattern, nodes: dict[str, list[LinkedEntity]],
                     classes: dict[str, list[LinkedEntity]],
                     kinds: dict[str, list[LinkedEntity]],
-                    related: dict[tuple[str, str], tuple[str, str]] | None = None) -> tuple[str, str | None]:
+                    related: dict[tuple[str, str], tuple[str, ...]] | None = None) -> tuple[str, str | None]:
     """For an edge between two unknowns: which unknown to look around, and a WHERE body binding it
     (its class, a link to the thing that names its kind, its link to a named thing, or its link to the
     thing holding a named value, `related`); None if nothing anchors either side."""
@@ -1655,6 +1680,10 @@ def _unknown_anchor(triple: PhraseTriple, pattern: PhraseGraphPattern, nodes: di
                 return node, f"?kgqaHolder <{term.predicates[0]}> {value} . {step}"
             if term.is_literal:
                 return node, f"{node} ?anchorPredicate {value}"
+            if hop is not None and len(hop) == 3:  # through the records the thing points to ("the parts of <BOM>")
+                predicate, direction, first = hop
+                step = f"?kgqaRecord <{predicate}> {node}" if direction == OUT else f"{node} <{predicate}> ?kgqaRecord"
+                return node, f"{value} <{first}> ?kgqaRecord . {step}"
             if hop is not None:  # the predicate the edge's phrase names ("the product manager of X")
                 predicate, direction = hop
                 return node, f"{value} <{predicate}> {node}" if direction == OUT else f"{node} <{predicate}> {value}"

@@ -185,6 +185,7 @@ class QueryBuilder:
                     body = f"{twins} {body}"
                 if body and excluded and ANSWER in body:
                     body = f"{body} FILTER({ANSWER} NOT IN ({excluded}))"
+                body = same_records(body)
                 if not body or body in seen:
                     continue
                 seen.add(body)
@@ -338,7 +339,8 @@ class QueryBuilder:
             return CandidateQuery(sparql, where, ANSWER, score, form, sparql, VALUE_VAR[1:])
         if form.is_aggregate:
             target = aggregate_target(pattern)
-            sparql = f"SELECT ({form.value.upper()}({numeric(target)}) AS {VALUE_VAR}) WHERE {{ {distinct_values(target, where)} }}"
+            rows = where if pattern.times else distinct_values(target, where)  # each row's product: every row
+            sparql = f"SELECT ({form.value.upper()}({measured(pattern, target)}) AS {VALUE_VAR}) WHERE {{ {rows} }}"
             return CandidateQuery(sparql, where, target, score, form, sparql, VALUE_VAR[1:])
         projected = (answer,) if answer else (pattern.projection or (ANSWER,))
         answer = ANSWER if ANSWER in projected else projected[0]
@@ -398,10 +400,27 @@ def grouped_aggregate(pattern: PhraseGraphPattern, where: str, score: float, max
         target, measure, column = ANSWER, f"COUNT(DISTINCT {ANSWER})", "count"
     else:
         target = aggregate_target(pattern)
-        measure, column = f"{pattern.form.value.upper()}({numeric(target)})", VALUE_VAR[1:]
+        measure, column = f"{pattern.form.value.upper()}({measured(pattern, target)})", VALUE_VAR[1:]
     sparql = f"SELECT {keys} ({measure} AS ?{column}) WHERE {{ {where} }} GROUP BY {keys} LIMIT {max_answers}"
     return CandidateQuery(sparql, where, target, score, pattern.form, sparql, column,
                           columns=tuple(n[1:] for n in pattern.group))
+
+
+_HOLDER_HOP = re.compile(r"(?P<holder>\?kgqaHolder\d+) (?P<predicate><[^>]+>) (?P<thing>\?unknown\d+)(?!\w)")
+
+
+def same_records(body: str) -> str:
+    """A body that reaches a thing through a record (`?kgqaVia0 hasPart ?part`) and takes an attribute of
+    the records holding that thing (`?kgqaHolder2 hasPart ?part . ?kgqaHolder2 quantity ?q`) takes it from
+    that same record: the quantity the bill lists, not any bill's."""
+    for held in _HOLDER_HOP.finditer(body):
+        via = re.search(rf"(?P<via>\?kgqaVia\d+) {re.escape(held.group('predicate'))} {re.escape(held.group('thing'))}(?!\w)",
+                        body)
+        if via is not None:
+            holder = held.group("holder")
+            body = re.sub(rf"(?:^| \. ){re.escape(held.group(0))}(?= \.|$)", "", body, count=1)
+            return same_records(re.sub(rf"{re.escape(holder)}(?!\w)", via.group("via"), body).lstrip(" ."))
+    return body
 
 
 _RECORD_HOP = re.compile(r"(?P<record>\?kgqaVia\d+) <[^>]+> (?P<thing>\?unknown\d+)(?!\w)")
@@ -634,6 +653,7 @@ def valued_nodes(pattern: PhraseGraphPattern) -> set[str]:
     nodes = pattern.valued_nodes() - ({ANSWER} if sorted_by_itself(pattern) else set())
     if pattern.form.is_aggregate and pattern.form is not QuestionForm.COUNT and not pattern.per:
         nodes.add(aggregate_target(pattern))
+        nodes.update(pattern.times)
     return {n for n in nodes if is_unknown(n)}
 
 
@@ -700,7 +720,7 @@ def dangling_unknowns(pattern: PhraseGraphPattern) -> set[str]:
     """Unknowns that only hang off one edge and are used nowhere else ("?u1 | use | ?u3"): such an
     edge constrains little, so a query may drop it when no predicate fits it (score `DROP_SCORE`)."""
     degree = node_degrees(pattern.triples)
-    used = {ANSWER, *pattern.projection, *pattern.group, *pattern.per, *pattern.modified_nodes()}
+    used = {ANSWER, *pattern.projection, *pattern.group, *pattern.per, *pattern.times, *pattern.modified_nodes()}
     if pattern.form.is_aggregate and pattern.form is not QuestionForm.COUNT:
         used.add(aggregate_target(pattern))
     return {n for n, d in degree.items() if d == 1 and is_unknown(n) and n not in used}
@@ -749,6 +769,12 @@ def group_measure(ordering: Ordering, node: str | None = None) -> str:
     if ordering.aggregate:
         return f"{ordering.aggregate.upper()}({numeric(node)})"
     return f"COUNT(DISTINCT {node})"
+
+
+def measured(pattern: PhraseGraphPattern, target: str) -> str:
+    """What an avg/sum/min/max takes of each row: the target's number, times the numbers of the pattern's
+    `times` unknowns ("the parts' cost taking quantities into account": price x quantity)."""
+    return " * ".join(numeric(n) for n in (target, *pattern.times))
 
 
 def numeric(variable: str) -> str:

@@ -1229,3 +1229,21 @@ async def test_a_value_beside_things_listed_through_records_is_the_records(path:
                                      f"?r <{PV}hasPart> ?part ; <{PV}quantity> ?q }}")
     assert truth.rows
     assert {tuple(v.value for v in a.values()) for a in result.answers} == {(r["part"].value, r["q"].value) for r in truth.rows}
+
+
+async def test_a_sum_of_values_times_quantities(path: KgqanPath, ck25: Endpoint) -> None:
+    """"The total cost of the parts of X, taking the quantities into account": each part's price times the
+    quantity its BOM part record lists, summed (`times ?u3`)."""
+    result = await path.answer_understood(
+        understood("sum :: ?u1 | cost | ?u2 ; ?u2 | parts | ElectroMech ProDrive ; ?u2 | quantity | ?u3 :: times ?u3",
+                   AnswerType(AnswerKind.NUMBER)), ck25, KGQAN_ONLY)
+    truth = await ck25.sparql.select(
+        f'SELECT (SUM(<http://www.w3.org/2001/XMLSchema#double>(?q) * ?a) AS ?total) WHERE {{ ?bom <{PV}name> '
+        f'"ElectroMech ProDrive" ; <{PV}hasBomPart> ?r . ?r <{PV}hasPart> ?part ; <{PV}quantity> ?q . '
+        f"?part <{PV}price>/<{PV}amount> ?a }}")
+    plain = await ck25.sparql.select(
+        f'SELECT (SUM(?a) AS ?total) WHERE {{ ?bom <{PV}name> "ElectroMech ProDrive" ; <{PV}hasBomPart> ?r . '
+        f"?r <{PV}hasPart> ?part . ?part <{PV}price>/<{PV}amount> ?a }}")
+    expected = float(truth.rows[0]["total"].value)
+    assert abs(expected - float(plain.rows[0]["total"].value)) > 1  # the quantities change the sum
+    assert [round(float(a.value), 2) for a in result.answers] == [round(expected, 2)], result.evidence.sparql

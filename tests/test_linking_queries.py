@@ -578,3 +578,13 @@ def test_an_attribute_of_a_thing_reached_through_a_record_is_also_read_as_the_re
                            "?kgqaVia1 <hasSupplier> ?unknown2") == []
     assert held_by_records(listed + " . ?unknown3 <quantity> ?unknown2") == []
     assert held_by_records("?unknown1 <a> ?unknown2") == []  # no record on the way
+
+
+def test_an_attribute_of_the_records_holding_a_thing_reached_through_a_record_is_that_records() -> None:
+    from linking.queries import same_records
+
+    body = ("<bom> <hasBomPart> ?kgqaVia1 . ?kgqaVia1 <hasPart> ?unknown2 . ?kgqaHolder2 <hasPart> ?unknown2 . "
+            "?kgqaHolder2 <quantity> ?unknown3")
+    assert same_records(body) == "<bom> <hasBomPart> ?kgqaVia1 . ?kgqaVia1 <hasPart> ?unknown2 . ?kgqaVia1 <quantity> ?unknown3"
+    alone = "?kgqaHolder2 <hasPart> ?unknown2 . ?kgqaHolder2 <quantity> ?unknown3"  # no record on the way: any record
+    assert same_records(alone) == alone

@@ -28,6 +28,7 @@ from understanding.parser import ModelOutput
 from understanding.pgp import ANSWER
 
 ROUND_TRIP = [
+    "sum :: ?u1 | cost | ?u2 ; ?u2 | parts | X ; ?u2 | quantity | ?u3 :: times ?u3",
     "count :: ?u1 | directed by | Stanley Kubrick ; ?u1 | is a | movies",
     "list :: ?u1 | is a | singers ; ?u1 | age | ?u2 :: order ?u2 desc 3",
     "boolean :: ?u1 | member of | Sales ; ?u1 | name | Karen Brant",
@@ -47,6 +48,8 @@ ROUND_TRIP = [
 ]
 
 MALFORMED = [
+    ("list :: ?u1 | price | ?u2 ; ?u1 | quantity | ?u3 :: times ?u3", "times needs unknowns, on an avg, sum"),
+    ("sum :: ?u1 | price | ?u2 :: times ?u4", "appears in no triple"),
     ("", "expected 'form :: triples'"),
     ("list ?u1 | is a | city", "expected 'form :: triples'"),
     ("question :: ?u1 | is a | city", "unknown question form"),

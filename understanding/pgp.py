@@ -29,7 +29,9 @@ aggregates how many ?u1 each ?u2 has ("the average number of products per suppli
 only the syntax readers write it (the model's vocabulary lacks it). `other NAME` says the answer is
 not the thing NAME names ("Which other suppliers are in the same country as Neal LLC?"), and `order
 ?u2 desc 1 offset 1` skips the first ("the second most expensive service"); repairs write both, not
-the model.
+the model. `times ?u3` on an avg, sum, min or max form aggregates the answer's value times ?u3's in each
+row ("the total cost of the parts of X, taking the quantities into account": `sum :: ?u1 | cost | ?u2 ;
+?u2 | parts | X ; ?u2 | quantity | ?u3 :: times ?u3`); a composition writes it, not the model.
 """
 
 from __future__ import annotations
@@ -186,6 +188,7 @@ class PhraseGraphPattern:
     group: tuple[str, ...] = ()  # an aggregate form answers once per value of these unknowns
     per: tuple[str, ...] = ()  # an avg/sum/min/max of how many answers each value of these unknowns has
     others: tuple[str, ...] = ()  # named things the answer is not ("Which other suppliers ... as Neal LLC?")
+    times: tuple[str, ...] = ()  # an avg/sum/min/max of the answer's value times these unknowns' values, per row
     notes: tuple[str, ...] = field(default=(), compare=False)
 
     def nodes(self) -> list[str]:
@@ -256,6 +259,8 @@ class PhraseGraphPattern:
         if self.per:
             parts.append("per " + " ".join(_short(n) for n in self.per))
         parts.extend(f"other {name}" for name in self.others)
+        if self.times:
+            parts.append("times " + " ".join(_short(n) for n in self.times))
         return " :: ".join(parts)
 
     def __str__(self) -> str:
@@ -294,6 +299,7 @@ class PhraseGraphPattern:
         group: tuple[str, ...] = ()
         per: tuple[str, ...] = ()
         others: list[str] = []
+        times: tuple[str, ...] = ()
         for section in sections[2:]:
             words = section.split()
             if not words:
@@ -342,12 +348,17 @@ class PhraseGraphPattern:
                 if not name or is_unknown(name) or name not in {n for t in triples for n in t.nodes()}:
                     raise PGPParseError(f"other must name a thing of the triples, got {section!r}")
                 others.append(name)
+            elif keyword == "times":
+                times = tuple(_unknown_arg(w, section) for w in words[1:])
+                if not times or form not in (QuestionForm.AVG, QuestionForm.SUM, QuestionForm.MIN, QuestionForm.MAX):
+                    raise PGPParseError("times needs unknowns, on an avg, sum, min or max form")
             else:
-                raise PGPParseError(f"unknown section {keyword!r}; expected order, filter, select, group, per or other")
-        pattern = cls(tuple(triples), form, ordering, tuple(comparisons), projection, group, per, tuple(others))
+                raise PGPParseError(f"unknown section {keyword!r}; expected order, filter, select, group, per, other "
+                                    f"or times")
+        pattern = cls(tuple(triples), form, ordering, tuple(comparisons), projection, group, per, tuple(others), times)
         known = set(pattern.unknowns())
         compared = [n for c in comparisons for n in (c.node, c.other_node) if n is not None]
-        for node in ([ordering.node] if ordering else []) + compared + list(projection) + list(group) + list(per):
+        for node in ([ordering.node] if ordering else []) + compared + list(projection) + list(group) + list(per) + list(times):
             if triples and node not in known and not (form is QuestionForm.BOOLEAN and not known):
                 raise PGPParseError(f"{_short(node)} is used in a modifier but appears in no triple")
         if group:

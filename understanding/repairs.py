@@ -1083,7 +1083,8 @@ def _renamed(pattern: PhraseGraphPattern, old: str, new: str) -> PhraseGraphPatt
     return replace(pattern, triples=triples, ordering=ordering,
                    comparisons=tuple(replace(c, node=name(c.node)) for c in pattern.comparisons),
                    projection=tuple(dict.fromkeys(name(n) for n in pattern.projection)),
-                   group=tuple(dict.fromkeys(name(n) for n in pattern.group)))
+                   group=tuple(dict.fromkeys(name(n) for n in pattern.group)),
+                   times=tuple(dict.fromkeys(name(n) for n in pattern.times)))
 
 
 _GROUP_WORDS = ("category", "department", "team", "division", "group")
