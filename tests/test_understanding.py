@@ -3188,6 +3188,52 @@ def test_the_parser_reads_restricted_things_apart_from_what_they_have() -> None:
     assert not negated.unsupported
 
 
+@pytest.mark.parametrize(("question", "told"), [
+    ("What is the total cost of the parts in the bill of material ElectroMech ProDrive, taking the quantities into account?",
+     "What is the total cost of the parts in the bill of material ElectroMech ProDrive?"),
+    ("What does it cost in total to buy all parts for the bill of material X in the required quantities?",
+     "What does it cost in total to buy all parts for the bill of material X?"),
+    ("What does the ElectroMech ProDrive bill of materials cost in total (quantity times part price)?",
+     "What does the ElectroMech ProDrive bill of materials cost in total?"),
+    ("Taking quantities into acount, how much do all the parts for one NexaCore Integrator cost?",
+     "How much do all the parts for one NexaCore Integrator cost?"),
+    ("What is the total quantity of all parts in the bill of material NaviTech Pulsar?", None),
+    ("What is the total cost of the parts in the bill of material ElectroMech ProDrive?", None),
+])
+def test_a_measure_weighted_by_quantity_is_read_without_saying_so(question: str, told: str | None) -> None:
+    from understanding.rewording import quantity_weighted
+
+    assert quantity_weighted(question) == told
+
+
+@pytest.mark.parametrize(("reading", "weighted"), [
+    ("sum :: ?u1 | cost | ?u2 ; ?u2 | is a | parts ; ?u2 | in | X",
+     "sum :: ?u1 | cost | ?u2 ; ?u2 | is a | parts ; ?u2 | in | X ; ?u2 | quantity | ?u3 :: times ?u3"),
+    ("avg :: ?u1 | is a | parts ; ?u1 | price | ?u2 ; ?u1 | in | X",  # the typed answer's value
+     "avg :: ?u1 | is a | parts ; ?u1 | price | ?u2 ; ?u1 | in | X ; ?u1 | quantity | ?u3 :: times ?u3"),
+    ("sum :: ?u1 | quantity | ?u2 ; ?u2 | in | X", None),  # quantities are not weighted by themselves
+    ("sum :: ?u1 | cost | X", None),  # no unknown thing holds the value
+    ("list :: ?u1 | parts | X", None),
+])
+def test_a_measure_is_weighted_by_the_quantity_of_the_things_measured(reading: str, weighted: str | None) -> None:
+    from understanding.repairs import weighted_by_quantity
+
+    found = weighted_by_quantity(PhraseGraphPattern.from_text(reading))
+    assert (found.to_text() if found else None) == weighted
+
+
+def test_the_parser_weights_a_measure_by_quantity_in_place_of_reading_the_weighting() -> None:
+    class ByQuestion:  # reads the weighting as a relation, the plain measure well
+        def predict(self, questions: list[str]) -> list[ModelOutput]:
+            return [ModelOutput("sum :: ?u1 | quantity times part price | X" if "times" in q else
+                                "sum :: ?u1 | cost | ?u2 ; ?u2 | parts | X", AnswerKind.NUMBER, 0.9) for q in questions]
+
+    [understood] = QuestionParser(ByQuestion()).parse_sync(["What is the total cost of the parts in X (quantity times part price)?"])
+    assert understood.pattern.to_text().endswith(" ; ?u2 | quantity | ?u3 :: times ?u3")
+    assert understood.pattern.to_text().startswith("sum :: ?u1 | cost | ?u2 ; ")
+    assert PhraseGraphPattern.from_text("sum :: ?u1 | quantity times part price | X") not in understood.alternatives
+
+
 @pytest.mark.parametrize(("question", "spelled_right"), [
     ("avrage price per product category", "average price per product category"),
     ("Whcih supplier provides the largest number of products?", "Which supplier provides the largest number of products?"),

@@ -51,6 +51,7 @@ from understanding.repairs import (
     repaired,
     role_kind_reading,
     sorted_as_asked,
+    weighted_by_quantity,
     with_companions,
     with_comparison_of,
     with_named_clause,
@@ -63,6 +64,7 @@ from understanding.rewording import (
     compared_tail,
     named_clause,
     owned_tail,
+    quantity_weighted,
     read_text,
     sort_clause,
 )
@@ -260,13 +262,33 @@ class QuestionParser:
     def _compute(self, texts: list[str]) -> None:
         with self._work_lock:
             results = [_with_exception(text, result) for text, result in
-                       zip(texts, self._understand([read_text(t) for t in texts]), strict=True)]
+                       zip(texts, self._understand_weighted(texts), strict=True)]
         with self._cache_lock:
             for text, result in zip(texts, results, strict=True):
                 self._cache[text] = result
                 self._cache.move_to_end(text)
             while len(self._cache) > self._cache_size:
                 self._cache.popitem(last=False)
+
+    def _understand_weighted(self, texts: list[str]) -> list[UnderstoodQuestion]:
+        """Every question's readings (of the question as read, `read_text`); a measure whose things count
+        as many times as their quantity ("the total cost of the parts of X, taking the quantities into
+        account") is read without saying so and weighted (`understanding.rewording.quantity_weighted`,
+        `understanding.repairs.weighted_by_quantity`), in place of the readings of the whole question, which
+        read the weighting as a relation ("quantity times part price") and answer a plain sum."""
+        results = self._understand([read_text(t) for t in texts])
+        found = {i: read_text(told) for i, text in enumerate(texts) if (told := quantity_weighted(text)) is not None}
+        if not found:
+            return results
+        for (i, _), told in zip(found.items(), self._understand(list(found.values())), strict=True):
+            if told.source != "model" or told.unsupported:
+                continue
+            readings = [w for p in (told.pattern, *told.alternatives) if (w := weighted_by_quantity(p)) is not None]
+            if readings:  # in place of the readings of the whole, which read the weighting as a relation
+                results[i] = replace(results[i], pattern=readings[0], alternatives=tuple(readings[1:MAX_ALTERNATIVES + 1]),
+                                     answer_type=build_answer_type(AnswerKind.NUMBER, readings[0],
+                                                                   results[i].answer_type.confidence))
+        return results
 
     def _understand(self, texts: list[str]) -> list[UnderstoodQuestion]:
         """Every question's readings; one that asks values beside its answers ("... together with their

@@ -223,8 +223,8 @@ class PhraseGraphPattern:
         return nodes
 
     def modified_nodes(self) -> set[str]:
-        """Unknowns an ordering or a comparison refers to, by value or by count."""
-        nodes = {n for c in self.comparisons for n in (c.node, c.other_node) if n is not None}
+        """Unknowns an ordering, a comparison or a product (`times`) refers to, by value or by count."""
+        nodes = {n for c in self.comparisons for n in (c.node, c.other_node) if n is not None} | set(self.times)
         if self.ordering is not None:
             nodes.add(self.ordering.node)
         return nodes

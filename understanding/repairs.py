@@ -249,6 +249,28 @@ def with_value_asked_too(question: str, pattern: PhraseGraphPattern) -> PhraseGr
     return replace(pattern, projection=(ANSWER, ordering.node))
 
 
+def weighted_by_quantity(pattern: PhraseGraphPattern) -> PhraseGraphPattern | None:
+    """A measure of things' values read as counting each value as many times as the thing's quantity
+    (`rewording.quantity_weighted`): `sum :: ?u1 | cost | ?u2 ; ?u2 | parts | X` -> `... ; ?u2 | quantity |
+    ?u3 :: times ?u3`. None for readings that measure no value of an unknown thing, or measure quantities."""
+    if pattern.form not in (QuestionForm.SUM, QuestionForm.AVG, QuestionForm.MIN, QuestionForm.MAX) or pattern.times \
+            or pattern.group or pattern.per:
+        return None
+    typed = {t.subject for t in pattern.triples if t.is_type}
+    degrees = node_degrees(pattern.triples)
+    leaves = [n for t in pattern.triples if not t.is_type and ANSWER in t.nodes() for n in t.nodes()
+              if n != ANSWER and is_unknown(n) and degrees[n] == 1]
+    target = leaves[0] if ANSWER in typed and len(leaves) == 1 else ANSWER
+    measure = next((t for t in pattern.triples if not t.is_type and target in t.nodes()), None)
+    if measure is None or re.search(r"quantit|units|number|amount|count", measure.relation, re.IGNORECASE):
+        return None
+    owner = measure.object if measure.subject == target else measure.subject
+    if not is_unknown(owner) or owner == target:
+        return None
+    weight = f"?unknown{next_unknown_number(pattern.unknowns())}"
+    return replace(pattern, triples=(*pattern.triples, PhraseTriple(owner, "quantity", weight)), times=(weight,))
+
+
 def with_companions(pattern: PhraseGraphPattern, attributes: Sequence[str]) -> PhraseGraphPattern | None:
     """The answers' own values asked beside them (`rewording.companion_clause`) put back in a reading of
     the question without them, projected after the answer (`:: select ?u1 ?u2`): the value an ordering

@@ -905,6 +905,36 @@ def companion_clause(question: str) -> Companions | None:
     return None
 
 
+_QUANTITY = (r"(?:(?:the|its|their|all)\s+)?(?:(?:required|needed|listed|respective|part|each\s+part['’]s)\s+)?"
+             r"quantit(?:y|ies)(?:\s+of\s+(?:each|every|all)\s+(?:the\s+)?[a-z]+)?(?:\s+in(?:to)?\s+ac+ount)?")
+_QUANTITY_PRODUCT = (r"(?:the\s+)?(?:part\s+)?quantit(?:y|ies)\s+(?:x|times|\*|multiplied\s+by)\s+(?:the\s+)?(?:part\s+|unit\s+)?"
+                     r"prices?")
+# ", taking the quantities into account", "in the required quantities", "(quantity times part price)"
+_WEIGHTED_LAST = re.compile(
+    r"(?:\s*,\s*|\s*\(\s*|\s+)(?:(?:taking|counting|considering|including|factoring\s+in|accounting\s+for|using|with)\s+"
+    r"(?:each\s+part['’]s\s+price\s+times\s+)?" + _QUANTITY + r"|in\s+the\s+(?:required|needed|listed|given)\s+quantities"
+    r"|(?:computed|calculated)\s+as\s+(?:the\s+)?sum\s+of\s+" + _QUANTITY_PRODUCT + "|" + _QUANTITY_PRODUCT
+    + r")\s*\)?(?P<stop>\s*[?.!]?)\s*$", re.IGNORECASE)
+# "Taking quantities into account, how much ...?", "Based on the quantities in its bill of materials, what ...?"
+_WEIGHTED_FIRST = re.compile(r"^\s*(?:taking|counting|considering|based\s+on|using)\s+" + _QUANTITY
+                             + r"(?:\s+in\s+(?:its|the|their)\s+bills?\s+of\s+materials?)?\s*,\s*", re.IGNORECASE)
+
+
+def quantity_weighted(question: str) -> str | None:
+    """The question without what says that each thing's value counts as many times as its quantity
+    ("the total cost of the parts of X, taking the quantities into account"), or None where it says
+    nothing so: read as the plain measure, then weighted (`understanding.repairs.weighted_by_quantity`)."""
+    found = _WEIGHTED_LAST.search(question)
+    if found is not None and found.start() > 0:
+        told = question[:found.start()].rstrip(" ,;")
+        return told + (found.group("stop").strip() or ("?" if _ASKED.match(told) else "."))
+    found = _WEIGHTED_FIRST.match(question)
+    if found is not None:
+        rest = question[found.end():]
+        return rest[:1].upper() + rest[1:]
+    return None
+
+
 @dataclass(frozen=True)
 class AggregatedThings:
     """A measure of restricted things ("the average price of hardware supplied by companies based in
