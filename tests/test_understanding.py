@@ -2430,6 +2430,13 @@ def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> Non
      "What is the average weight of the products managed by Elena Herzog?"),
     ("How reliable, on average, are the parts sourced from suppliers in Japan?",
      "What is the average reliability index of the parts sourced from suppliers in Japan?"),
+    # buying one of each thing costs the total price of all of them
+    ("How much would it cost to buy one of every product supplied by Williamson-Young?",
+     "What is the total price of all products supplied by Williamson-Young?"),
+    ("If we bought one unit of each product supplied by Wright Inc, how much would that cost in total?",
+     "What is the total price of all products supplied by Wright Inc?"),
+    ("How much would it cost altogether to book every one of our services once?", "What is the total price of all services?"),
+    ("How much does it cost to buy a sensor?", "How much does it cost to buy a sensor?"),
 ])
 def test_the_read_text_leaves_out_context_told_first_and_which_of_our(question: str, read: str) -> None:
     from understanding.rewording import read_text

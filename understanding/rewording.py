@@ -151,6 +151,16 @@ _ADJECTIVE_AVERAGED = re.compile(
 _SUM_OF_THE = re.compile(r"\bthe\s+sum\s+of\s+(?:all\s+)?(?:the\s+)?(?P<attribute>[a-z]+?)(?P<plural>ies|s)?\s+of\b", re.IGNORECASE)
 # "How much do all products of the category Switch cost in total?", "How much does a service cost on average?":
 # the summed or averaged value asked as its attribute
+# "How much would it cost to buy one of every product supplied by X?", "If we bought one unit of each ...,
+# how much would that cost in total?": the total price of all those things
+_ONE_OF_EACH = (r"(?:one(?:\s+unit|\s+piece)?\s+of\s+)?(?:every|each)(?:\s+one)?\s+(?:of\s+)?(?:(?:our|the)\s+)?"
+                r"(?P<things>[a-z][\w'-]*(?:\s+[\w'&,-]+)*?)(?:\s+once)?")
+_COST_OF_ONE_OF_EACH = re.compile(
+    r"^\s*(?:(?:how\s+much|what)\s+(?:would|will|does|do|did)\s+it\s+cost(?:\s+(?:us|me))?(?:\s+(?:altogether|in\s+total|"
+    r"overall|combined))?\s+to\s+(?:buy|book|order|purchase|get)\s+" + _ONE_OF_EACH + r"(?:\s+(?:altogether|in\s+total))?"
+    r"|if\s+we\s+(?:bought|booked|ordered|purchased)\s+" + _ONE_OF_EACH.replace("things", "things_first")
+    + r"\s*,\s*(?:how\s+much|what)\s+would\s+(?:that|it|this)\s+cost(?:\s+(?:us|in\s+total|altogether|overall))*)"
+    r"\s*[?.!]?\s*$", re.IGNORECASE)
 _VERB_AGGREGATED = re.compile(r"^\s*how\s+much\s+(?:does|do|did)\s+(?P<thing>.+?)\s+(?P<verb>cost|weigh)\s+"
                               r"(?P<how>in\s+total|altogether|together|combined|overall|in\s+all|on\s+average)\s*\?\s*$",
                               re.IGNORECASE)
@@ -587,6 +597,9 @@ def read_text(question: str) -> str:
         question = f"What is the {_VERB_VALUE[best.group('verb').lower()]} of {best.group('thing')}?"
     question = _SUM_OF_THE.sub(lambda found: f"the total {found.group('attribute')}"
                                              f"{'y' if (found.group('plural') or '').lower() == 'ies' else ''} of", question)
+    if (bought := _COST_OF_ONE_OF_EACH.match(question)) is not None:
+        head, _, rest = (bought.group("things") or bought.group("things_first")).partition(" ")
+        question = f"What is the total price of all {plural(head)}{' ' + rest if rest else ''}?"
     if (summed := _VERB_AGGREGATED.match(question)) is not None:
         measure = "average" if summed.group("how").lower() == "on average" else "total"
         question = f"What is the {measure} {_VERB_VALUE[summed.group('verb').lower()]} of {summed.group('thing')}?"
