@@ -693,6 +693,11 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
      "list :: ?u1 | experts | ?u2 ; ?u2 | is a | Sensor category", "list :: ?u1 | experts | Sensor"),
     ("with_kind_of_named_group", "Which hardware products have a supplier in the Switch category?",  # not right after
      "list :: ?u1 | hardware products | ?u2 ; ?u2 | is a | Switch category", None),
+    # a name glued to the kind by "for" or "of" is what the kind's things relate to (without_glued_name)
+    ("without_glued_name", "What do the parts for one NaviTech Pulsar cost altogether?",
+     "sum :: ?u2 | is a | parts for one NaviTech Pulsar ; ?u2 | cost | ?u1",
+     "sum :: ?u2 | parts | NaviTech Pulsar ; ?u2 | cost | ?u1"),
+    ("without_glued_name", "Which hardware products are there?", "list :: ?u1 | is a | hardware products", None),
     # a participle glued to the kind is a relation of its things (without_glued_participle)
     ("without_glued_participle", "What is the average price of the hardware supplied by companies in Brazil?",
      "avg :: ?u1 | price | ?u2 ; ?u2 | is a | hardware supplied by companies ; ?u2 | supplied by companies in | Brazil",

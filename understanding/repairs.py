@@ -79,7 +79,7 @@ def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     pattern = with_agents_origin(question, with_role_of_name_asked(question, with_head_verb(question, pattern)))
     pattern = with_had_thing(question, with_apposed_kind(question, with_counted_name(question, pattern)))
     pattern = with_named_by_its_kind(question, with_role_of(question, with_kind_in_place(question, pattern)))
-    pattern = without_glued_participle(question, pattern)
+    pattern = without_glued_name(question, without_glued_participle(question, pattern))
     return with_asked_kind_counting(question, with_others_excluded(question, pattern))
 
 
@@ -111,6 +111,22 @@ def without_glued_participle(question: str, pattern: PhraseGraphPattern) -> Phra
                                   PhraseTriple(agents, relation.relation.split()[-1], relation.object)]
         return replace(pattern, triples=tuple(dict.fromkeys(triples)))
     return pattern
+
+
+_GLUED_NAME = re.compile(r"^(?P<kind>[a-z]+(?: [a-z]+)?) (?:for|of) (?:one |the |a |an )?"
+                         r"(?P<name>[A-Z][\w&.'-]*(?: [A-Z][\w&.'-]*)+)$")
+
+
+def without_glued_name(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"the parts for one NaviTech Pulsar" decoded as a kind (`?u2 | is a | parts for one NaviTech Pulsar`):
+    the named thing's parts, `?u2 | parts | NaviTech Pulsar`, as the model reads "the parts of X" listed."""
+    def said(found: re.Match[str]) -> bool:
+        return re.search(rf"\b(?:for|of)\s+(?:(?:one|the|a|an)\s+)?{re.escape(found.group('name'))}", question) is not None
+
+    triples = [PhraseTriple(t.subject, found.group("kind"), found.group("name"))
+               if t.is_type and is_unknown(t.subject) and (found := _GLUED_NAME.match(t.object)) and said(found) else t
+               for t in pattern.triples]
+    return pattern if triples == list(pattern.triples) else replace(pattern, triples=tuple(dict.fromkeys(triples)))
 
 
 _KIND_IN_PLACE = re.compile(r"^\s*(?:who|which|what)\s+(?:is|are|was|were)\s+the\s+(?P<kind>[a-z]+(?:\s+[a-z]+)?)\s+"
