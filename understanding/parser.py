@@ -14,9 +14,9 @@ import re
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from gateway.errors import GatewayError
 from understanding.answer_types import answer_class, build_answer_type, predicted_kind, stated_kind, wh_noun
@@ -105,6 +105,7 @@ from understanding.syntax import (
 )
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")  # a part of a question read apart (`QuestionParser._read_apart`)
 # readers of the question's words alone (no parse): a question any of them reads gets the spaCy batch
 _TEXT_READERS = (attribute_of_a_name, restricted_comparison, coordinated_comparisons, compared_with_named,
                  named_compared_with_named, named_compared_with_value, count_compared_with_named, self_compared,
@@ -270,6 +271,19 @@ class QuestionParser:
             while len(self._cache) > self._cache_size:
                 self._cache.popitem(last=False)
 
+    @staticmethod
+    def _read_apart(texts: list[str], part_of: Callable[[str], T | None], told_of: Callable[[T], str],
+                    reader: Callable[[list[str]], list[UnderstoodQuestion]]) -> list[tuple[int, T, UnderstoodQuestion]]:
+        """Per question with a part to read apart (`part_of`): its index, the part and the model's reading of
+        the question told without it (`told_of`), all read in one batch by `reader`; readings the model did
+        not make or does not support are left out."""
+        found = [(i, part) for i, text in enumerate(texts) if (part := part_of(text)) is not None]
+        if not found:
+            return []
+        told = reader([told_of(part) for _, part in found])
+        return [(i, part, reading) for (i, part), reading in zip(found, told, strict=True)
+                if reading.source == "model" and not reading.unsupported]
+
     def _understand_weighted(self, texts: list[str]) -> list[UnderstoodQuestion]:
         """Every question's readings (of the question as read, `read_text`); a measure whose things count
         as many times as their quantity ("the total cost of the parts of X, taking the quantities into
@@ -277,12 +291,7 @@ class QuestionParser:
         `understanding.repairs.weighted_by_quantity`), in place of the readings of the whole question, which
         read the weighting as a relation ("quantity times part price") and answer a plain sum."""
         results = self._understand([read_text(t) for t in texts])
-        found = {i: read_text(told) for i, text in enumerate(texts) if (told := quantity_weighted(text)) is not None}
-        if not found:
-            return results
-        for (i, _), told in zip(found.items(), self._understand(list(found.values())), strict=True):
-            if told.source != "model" or told.unsupported:
-                continue
+        for i, _, told in self._read_apart(texts, quantity_weighted, read_text, self._understand):
             readings = [w for p in (told.pattern, *told.alternatives) if (w := weighted_by_quantity(p)) is not None]
             if readings:  # in place of the readings of the whole, which read the weighting as a relation
                 results[i] = replace(results[i], pattern=readings[0], alternatives=tuple(readings[1:MAX_ALTERNATIVES + 1]),
@@ -296,13 +305,7 @@ class QuestionParser:
         (`understanding.rewording.companion_clause`, `understanding.repairs.with_companions`), first unless
         the model's reading of the whole projects more than the answer itself."""
         results = self._understand_owned(texts)
-        found = {i: companions for i, text in enumerate(texts) if (companions := companion_clause(text)) is not None}
-        if not found:
-            return results
-        for (i, companions), told in zip(found.items(), self._understand_owned([c.question for c in found.values()]),
-                                         strict=True):
-            if told.source != "model" or told.unsupported:
-                continue
+        for i, companions, told in self._read_apart(texts, companion_clause, lambda c: c.question, self._understand_owned):
             readings = [r for p in (told.pattern, *told.alternatives)
                         if (r := with_companions(p, companions.attributes)) is not None]
             asked = results[i]
