@@ -3278,6 +3278,8 @@ def test_common_question_words_are_spelled_right(question: str, spelled_right: s
     ("Which suppliers with their headquarters in Germany supply sensors?", None, None),  # a restriction, not a value
     ("Which products are supplied by Becker LLC and cost more than 100?", None, None),
     ("Which employees and their managers work in Berlin?", None, None),  # not said last
+    ("Which office holder's predecessor is Lucius Cornelius and his associate is Marcus Calpurnius Bibulus?", None,
+     None),  # a condition naming a value, not a value asked
     ("Which Coil hardware weighs at least 19 grams? Include the weight.", "Which Coil hardware weighs at least 19 grams?",
      ("weight",)),
     ("Which hardware items have a reliability index above 0.95? Show the index too, highest first.",

@@ -862,7 +862,8 @@ _COMPANION_WORD = (r"(?![a-z]+est\b)(?!(?:a|an|first|last|too|also|well|in|at|fr
 _COMPANION_PHRASE = rf"(?:(?:the|their|its|his|her|respective|corresponding)\s+)*{_COMPANION_WORD}(?:\s+{_COMPANION_WORD}){{0,2}}"
 _COMPANIONS = rf"(?P<attributes>{_COMPANION_PHRASE}(?:\s*(?:,\s*(?:and\s+)?|\s+and\s+){_COMPANION_PHRASE})*)"
 _COMPANION_REFERENCE = (r"(?:\s+(?:(?:in|at|for|of)\s+which|that|which|where|they|it|he|she|each|of\s+each|for\s+each|"
-                        r"of\s+them|required|needed|located|based|is|are|was|were|do|does|did|can)\b[^,?.!]*)?")
+                        r"of\s+them|required|needed|located|based|is|are|was|were|do|does|did|can)\b"
+                        r"(?:(?!(?-i:[A-Z0-9]))[^,?.!])*)?")  # "... is Marcus Bibulus": a condition, not a reference
 _COMPANION_END = (r"(?P<rest>\s*,\s*(?:(?:sorted|ordered|ranked|listed)\b|(?:the\s+)?(?:most|least|[a-z]+est)\s+"
                   r"(?:[a-z]+\s+)?first\b|from\s+(?:the\s+)?(?:(?:most|least)\s+[a-z]+|[a-z]+est)\b|in\s+(?:ascending|descending|alphabetical)\b)"
                   r"[^?.!]*|\s+(?:sorted|ordered|ranked|listed)\s+by\b[^?.!]*)?\s*(?P<stop>[?.!]?)\s*$")
