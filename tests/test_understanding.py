@@ -2442,6 +2442,10 @@ def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> Non
      "What is the total price of all products supplied by Wright Inc?"),
     ("How much would it cost altogether to book every one of our services once?", "What is the total price of all services?"),
     ("How much does it cost to buy a sensor?", "How much does it cost to buy a sensor?"),
+    # the highest value among things of a named kind is their maximum
+    ("What's the highest reliability index among Encoder products?", "What is the maximum reliability index of Encoder products?"),
+    ("What is the lowest weight of any Coil product?", "What is the minimum weight of Coil products?"),
+    ("What is the highest mountain of the Alps?", "What is the highest mountain of the Alps?"),  # no kind after the name
 ])
 def test_the_read_text_leaves_out_context_told_first_and_which_of_our(question: str, read: str) -> None:
     from understanding.rewording import read_text

@@ -161,6 +161,12 @@ _COST_OF_ONE_OF_EACH = re.compile(
     r"|if\s+we\s+(?:bought|booked|ordered|purchased)\s+" + _ONE_OF_EACH.replace("things", "things_first")
     + r"\s*,\s*(?:how\s+much|what)\s+would\s+(?:that|it|this)\s+cost(?:\s+(?:us|in\s+total|altogether|overall))*)"
     r"\s*[?.!]?\s*$", re.IGNORECASE)
+# "What's the highest reliability index among Encoder products?": the maximum over those things (the model
+# reads "highest" before a name as the named thing's own value, ranked)
+_EXTREME_OF_NAMED_KIND = re.compile(
+    r"^\s*what(?:['’]s|\s+is|\s+was)\s+the\s+(?P<grade>highest|lowest)\s+(?P<attribute>(?-i:[a-z]+)(?:\s+(?-i:[a-z]+))?)\s+"
+    r"(?:among|of|for|across)\s+(?:(?:an?|any|all|the|our)\s+)?(?P<named>(?-i:[A-Z][\w-]*)(?:\s+(?-i:[A-Z][\w-]*))*)\s+"
+    r"(?P<kind>(?-i:[a-z]+))\s*[?.!]?\s*$", re.IGNORECASE)
 _VERB_AGGREGATED = re.compile(r"^\s*how\s+much\s+(?:does|do|did)\s+(?P<thing>.+?)\s+(?P<verb>cost|weigh)\s+"
                               r"(?P<how>in\s+total|altogether|together|combined|overall|in\s+all|on\s+average)\s*\?\s*$",
                               re.IGNORECASE)
@@ -597,6 +603,10 @@ def read_text(question: str) -> str:
         question = f"What is the {_VERB_VALUE[best.group('verb').lower()]} of {best.group('thing')}?"
     question = _SUM_OF_THE.sub(lambda found: f"the total {found.group('attribute')}"
                                              f"{'y' if (found.group('plural') or '').lower() == 'ies' else ''} of", question)
+    if (extreme := _EXTREME_OF_NAMED_KIND.match(question)) is not None:
+        measure = "maximum" if extreme.group("grade").lower() == "highest" else "minimum"
+        question = (f"What is the {measure} {extreme.group('attribute')} of {extreme.group('named')} "
+                    f"{plural(extreme.group('kind'))}?")
     if (bought := _COST_OF_ONE_OF_EACH.match(question)) is not None:
         head, _, rest = (bought.group("things") or bought.group("things_first")).partition(" ")
         question = f"What is the total price of all {plural(head)}{' ' + rest if rest else ''}?"
