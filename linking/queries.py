@@ -155,10 +155,10 @@ class QueryBuilder:
         moved = {j for js in inside.values() for j in js}
         outside = {n for i, t in enumerate(pattern.triples) if i not in negated and i not in moved for n in t.nodes()}
         inner = {i: "".join(f" FILTER({comparison_expression(c)})" for c in pattern.comparisons
-                            if not c.by_count and c.other_node is None and c.node not in outside
+                            if not c.per_group and c.other_node is None and c.node not in outside
                             and any(c.node in pattern.triples[j].nodes() for j in (i, *inside[i]))) for i in negated}
         if any(inner.values()):
-            kept = tuple(c for c in pattern.comparisons if c.by_count or c.other_node is not None or c.node in outside)
+            kept = tuple(c for c in pattern.comparisons if c.per_group or c.other_node is not None or c.node in outside)
             pattern = replace(pattern, comparisons=kept)
         ranked: list[tuple[float, str, frozenset[str]]] = []
         seen: set[str] = set()
@@ -307,7 +307,7 @@ class QueryBuilder:
 
     def _render(self, pattern: PhraseGraphPattern, body: str, score: float, max_answers: int,
                 answer: str | None = None, keep_ties: bool = False) -> CandidateQuery:
-        filters = "".join(f" FILTER({comparison_expression(c)})" for c in pattern.comparisons if not c.by_count)
+        filters = "".join(f" FILTER({comparison_expression(c)})" for c in pattern.comparisons if not c.per_group)
         where = body + filters
         form = pattern.form
         if form is QuestionForm.BOOLEAN:
@@ -315,7 +315,7 @@ class QueryBuilder:
                 sparql = counted_ask(pattern, where)
                 return CandidateQuery(sparql, where, ANSWER, score, form, sparql, "")
             sparql = f"ASK WHERE {{ {where} }}"
-            compared = [comparison_expression(c) for c in pattern.comparisons if not c.by_count]
+            compared = [comparison_expression(c) for c in pattern.comparisons if not c.per_group]
             if not compared:
                 return CandidateQuery(sparql, where, ANSWER, score, form, sparql, "")
             # "Is it heavier than 10 grams?": answered when the value is there, yes when it passes
@@ -536,6 +536,8 @@ def group_modifiers(pattern: PhraseGraphPattern, projected: Sequence[str]) -> st
     conditions = [f"COUNT(DISTINCT {c.node}) {c.operator} {number}" if number else
                   f"COUNT(DISTINCT {c.node}) {c.operator} COUNT(DISTINCT {c.other_node})"
                   for c, number in counts if number or c.other_node]
+    conditions += [f"{c.aggregate.upper()}({numeric(c.node)}) {c.operator} {number}" for c in pattern.comparisons
+                   if c.aggregate and (number := _written_number(c.value))]  # "an average price above 3"
     having = f" HAVING({' && '.join(conditions)})" if conditions else ""
     return f" GROUP BY {' '.join(projected)}{having}"
 
@@ -682,7 +684,7 @@ def countable_values(pattern: PhraseGraphPattern) -> set[str]:
     (`counted_instead`). Not when the unknown is aggregated or compared with a date or a text, nor
     when it is the answer, except in a yes/no question ("Does X manage more than 20 products?" as `X |
     products | ?u1 :: filter ?u1 > 20`)."""
-    nodes = {c.node for c in pattern.comparisons if not c.by_count}
+    nodes = {c.node for c in pattern.comparisons if not c.per_group}
     if pattern.ordering is not None and not pattern.ordering.per_group:
         nodes.add(pattern.ordering.node)
     if pattern.form.is_aggregate and pattern.form is not QuestionForm.COUNT:

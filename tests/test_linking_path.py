@@ -1247,3 +1247,16 @@ async def test_a_sum_of_values_times_quantities(path: KgqanPath, ck25: Endpoint)
     expected = float(truth.rows[0]["total"].value)
     assert abs(expected - float(plain.rows[0]["total"].value)) > 1  # the quantities change the sum
     assert [round(float(a.value), 2) for a in result.answers] == [round(expected, 2)], result.evidence.sparql
+
+
+async def test_things_whose_average_value_passes_a_bound(path: KgqanPath, ck25: Endpoint) -> None:
+    """"Which suppliers have an average reliability index above 0.9?": a supplier has no reliability index;
+    the products it supplies do, and each supplier's average of them is compared (GROUP BY, HAVING)."""
+    result = await path.answer_understood(
+        understood("list :: ?u1 | is a | supplier ; ?u1 | reliability index | ?u2 :: filter avg ?u2 > 0.9",
+                   AnswerType(AnswerKind.RESOURCE, "supplier")), ck25, KGQAN_ONLY)
+    truth = await ck25.sparql.select(f"SELECT ?s WHERE {{ ?s a <{PV}Supplier> . ?p <{PV}hasSupplier> ?s ; <{PV}reliabilityIndex> ?r }} "
+                                     f"GROUP BY ?s HAVING(AVG(?r) > 0.9)")
+    everything = await ck25.sparql.select(f"SELECT DISTINCT ?s WHERE {{ ?p <{PV}hasSupplier> ?s ; <{PV}reliabilityIndex> ?r }}")
+    assert 0 < len(truth.rows) < min(100, len(everything.rows))  # within the answers a question keeps
+    assert {a.value for a in result.answers} == {r["s"].value for r in truth.rows}, (len(result.answers), len(truth.rows))

@@ -588,3 +588,12 @@ def test_an_attribute_of_the_records_holding_a_thing_reached_through_a_record_is
     assert same_records(body) == "<bom> <hasBomPart> ?kgqaVia1 . ?kgqaVia1 <hasPart> ?unknown2 . ?kgqaVia1 <quantity> ?unknown3"
     alone = "?kgqaHolder2 <hasPart> ?unknown2 . ?kgqaHolder2 <quantity> ?unknown3"  # no record on the way: any record
     assert same_records(alone) == alone
+
+
+def test_an_average_compared_per_answer_is_a_having() -> None:
+    from linking.queries import group_modifiers
+
+    pattern = PhraseGraphPattern.from_text("list :: ?u1 | is a | category ; ?u1 | price | ?u2 :: filter avg ?u2 > 3.2")
+    assert pattern.grouped
+    modifiers = group_modifiers(pattern, ("?unknown1",))
+    assert modifiers.startswith(" GROUP BY ?unknown1 HAVING(AVG(") and modifiers.endswith(") > 3.2)")

@@ -28,6 +28,7 @@ from understanding.parser import ModelOutput
 from understanding.pgp import ANSWER
 
 ROUND_TRIP = [
+    "list :: ?u1 | is a | product categories ; ?u1 | price | ?u2 :: filter avg ?u2 > 3.2",
     "sum :: ?u1 | cost | ?u2 ; ?u2 | parts | X ; ?u2 | quantity | ?u3 :: times ?u3",
     "count :: ?u1 | directed by | Stanley Kubrick ; ?u1 | is a | movies",
     "list :: ?u1 | is a | singers ; ?u1 | age | ?u2 :: order ?u2 desc 3",
@@ -693,6 +694,12 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
      "list :: ?u1 | experts | ?u2 ; ?u2 | is a | Sensor category", "list :: ?u1 | experts | Sensor"),
     ("with_kind_of_named_group", "Which hardware products have a supplier in the Switch category?",  # not right after
      "list :: ?u1 | hardware products | ?u2 ; ?u2 | is a | Switch category", None),
+    # a bound on an average the answers have compares each answer's average (with_aggregate_compared)
+    ("with_aggregate_compared", "Which product categories have an average price above 3.2 EUR?",
+     "list :: ?u1 | is a | product categories ; ?u1 | average price | ?u2 :: filter ?u2 > 3.2",
+     "list :: ?u1 | is a | product categories ; ?u1 | price | ?u2 :: filter avg ?u2 > 3.2"),
+    ("with_aggregate_compared", "What are the dates with a maximum temperature higher than 85?",  # a stored value
+     "list :: ?u1 | dates | ?u2 ; ?u2 | maximum temperature | ?u3 :: filter ?u3 > 85", None),
     # a name glued to the kind by "for" or "of" is what the kind's things relate to (without_glued_name)
     ("without_glued_name", "What do the parts for one NaviTech Pulsar cost altogether?",
      "sum :: ?u2 | is a | parts for one NaviTech Pulsar ; ?u2 | cost | ?u1",

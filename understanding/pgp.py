@@ -154,7 +154,8 @@ class Ordering:
 
 @dataclass(frozen=True)
 class Comparison:
-    """FILTER(node operator value), or with `by_count` HAVING(COUNT(node) operator value); value is
+    """FILTER(node operator value), or with `by_count` HAVING(COUNT(node) operator value), or with
+    `aggregate` HAVING(AVG(node) operator value) ("categories whose average price is above 3"); value is
     a number or an ISO date as written, a text the value contains, starts or ends with (`TEXT_OPERATORS`),
     or another unknown whose value it is compared with ("cheaper than Predictive Maintenance":
     `filter ?u2 < ?u3`)."""
@@ -163,19 +164,29 @@ class Comparison:
     operator: str
     value: str
     by_count: bool = False
+    aggregate: str | None = None
 
     @property
     def other_node(self) -> str | None:
         """The unknown compared with, where the value is one."""
         return self.value if is_unknown(self.value) else None
 
+    @property
+    def per_group(self) -> bool:
+        """Whether each answer's count or aggregate of `node` is compared (HAVING), not each value."""
+        return self.by_count or self.aggregate is not None
+
     def to_text(self) -> str:
-        return f"filter {'count ' if self.by_count else ''}{_short(self.node)} {self.operator} {_short(self.value)}"
+        measure = "count " if self.by_count else f"{self.aggregate} " if self.aggregate else ""
+        return f"filter {measure}{_short(self.node)} {self.operator} {_short(self.value)}"
 
     def __post_init__(self) -> None:
         if self.operator not in OPERATORS + TEXT_OPERATORS:
             raise PGPParseError(f"unknown comparison operator {self.operator!r}; "
                                 f"use one of {' '.join(OPERATORS + TEXT_OPERATORS)}")
+        if self.aggregate is not None and (self.aggregate not in GROUP_AGGREGATES or self.by_count):
+            raise PGPParseError(f"a comparison aggregates with one of {' '.join(GROUP_AGGREGATES)}, "
+                                f"and does not also count; got {self.aggregate!r}")
 
 
 @dataclass(frozen=True)
@@ -213,7 +224,7 @@ class PhraseGraphPattern:
     @property
     def grouped(self) -> bool:
         """Whether answers are grouped and ordered or filtered by a count of another unknown."""
-        return bool(self.ordering and self.ordering.per_group) or any(c.by_count for c in self.comparisons)
+        return bool(self.ordering and self.ordering.per_group) or any(c.per_group for c in self.comparisons)
 
     def valued_nodes(self) -> set[str]:
         """Unknowns whose own values are ordered or compared (not counted)."""
@@ -307,7 +318,7 @@ class PhraseGraphPattern:
             keyword = words[0].lower()
             by_count = len(words) > 1 and words[1].lower() == "count" and keyword in ("order", "filter")
             aggregate = words[1].lower() if len(words) > 1 and words[1].lower() in GROUP_AGGREGATES and \
-                keyword == "order" else None
+                keyword in ("order", "filter") else None
             if by_count or aggregate:
                 words = [words[0], *words[2:]]
             if keyword == "order":
@@ -330,7 +341,7 @@ class PhraseGraphPattern:
                 if len(words) < 4:
                     raise PGPParseError(f"filter must be 'filter [count] ?uN op value', got {section!r}")
                 comparisons.append(Comparison(_unknown_arg(words[1], section), words[2],
-                                              canonical_node(" ".join(words[3:])), by_count))
+                                              canonical_node(" ".join(words[3:])), by_count, aggregate))
             elif keyword == "select":
                 projection = tuple(_unknown_arg(w, section) for w in words[1:])
                 if not projection:

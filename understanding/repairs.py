@@ -187,10 +187,42 @@ def with_named_by_its_kind(question: str, pattern: PhraseGraphPattern) -> Phrase
 
 def finished(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """Repairs applied last, to every reading, including those the syntax readers write: the ordinal's
-    offset, the participle before "by a <noun>", a bound in cents and the agents' origin."""
+    offset, the participle before "by a <noun>", a bound in cents, the agents' origin and a bound on an
+    average the things have."""
     pattern = with_stated_limit(question, with_agent_phrase(question, with_quoted_title(question, pattern)))
     pattern = with_cents(question, with_value_asked_too(question, with_stated_offset(question, pattern)))
-    return with_agents_origin(question, pattern)
+    return with_aggregate_compared(question, with_agents_origin(question, pattern))
+
+
+_AGGREGATE_WORDS = {"average": "avg", "mean": "avg", "total": "sum", "combined": "sum", "maximum": "max",
+                    "highest": "max", "minimum": "min", "lowest": "min"}
+_AGGREGATE_COMPARED = re.compile(
+    r"\b(?:has|have|having|had|with|whose)\s+(?:an?\s+|the\s+|a\s+combined\s+)?(?P<measure>" + "|".join(_AGGREGATE_WORDS)
+    + r")\s+(?P<attribute>[a-z]+(?:\s+[a-z]+){0,2}?)\s+(?:(?:is|are|was|were|of)\s+)?(?:above|below|over|under|"
+    r"greater|less|more|higher|lower|at\s+least|at\s+most|exceeding|beyond|\d)", re.IGNORECASE)
+
+
+def with_aggregate_compared(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"Which product categories have an average price above 3.2 EUR?" decoded as `?u1 | average price |
+    ?u2 :: filter ?u2 > 3.2`: each answer's average of its values is compared (`filter avg ?u2 > 3.2`, a
+    HAVING), the relation named by the attribute alone."""
+    found = _AGGREGATE_COMPARED.search(question)
+    if found is None or pattern.form is not QuestionForm.LIST or pattern.group:
+        return pattern
+    measure, attribute = found.group("measure").lower(), found.group("attribute").lower()
+    for comparison in pattern.comparisons:
+        if comparison.per_group or comparison.node == ANSWER or comparison.other_node is not None:
+            continue
+        holding = [t for t in pattern.triples if not t.is_type and comparison.node in t.nodes()]
+        if len(holding) != 1 or ANSWER not in holding[0].nodes() or \
+                not any(w[:5] in holding[0].relation.lower() for w in attribute.split()):
+            continue
+        relation = re.sub(rf"^(?:{'|'.join(_AGGREGATE_WORDS)})\s+", "", holding[0].relation, flags=re.IGNORECASE)
+        triples = tuple(replace(t, relation=relation) if t == holding[0] else t for t in pattern.triples)
+        compared = replace(comparison, aggregate=_AGGREGATE_WORDS[measure])
+        return replace(pattern, triples=triples,
+                       comparisons=tuple(compared if c == comparison else c for c in pattern.comparisons))
+    return pattern
 
 
 def with_named_exception(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
