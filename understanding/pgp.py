@@ -29,7 +29,9 @@ aggregates how many ?u1 each ?u2 has ("the average number of products per suppli
 only the syntax readers write it (the model's vocabulary lacks it). `other NAME` says the answer is
 not the thing NAME names ("Which other suppliers are in the same country as Neal LLC?"), and `order
 ?u2 desc 1 offset 1` skips the first ("the second most expensive service"); repairs write both, not
-the model. `times ?u3` on an avg, sum, min or max form aggregates the answer's value times ?u3's in each
+the model. `filter avg ?u2 > 3` (or sum, min, max) compares each answer's aggregate of its ?u2 values
+("categories whose average price is above 3"), as `filter count` compares how many; a repair writes it.
+`times ?u3` on an avg, sum, min or max form aggregates the answer's value times ?u3's in each
 row ("the total cost of the parts of X, taking the quantities into account": `sum :: ?u1 | cost | ?u2 ;
 ?u2 | parts | X ; ?u2 | quantity | ?u3 :: times ?u3`); a composition writes it, not the model.
 """
