@@ -190,13 +190,14 @@ class QueryBuilder:
                     continue
                 seen.add(body)
                 scores = node_scores + [choice.score for choice in combination]
+                score = sum(scores) / len(scores)
                 counted = frozenset(choice.counted for choice in combination if choice.counted)
-                ranked.append((sum(scores) / len(scores), body, counted))
+                ranked.append((score, body, counted))
                 if not negated:
                     for held in held_by_records(body):
                         if held not in seen:
                             seen.add(held)
-                            ranked.append((RECORD_HELD_FACTOR * sum(scores) / len(scores), held, counted))
+                            ranked.append((RECORD_HELD_FACTOR * score, held, counted))
         ranked.sort(key=lambda item: (-item[0], len(item[1]), item[1]))
         leaves = attribute_leaves(pattern) if answer_kind in LITERAL_KINDS else []
         queries: list[CandidateQuery] = []
@@ -536,7 +537,7 @@ def group_modifiers(pattern: PhraseGraphPattern, projected: Sequence[str]) -> st
     conditions = [f"COUNT(DISTINCT {c.node}) {c.operator} {number}" if number else
                   f"COUNT(DISTINCT {c.node}) {c.operator} COUNT(DISTINCT {c.other_node})"
                   for c, number in counts if number or c.other_node]
-    conditions += [f"{c.aggregate.upper()}({numeric(c.node)}) {c.operator} {number}" for c in pattern.comparisons
+    conditions += [f"{aggregated(c.aggregate, c.node)} {c.operator} {number}" for c in pattern.comparisons
                    if c.aggregate and (number := _written_number(c.value))]  # "an average price above 3"
     having = f" HAVING({' && '.join(conditions)})" if conditions else ""
     return f" GROUP BY {' '.join(projected)}{having}"
@@ -653,7 +654,7 @@ def valued_nodes(pattern: PhraseGraphPattern) -> set[str]:
     answers of a list sorted by themselves ("Show the suppliers in Japan in alphabetical order"), which
     may be things."""
     nodes = pattern.valued_nodes() - ({ANSWER} if sorted_by_itself(pattern) else set())
-    if pattern.form.is_aggregate and pattern.form is not QuestionForm.COUNT and not pattern.per:
+    if pattern.form.is_measure and not pattern.per:
         nodes.add(aggregate_target(pattern))
         nodes.update(pattern.times)
     return {n for n in nodes if is_unknown(n)}
@@ -687,7 +688,7 @@ def countable_values(pattern: PhraseGraphPattern) -> set[str]:
     nodes = {c.node for c in pattern.comparisons if not c.per_group}
     if pattern.ordering is not None and not pattern.ordering.per_group:
         nodes.add(pattern.ordering.node)
-    if pattern.form.is_aggregate and pattern.form is not QuestionForm.COUNT:
+    if pattern.form.is_measure:
         nodes.discard(aggregate_target(pattern))
     uncountable = {c.node for c in pattern.comparisons if not c.by_count and not _written_number(c.value)}
     if pattern.form is not QuestionForm.BOOLEAN:
@@ -722,8 +723,8 @@ def dangling_unknowns(pattern: PhraseGraphPattern) -> set[str]:
     """Unknowns that only hang off one edge and are used nowhere else ("?u1 | use | ?u3"): such an
     edge constrains little, so a query may drop it when no predicate fits it (score `DROP_SCORE`)."""
     degree = node_degrees(pattern.triples)
-    used = {ANSWER, *pattern.projection, *pattern.group, *pattern.per, *pattern.times, *pattern.modified_nodes()}
-    if pattern.form.is_aggregate and pattern.form is not QuestionForm.COUNT:
+    used = {ANSWER, *pattern.projection, *pattern.group, *pattern.per, *pattern.modified_nodes()}
+    if pattern.form.is_measure:
         used.add(aggregate_target(pattern))
     return {n for n, d in degree.items() if d == 1 and is_unknown(n) and n not in used}
 
@@ -769,8 +770,13 @@ def group_measure(ordering: Ordering, node: str | None = None) -> str:
     their values (AVG/SUM/MIN/MAX of the numbers, as `numeric` reads them)."""
     node = node or ordering.node
     if ordering.aggregate:
-        return f"{ordering.aggregate.upper()}({numeric(node)})"
+        return aggregated(ordering.aggregate, node)
     return f"COUNT(DISTINCT {node})"
+
+
+def aggregated(aggregate: str, node: str) -> str:
+    """AVG/SUM/MIN/MAX (`aggregate`, as the pattern writes it) of a node's numbers, as `numeric` reads them."""
+    return f"{aggregate.upper()}({numeric(node)})"
 
 
 def measured(pattern: PhraseGraphPattern, target: str) -> str:

@@ -364,13 +364,7 @@ class QuestionParser:
         (`understanding.rewording.aggregated_things`): first where the model's reading of the question glued
         the restriction into the kind or lost a name of it, next otherwise."""
         results = self._understand_clauses(texts)
-        measured = {i: found for i, text in enumerate(texts) if (found := aggregated_things(text)) is not None}
-        if not measured:
-            return results
-        listed = self._understand_clauses([found.listing for found in measured.values()])
-        for (i, found), told in zip(measured.items(), listed, strict=True):
-            if told.source != "model" or told.unsupported:
-                continue
+        for i, found, told in self._read_apart(texts, aggregated_things, lambda f: f.listing, self._understand_clauses):
             readings = [m for p in (told.pattern, *told.alternatives)
                         if (m := measured_things(p, QuestionForm(found.measure), found.attribute)) is not None]
             asked = results[i]

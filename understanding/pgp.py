@@ -67,7 +67,12 @@ class QuestionForm(StrEnum):
 
     @property
     def is_aggregate(self) -> bool:
-        return self in (QuestionForm.COUNT, QuestionForm.AVG, QuestionForm.SUM, QuestionForm.MIN, QuestionForm.MAX)
+        return self is QuestionForm.COUNT or self.is_measure
+
+    @property
+    def is_measure(self) -> bool:
+        """An average, total, minimum or maximum of values (an aggregate that does not count)."""
+        return self in (QuestionForm.AVG, QuestionForm.SUM, QuestionForm.MIN, QuestionForm.MAX)
 
 
 def is_unknown(node: str) -> bool:
@@ -363,7 +368,7 @@ class PhraseGraphPattern:
                 others.append(name)
             elif keyword == "times":
                 times = tuple(_unknown_arg(w, section) for w in words[1:])
-                if not times or form not in (QuestionForm.AVG, QuestionForm.SUM, QuestionForm.MIN, QuestionForm.MAX):
+                if not times or not form.is_measure:
                     raise PGPParseError("times needs unknowns, on an avg, sum, min or max form")
             else:
                 raise PGPParseError(f"unknown section {keyword!r}; expected order, filter, select, group, per, other "
@@ -376,7 +381,7 @@ class PhraseGraphPattern:
                 raise PGPParseError(f"{_short(node)} is used in a modifier but appears in no triple")
         if group:
             _check_group(pattern)
-        if per and (form not in (QuestionForm.AVG, QuestionForm.SUM, QuestionForm.MIN, QuestionForm.MAX)
+        if per and (not form.is_measure
                     or ANSWER in per or group or ordering is not None):
             raise PGPParseError("per needs an avg, sum, min or max form over ?u1 counted per other unknowns, "
                                 "without group or order")

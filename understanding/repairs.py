@@ -301,8 +301,7 @@ def weighted_by_quantity(pattern: PhraseGraphPattern) -> PhraseGraphPattern | No
     """A measure of things' values read as counting each value as many times as the thing's quantity
     (`rewording.quantity_weighted`): `sum :: ?u1 | cost | ?u2 ; ?u2 | parts | X` -> `... ; ?u2 | quantity |
     ?u3 :: times ?u3`. None for readings that measure no value of an unknown thing, or measure quantities."""
-    if pattern.form not in (QuestionForm.SUM, QuestionForm.AVG, QuestionForm.MIN, QuestionForm.MAX) or pattern.times \
-            or pattern.group or pattern.per:
+    if not pattern.form.is_measure or pattern.times or pattern.group or pattern.per:
         return None
     typed = {t.subject for t in pattern.triples if t.is_type}
     degrees = node_degrees(pattern.triples)
