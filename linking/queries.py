@@ -339,7 +339,7 @@ class QueryBuilder:
             sparql = f"SELECT ({form.value.upper()}(?kgqaN) AS {VALUE_VAR}) WHERE {{ {{ {inner} }} }}"
             return CandidateQuery(sparql, where, ANSWER, score, form, sparql, VALUE_VAR[1:])
         if form.is_aggregate:
-            target = aggregate_target(pattern)
+            target = pattern.aggregated_node()
             rows = where if pattern.times else distinct_values(target, where)  # each row's product: every row
             sparql = f"SELECT ({form.value.upper()}({measured(pattern, target)}) AS {VALUE_VAR}) WHERE {{ {rows} }}"
             return CandidateQuery(sparql, where, target, score, form, sparql, VALUE_VAR[1:])
@@ -400,7 +400,7 @@ def grouped_aggregate(pattern: PhraseGraphPattern, where: str, score: float, max
     if pattern.form is QuestionForm.COUNT:
         target, measure, column = ANSWER, f"COUNT(DISTINCT {ANSWER})", "count"
     else:
-        target = aggregate_target(pattern)
+        target = pattern.aggregated_node()
         measure, column = f"{pattern.form.value.upper()}({measured(pattern, target)})", VALUE_VAR[1:]
     sparql = f"SELECT {keys} ({measure} AS ?{column}) WHERE {{ {where} }} GROUP BY {keys} LIMIT {max_answers}"
     return CandidateQuery(sparql, where, target, score, pattern.form, sparql, column,
@@ -633,20 +633,9 @@ def attribute_leaves(pattern: PhraseGraphPattern) -> list[str]:
     if pattern.form is not QuestionForm.LIST or pattern.projection != (ANSWER,) or pattern.grouped:
         return []
     modified = pattern.modified_nodes()
-    leaves = _answer_leaves(pattern)
-    typed = _answer_is_typed(pattern)
+    leaves = pattern.answer_leaves()
+    typed = pattern.answer_is_typed()
     return [n for n in leaves if n not in modified] + ([] if typed else [n for n in leaves if n in modified])
-
-
-def _answer_leaves(pattern: PhraseGraphPattern) -> list[str]:
-    """Unknowns in one triple only, an attribute edge of ?unknown1, in pattern order."""
-    degree = node_degrees(pattern.triples)
-    return list(dict.fromkeys(other for t in pattern.triples if not t.is_type and ANSWER in t.nodes()
-                              for other in t.nodes() if other != ANSWER and is_unknown(other) and degree[other] == 1))
-
-
-def _answer_is_typed(pattern: PhraseGraphPattern) -> bool:
-    return any(t.is_type and t.subject == ANSWER for t in pattern.triples)
 
 
 def valued_nodes(pattern: PhraseGraphPattern) -> set[str]:
@@ -655,7 +644,7 @@ def valued_nodes(pattern: PhraseGraphPattern) -> set[str]:
     may be things."""
     nodes = pattern.valued_nodes() - ({ANSWER} if sorted_by_itself(pattern) else set())
     if pattern.form.is_measure and not pattern.per:
-        nodes.add(aggregate_target(pattern))
+        nodes.add(pattern.aggregated_node())
         nodes.update(pattern.times)
     return {n for n in nodes if is_unknown(n)}
 
@@ -689,7 +678,7 @@ def countable_values(pattern: PhraseGraphPattern) -> set[str]:
     if pattern.ordering is not None and not pattern.ordering.per_group:
         nodes.add(pattern.ordering.node)
     if pattern.form.is_measure:
-        nodes.discard(aggregate_target(pattern))
+        nodes.discard(pattern.aggregated_node())
     uncountable = {c.node for c in pattern.comparisons if not c.by_count and not _written_number(c.value)}
     if pattern.form is not QuestionForm.BOOLEAN:
         uncountable.add(ANSWER)
@@ -725,17 +714,8 @@ def dangling_unknowns(pattern: PhraseGraphPattern) -> set[str]:
     degree = node_degrees(pattern.triples)
     used = {ANSWER, *pattern.projection, *pattern.group, *pattern.per, *pattern.modified_nodes()}
     if pattern.form.is_measure:
-        used.add(aggregate_target(pattern))
+        used.add(pattern.aggregated_node())
     return {n for n, d in degree.items() if d == 1 and is_unknown(n) and n not in used}
-
-
-def aggregate_target(pattern: PhraseGraphPattern) -> str:
-    """The unknown an AVG/SUM/MIN/MAX applies to: the answer, unless the answer is a typed thing
-    ("?u1 is a singer") with one attribute leaf ("?u1 | age | ?u2"): then the attribute."""
-    if not _answer_is_typed(pattern):
-        return ANSWER
-    leaves = _answer_leaves(pattern)
-    return leaves[0] if len(leaves) == 1 else ANSWER
 
 
 def distinct_values(target: str, where: str) -> str:

@@ -25,7 +25,6 @@ from linking.queries import (
     QueryBuilder,
     _best_products,
     _Choice,
-    aggregate_target,
 )
 from linking.relations import IN, OUT, LinkedPredicate
 from understanding.pgp import PhraseGraphPattern, QuestionForm
@@ -125,7 +124,7 @@ def test_forms_become_ask_count_aggregate_order_and_filter() -> None:
                                edges=age))[0]
     assert ask.sparql.startswith("ASK WHERE {")
     avg_pattern = PhraseGraphPattern.from_text("avg :: ?u1 | is a | singers ; ?u1 | age | ?u2")
-    assert aggregate_target(avg_pattern) == "?unknown2"
+    assert avg_pattern.aggregated_node() == "?unknown2"
     avg = builder.build(linked("avg :: ?u1 | is a | singers ; ?u1 | age | ?u2", classes={"singers": [SINGER]},
                                edges=age))[0]
     assert "AVG(" in avg.sparql and "?unknown2" in avg.sparql.split("WHERE")[0] and avg.answer_var == "?unknown2"

@@ -240,6 +240,23 @@ class PhraseGraphPattern:
             nodes.add(self.ordering.node)
         return nodes
 
+    def answer_leaves(self) -> list[str]:
+        """Unknowns in one triple only, an attribute edge of ?unknown1, in pattern order."""
+        degree = node_degrees(self.triples)
+        return list(dict.fromkeys(other for t in self.triples if not t.is_type and ANSWER in t.nodes()
+                                  for other in t.nodes() if other != ANSWER and is_unknown(other) and degree[other] == 1))
+
+    def answer_is_typed(self) -> bool:
+        return any(t.is_type and t.subject == ANSWER for t in self.triples)
+
+    def aggregated_node(self) -> str:
+        """The unknown an AVG/SUM/MIN/MAX applies to: the answer, unless the answer is a typed thing
+        ("?u1 is a singer") with one attribute leaf ("?u1 | age | ?u2"): then the attribute."""
+        if not self.answer_is_typed():
+            return ANSWER
+        leaves = self.answer_leaves()
+        return leaves[0] if len(leaves) == 1 else ANSWER
+
     def modified_nodes(self) -> set[str]:
         """Unknowns an ordering, a comparison or a product (`times`) refers to, by value or by count."""
         nodes = {n for c in self.comparisons for n in (c.node, c.other_node) if n is not None} | set(self.times)

@@ -303,11 +303,7 @@ def weighted_by_quantity(pattern: PhraseGraphPattern) -> PhraseGraphPattern | No
     ?u3 :: times ?u3`. None for readings that measure no value of an unknown thing, or measure quantities."""
     if not pattern.form.is_measure or pattern.times or pattern.group or pattern.per:
         return None
-    typed = {t.subject for t in pattern.triples if t.is_type}
-    degrees = node_degrees(pattern.triples)
-    leaves = [n for t in pattern.triples if not t.is_type and ANSWER in t.nodes() for n in t.nodes()
-              if n != ANSWER and is_unknown(n) and degrees[n] == 1]
-    target = leaves[0] if ANSWER in typed and len(leaves) == 1 else ANSWER
+    target = pattern.aggregated_node()
     measure = next((t for t in pattern.triples if not t.is_type and target in t.nodes()), None)
     if measure is None or re.search(r"quantit|units|number|amount|count", measure.relation, re.IGNORECASE):
         return None
