@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 
 from understanding.grading import SUPERLATIVE_DESCENDING, plural, singular, stated_ordering
+from understanding.resources import known_words
 
 # "the bill of material PulseCraft Vertex": a kind of two words joined by "of" before a name, which the
 # model splits across the pattern ("?u1 | bill | material PulseCraft Vertex"); the name alone says it
@@ -453,27 +454,22 @@ def spelled(question: str) -> str:
     of five or more lower-case letters (the first word may be capitalised) that no English vocabulary knows
     (`resources.known_words`), nor its singular, and that one edit makes one of `_COMMON_WORDS` and no other,
     with its first letter kept. Names and known words stay."""
-    known = None
+    return re.sub(r"(?<![\w'-])[A-Za-z][a-z]{4,}(?![\w'-])", _spelled_word, question)
 
-    def fixed(found: re.Match[str]) -> str:
-        nonlocal known
-        word = found.group(0)
-        lower = word.lower()
-        if lower in _COMMON_WORDS or (word != lower and found.start() > 0):  # a capital inside: part of a name
-            return word
-        if known is None:
-            from understanding.resources import known_words
 
-            known = known_words()
-        if not known or lower in known or re.sub(r"e?s$", "", lower) in known:  # "prixes": a known word's plural
-            return word
-        fits = [w for w in _COMMON_WORDS if w[0] == lower[0] and _one_edit_apart(lower, w)
-                and (len(lower) > 5 or sorted(w) == sorted(lower))]  # a five-letter word: two letters swapped only
-        if len(fits) != 1:
-            return word
-        return fits[0] if word == lower else fits[0][:1].upper() + fits[0][1:]
-
-    return re.sub(r"(?<![\w'-])[A-Za-z][a-z]{4,}(?![\w'-])", fixed, question)
+def _spelled_word(found: re.Match[str]) -> str:
+    word = found.group(0)
+    lower = word.lower()
+    if lower in _COMMON_WORDS or (word != lower and found.start() > 0):  # a capital inside: part of a name
+        return word
+    known = known_words()
+    if not known or lower in known or re.sub(r"e?s$", "", lower) in known:  # "prixes": a known word's plural
+        return word
+    fits = [w for w in _COMMON_WORDS if w[0] == lower[0] and _one_edit_apart(lower, w)
+            and (len(lower) > 5 or sorted(w) == sorted(lower))]  # a five-letter word: two letters swapped only
+    if len(fits) != 1:
+        return word
+    return fits[0] if word == lower else fits[0][:1].upper() + fits[0][1:]
 
 
 def asked_plainly(question: str) -> str:
