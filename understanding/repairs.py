@@ -194,10 +194,10 @@ def finished(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     return with_aggregate_compared(question, with_agents_origin(question, pattern))
 
 
-_AGGREGATE_WORDS = {"average": "avg", "mean": "avg", "total": "sum", "combined": "sum", "maximum": "max",
+_COMPARED_AGGREGATES = {"average": "avg", "mean": "avg", "total": "sum", "combined": "sum", "maximum": "max",
                     "highest": "max", "minimum": "min", "lowest": "min"}
 _AGGREGATE_COMPARED = re.compile(
-    r"\b(?:has|have|having|had|with|whose)\s+(?:an?\s+|the\s+|a\s+combined\s+)?(?P<measure>" + "|".join(_AGGREGATE_WORDS)
+    r"\b(?:has|have|having|had|with|whose)\s+(?:an?\s+|the\s+|a\s+combined\s+)?(?P<measure>" + "|".join(_COMPARED_AGGREGATES)
     + r")\s+(?P<attribute>[a-z]+(?:\s+[a-z]+){0,2}?)\s+(?:(?:is|are|was|were|of)\s+)?(?:above|below|over|under|"
     r"greater|less|more|higher|lower|at\s+least|at\s+most|exceeding|beyond|\d)", re.IGNORECASE)
 
@@ -205,7 +205,8 @@ _AGGREGATE_COMPARED = re.compile(
 def with_aggregate_compared(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """"Which product categories have an average price above 3.2 EUR?" decoded as `?u1 | average price |
     ?u2 :: filter ?u2 > 3.2`: each answer's average of its values is compared (`filter avg ?u2 > 3.2`, a
-    HAVING), the relation named by the attribute alone."""
+    HAVING), the relation named by the attribute alone. The values may be held by things of the answer
+    ("categories with an average product price above 300": `?u1 | categories | ?u2 ; ?u2 | price | ?u3`)."""
     found = _AGGREGATE_COMPARED.search(question)
     if found is None or pattern.form is not QuestionForm.LIST or pattern.group:
         return pattern
@@ -214,12 +215,14 @@ def with_aggregate_compared(question: str, pattern: PhraseGraphPattern) -> Phras
         if comparison.per_group or comparison.node == ANSWER or comparison.other_node is not None:
             continue
         holding = [t for t in pattern.triples if not t.is_type and comparison.node in t.nodes()]
-        if len(holding) != 1 or ANSWER not in holding[0].nodes() or \
+        if len(holding) != 1 or not all(is_unknown(n) for n in holding[0].nodes()) or \
                 not any(w[:5] in holding[0].relation.lower() for w in attribute.split()):
             continue
-        relation = re.sub(rf"^(?:{'|'.join(_AGGREGATE_WORDS)})\s+", "", holding[0].relation, flags=re.IGNORECASE)
+        if ANSWER not in holding[0].nodes() and measure in holding[0].relation.lower():
+            continue  # a value the things store ("dates | ?u2 ; ?u2 | maximum temperature | ?u3")
+        relation = re.sub(rf"^(?:{'|'.join(_COMPARED_AGGREGATES)})\s+", "", holding[0].relation, flags=re.IGNORECASE)
         triples = tuple(replace(t, relation=relation) if t == holding[0] else t for t in pattern.triples)
-        compared = replace(comparison, aggregate=_AGGREGATE_WORDS[measure])
+        compared = replace(comparison, aggregate=_COMPARED_AGGREGATES[measure])
         return replace(pattern, triples=triples,
                        comparisons=tuple(compared if c == comparison else c for c in pattern.comparisons))
     return pattern
