@@ -38,15 +38,20 @@ SYNONYM_FACTOR = 0.9  # a class fitting a synonym of the phrase's kind word, not
 _KIND_SYNONYMS = (("supplier", "vendor", "provider", "seller", "company", "firm"),
                   ("product", "item", "article", "merchandise"),
                   ("employee", "staff", "worker", "personnel", "staffer", "colleague"),
-                  ("department", "team", "division"), ("customer", "client", "buyer"), ("part", "component"))
+                  ("department", "team", "division"), ("customer", "client", "buyer"), ("part", "component"),
+                  ("manager", "boss", "supervisor"))
 KIND_SYNONYMS = {word: tuple(other for other in group if other != word) for group in _KIND_SYNONYMS for word in group}
 
 
-def kind_synonyms(phrase: str) -> list[str]:
+# A person's "team" is who reports to them, more often than their department: not read so in a relation
+_NOT_RELATION_SYNONYMS = frozenset({"team", "teams"})
+
+
+def kind_synonyms(phrase: str, *, relation: bool = False) -> list[str]:
     """The phrase with its last (kind) word replaced by each synonym: "vendors" -> "suppliers", ...;
-    none for a kind word outside the table."""
+    none for a kind word outside the table (nor, for a `relation` phrase, for "team")."""
     words = phrase.split()
-    if not words:
+    if not words or (relation and words[-1].lower() in _NOT_RELATION_SYNONYMS):
         return []
     last = words[-1].lower()
     is_plural = singular(last) != last and singular(last) in KIND_SYNONYMS

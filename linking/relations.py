@@ -25,7 +25,7 @@ import pyoxigraph as ox
 from gateway.endpoint import Endpoint
 from gateway.sparql import optional_select, term_to_sparql
 from linking.affinity import AffinityScorer
-from linking.entities import RDF_TYPE, LinkedEntity
+from linking.entities import RDF_TYPE, SYNONYM_FACTOR, LinkedEntity, kind_synonyms
 
 OUT = "out"  # the anchor (vertex, literal's subject side or anchored unknown) is the subject
 IN = "in"  # the anchor is the object
@@ -40,6 +40,7 @@ NEIGHBOUR_SAMPLE = 400
 UNANCHORED_SAMPLE = 2000
 HOP_TIMEOUT_S = 5.0  # two-hop lookups are optional: a slow one is given up, not waited for
 K = TypeVar("K")  # what a two-hop lookup groups its rows by
+SYNONYM_MIN_FIT = 0.5  # a synonym of the phrase's kind word counts only where it names the predicate
 PARAPHRASE_FACTOR = 0.9  # a predicate fitting a paraphrase of the phrase, not the phrase itself
 # Relation phrases whose usual predicate shares no word with them ("Who reports to X?" is `hasManager`):
 # general English, the same for every graph; each phrase (matched as a whole, by its words) with the
@@ -339,16 +340,28 @@ class RelationLinker:
         if not pairs:
             return []
         iris = list(dict.fromkeys(iri for iri, _ in pairs))
-        words = descriptions if descriptions is not None else await endpoint.describe_predicates(iris)
+        words = dict(descriptions or {})
+        missing = [iri for iri in iris if iri not in words]  # predicates found beyond those described (one hop on)
+        if missing:
+            words.update(await endpoint.describe_predicates(missing))
         texts = [words.get(iri) or iri for iri in iris]
         classes = sorted({c for pair in pairs for c in predicates.ends.get(pair, ()) if class_words and c in class_words})
-        scores = await self.scorer.ascore_many(phrase, texts + [class_words[c] for c in classes] if class_words else texts)
+        class_texts = [class_words[c] for c in classes] if class_words else []
+        scores = await self.scorer.ascore_many(phrase, texts + class_texts)
         by_iri = {iri: (text, float(score)) for iri, text, score in zip(iris, texts, scores, strict=False)}
+        by_class = dict(zip(classes, (float(s) for s in scores[len(texts):]), strict=True))
         other_words = paraphrase(phrase)
         if other_words is not None:  # "reports to": the predicate may be named `hasManager`
             for iri, text, score in zip(iris, texts, await self.scorer.ascore_many(other_words, texts), strict=True):
                 by_iri[iri] = (text, max(by_iri[iri][1], PARAPHRASE_FACTOR * float(score)))
-        by_class = dict(zip(classes, (float(s) for s in scores[len(texts):]), strict=True))
+        for synonym in kind_synonyms(phrase, relation=True):  # "vendors", "boss": `hasSupplier`, `hasManager`, the class Supplier
+            synonym_scores = [float(s) for s in await self.scorer.ascore_many(synonym, texts + class_texts)]
+            for iri, text, score in zip(iris, texts, synonym_scores, strict=False):
+                if score >= SYNONYM_MIN_FIT:
+                    by_iri[iri] = (text, max(by_iri[iri][1], SYNONYM_FACTOR * score))
+            for c, score in zip(classes, synonym_scores[len(texts):], strict=True):
+                if score >= SYNONYM_MIN_FIT:
+                    by_class[c] = max(by_class[c], SYNONYM_FACTOR * score)
         linked = []
         for iri, direction in pairs:
             text, score = by_iri[iri]
