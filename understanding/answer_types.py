@@ -146,6 +146,17 @@ def compared_thing(pattern: PhraseGraphPattern, *, by_text: bool = False) -> boo
             for c in pattern.comparisons)
 
 
+_WHICH_OR_WHO = re.compile(r"^\s*(?:which|who)\b(?!\s+(?:number|amount|count)\b)", re.I)
+
+
+def ranked_by_count(question: str, pattern: PhraseGraphPattern) -> bool:
+    """Whether "Which/Who ..." ranks its answers by how many things of another unknown each has ("Which
+    supplier offers the largest number of products?"): it asks for the ranked things, not the number."""
+    ordering = pattern.ordering
+    return pattern.form is QuestionForm.LIST and ordering is not None and ordering.by_count and \
+        ordering.node != ANSWER and pattern.projection == (ANSWER,) and _WHICH_OR_WHO.match(question) is not None
+
+
 def predicted_kind(kind: AnswerKind, pattern: PhraseGraphPattern, decoded: QuestionForm | None = None) -> AnswerKind:
     """The classifier's kind, unless the pattern shows the answer is a graded, matched or compared
     thing, not a value, or a repair made the `decoded` form an aggregate ("weigh together" read as a

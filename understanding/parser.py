@@ -19,7 +19,14 @@ from dataclasses import dataclass, replace
 from typing import Protocol, TypeVar
 
 from gateway.errors import GatewayError
-from understanding.answer_types import answer_class, build_answer_type, predicted_kind, stated_kind, wh_noun
+from understanding.answer_types import (
+    answer_class,
+    build_answer_type,
+    predicted_kind,
+    ranked_by_count,
+    stated_kind,
+    wh_noun,
+)
 from understanding.coverage import positive_question, unsupported_reason, with_negation
 from understanding.grading import StatedOrdering, same_words, stated_ordering
 from understanding.groups import (
@@ -456,6 +463,8 @@ class QuestionParser:
                 (raw, pattern), later = readings[0], readings[1:]
                 kind = (stated_kind(texts[i], predicted_kind(output.kind, pattern, decoded_forms[raw]))
                         if self._repairs else output.kind)
+                if self._repairs and kind is AnswerKind.NUMBER and ranked_by_count(texts[i], pattern):
+                    kind = AnswerKind.RESOURCE
                 answer_type = build_answer_type(kind, pattern, output.kind_confidence)
                 alternatives = tuple(dict.fromkeys(p for _, p in later if p != pattern))[:MAX_ALTERNATIVES]
                 results[i] = UnderstoodQuestion(texts[i], pattern, answer_type, "model", raw, per_question,

@@ -537,6 +537,52 @@ _ON_FILE = re.compile(r"(?P<had>\b(?:have|has|had|with)\s+(?:no|an?|any)\s+[a-z]
 _MEASURE_OF_EVERY = re.compile(r"\b(?P<head>(?:total|combined|overall|summed|average|mean|sum)\s+[a-z]+(?:\s+[a-z]+)?"
                                r"(?:\s+in\s+[a-z]+)?\s+of\s+)every\s+(?P<thing>[a-z]+(?:\s+[a-z]+)?)"
                                r"(?=\s+(?:in|from)\s+(?:the|our)\s+catalog|\s*[?.!]?$)", re.IGNORECASE)
+# "the price of its most expensive product for each supplier", "the cheapest product price for each
+# manager": the maximum or minimum of the values per group
+_EXTREME_VALUES = {"most expensive": ("maximum", "price"), "priciest": ("maximum", "price"),
+                   "costliest": ("maximum", "price"), "cheapest": ("minimum", "price"),
+                   "least expensive": ("minimum", "price"), "heaviest": ("maximum", "weight"),
+                   "lightest": ("minimum", "weight"), "most reliable": ("maximum", "reliability"),
+                   "least reliable": ("minimum", "reliability")}
+_GRADE = r"(?P<grade>" + "|".join(g.replace(" ", r"\s+") for g in _EXTREME_VALUES) + r")"
+_PER_EACH = r"(?P<group>\s+(?:(?:for|in|of|per)\s+(?:each|every)|per)\s+[a-z]+(?:\s+[a-z]+)?\s*[?.]?\s*$)"
+_EXTREME_VALUE_PER_GROUP = (
+    re.compile(r"\bthe\s+(?P<attribute>price|cost|weight|reliability(?:\s+index)?)\s+of\s+(?:its|their|the)\s+" + _GRADE
+               + r"\s+(?P<thing>[a-z]+(?:\s+[a-z]+)??)" + _PER_EACH, re.IGNORECASE),
+    re.compile(r"\bthe\s+" + _GRADE + r"\s+(?P<thing>[a-z]+(?:\s+[a-z]+)?\s+)??(?P<attribute>price|cost|weight|"
+               r"reliability(?:\s+index)?)" + _PER_EACH, re.IGNORECASE))
+
+
+def _extreme_value_per_group(question: str) -> str:
+    for shape in _EXTREME_VALUE_PER_GROUP:
+        found = shape.search(question)
+        if found is None:
+            continue
+        measure, value = _EXTREME_VALUES[" ".join(found.group("grade").lower().split())]
+        attribute = found.group("attribute").lower()
+        if value not in ("price" if attribute == "cost" else attribute):
+            continue
+        thing = (found.group("thing") or "").strip()
+        things = f" of {plural(thing)}" if thing else ""
+        return f"{question[:found.start()]}the {measure} {attribute}{things}{found.group('group')}"
+    return question
+
+
+# "the average price of products, broken down by category", "... of hardware by product category?": an
+# aggregate per group, as "per" says it (not "supplied by X": a passive's agent)
+_GROUPED_BY = re.compile(r"(?:,?\s+(?i:broken\s+down|grouped|split(?:\s+up)?)\s+by|(?<=[a-z])(?<!ed)\s+by)\s+"
+                         r"(?:(?i:each|every)\s+)?(?P<group>[a-z]+(?:\s+[a-z]+)?)(?P<end>\s*[?.]?\s*)$")
+_AGGREGATE_ASKED = re.compile(r"\b(?:average|mean|total|sum|number|count|maximum|minimum|how\s+many)\b", re.IGNORECASE)
+
+
+def _grouped_by(question: str) -> str:
+    found = _GROUPED_BY.search(question)
+    if found is None or _AGGREGATE_ASKED.search(question[:found.start()]) is None or \
+            singular(found.group("group").split()[-1]) != found.group("group").split()[-1]:
+        return question
+    return f"{question[:found.start()]} per {found.group('group')}{found.group('end')}"
+
+
 _IN_THE_CATALOGUE = re.compile(r"\s+(?:in|from)\s+(?:the|our)\s+(?:product\s+)?catalog(?:ue)?\b", re.IGNORECASE)
 
 
@@ -560,7 +606,9 @@ def read_text(question: str) -> str:
     its code in brackets, read as the code, "the product with the ID X" as "X",
     "the department X" as "the X department", "a single part" as "a part",
     "the product manager responsible for X" as "the product manager of X", "For which X can Y be booked?"
-    as "Which X can Y be booked for?", a restatement after "i.e.", "on file" after what is had and "in the catalogue" left out, a measure
+    as "Which X can Y be booked for?", a restatement after "i.e.", "on file" after what is had and "in the catalogue" left out, "broken down by X" or "by X" after an
+    aggregate as "per X", "the price of its most expensive product for each X" as "the maximum price of
+    products for each X", a measure
     "of every X" as "of all Xs"; the understood question keeps the words as asked."""
     question = asked_plainly(spelled(question))
     question = question[:1].upper() + question[1:]  # "how many people work in Data Services" as asked formally
@@ -586,6 +634,7 @@ def read_text(question: str) -> str:
     question = _ON_FILE.sub(lambda found: found.group("had"), question)
     question = _MEASURE_OF_EVERY.sub(lambda found: f"{found.group('head')}all {plural(found.group('thing'))}", question)
     question = _IN_THE_CATALOGUE.sub("", question)
+    question = _extreme_value_per_group(_grouped_by(question))
     question = _UNIT_AFTER_ATTRIBUTE.sub(lambda found: found.group("attribute"), question)
     question = _COUNT_PER_ONE.sub(lambda found: f"{found.group('head')} per "
                                                 f"{found.group('group') or found.group('agent') or found.group('container')}", question)
