@@ -429,14 +429,16 @@ async def test_the_owner_of_a_ranked_value_is_a_kinds_members(path: KgqanPath, c
 
 async def test_a_thing_holding_one_number_is_opened_where_a_number_is_asked(path: KgqanPath, ck25: Endpoint) -> None:
     """"How much does the most expensive Memristor cost?" answered by a price node (with its amount and
-    its currency): the node's one number is the answer, and the query says so."""
+    its currency): the node's one number is the answer, and the query says so (it goes on to the amount,
+    or the chosen query's nodes are opened to it, with a note)."""
     result = await path.answer_understood(understood(
         "list :: ?u1 | price | ?u2 ; ?u2 | expensive | ?u3 ; ?u2 | is a | Memristor :: order ?u3 desc 1",
         AnswerType(AnswerKind.NUMBER)), ck25, KGQAN_ONLY)
     truth = await ck25.sparql.select(f'SELECT ?v WHERE {{ ?h <{PV}hasCategory>/<{PV}name> "Memristor" ; '
                                      f'<{PV}price>/<{PV}amount> ?v }} ORDER BY DESC(?v) LIMIT 1')
     assert [float(a.value) for a in result.answers] == [float(truth.column("v")[0].value)]
-    assert "?kgqaValue" in result.evidence.sparql and any("one such value" in n for n in result.notes)
+    assert f"<{PV}amount>" in result.evidence.sparql
+    assert ("?kgqaValue" in result.evidence.sparql) == any("one such value" in n for n in result.notes)
 
 
 async def test_a_word_before_a_kinds_name_may_name_one_of_that_kind(path: KgqanPath, ck25: Endpoint) -> None:
@@ -1260,3 +1262,39 @@ async def test_things_whose_average_value_passes_a_bound(path: KgqanPath, ck25: 
     everything = await ck25.sparql.select(f"SELECT DISTINCT ?s WHERE {{ ?p <{PV}hasSupplier> ?s ; <{PV}reliabilityIndex> ?r }}")
     assert 0 < len(truth.rows) < min(100, len(everything.rows))  # within the answers a question keeps
     assert {a.value for a in result.answers} == {r["s"].value for r in truth.rows}, (len(result.answers), len(truth.rows))
+
+
+async def test_a_value_aggregated_per_group_with_no_kind_named(path: KgqanPath, ck25: Endpoint) -> None:
+    """"What is the average price per category?" (`avg :: ?u1 | price | ?u2 ; ?u2 | category | ?u3 :: group
+    ?u3`): nothing names what holds the prices, so the things between price and category are looked around,
+    and the price node is taken on to its amount."""
+    result = await path.answer_understood(
+        understood("avg :: ?u1 | price | ?u2 ; ?u2 | category | ?u3 :: group ?u3", AnswerType(AnswerKind.NUMBER)),
+        ck25, KGQAN_ONLY)
+    truth = await ck25.sparql.select(f"SELECT ?c (AVG(?a) AS ?avg) WHERE {{ ?p <{PV}hasCategory> ?c ; "
+                                     f"<{PV}price>/<{PV}amount> ?a }} GROUP BY ?c")
+    assert sorted(round(float(a.value), 4) for a in result.answers) == \
+        sorted(round(float(r["avg"].value), 4) for r in truth.rows), result.evidence.sparql
+
+
+async def test_a_group_two_hops_away_is_reached_through_the_predicates_beyond(path: KgqanPath, ck25: Endpoint) -> None:
+    """"How many products are supplied from each country?": a product has no country; its supplier has, and
+    the supplier's predicates are scored by their words (not by their IRIs, which were not described)."""
+    result = await path.answer_understood(
+        understood("count :: ?u1 | is a | products ; ?u1 | country | ?u2 :: group ?u2", AnswerType(AnswerKind.NUMBER)),
+        ck25, KGQAN_ONLY)
+    assert f"<{PV}hasSupplier> ?kgqaVia1 . ?kgqaVia1 <{PV}country> ?unknown2" in result.evidence.sparql
+    truth = await ck25.sparql.select(f"SELECT ?c (COUNT(DISTINCT ?p) AS ?n) WHERE {{ ?p a <{PV}Hardware> ; "
+                                     f"<{PV}hasSupplier>/<{PV}country> ?c }} GROUP BY ?c")
+    assert sorted(int(a.value) for a in result.answers) == sorted(int(r["n"].value) for r in truth.rows)
+
+
+async def test_a_relation_named_by_a_synonym_of_its_kind_word(path: KgqanPath, ck25: Endpoint) -> None:
+    """"Which vendors make parts in the Sensor category?" and "Who is the boss of X?": `hasSupplier` and
+    `hasManager` fit "vendors" and "boss" through their synonyms "suppliers" and "manager"."""
+    vendors = await path.answer_understood(
+        understood("list :: ?u1 | vendors | Sensor", AnswerType(AnswerKind.RESOURCE)), ck25, KGQAN_ONLY)
+    assert f"<{PV}hasSupplier> ?unknown1" in vendors.evidence.sparql
+    boss = await path.answer_understood(
+        understood("list :: ?u1 | boss | Franz Kornhaeusel", AnswerType(AnswerKind.RESOURCE)), ck25, KGQAN_ONLY)
+    assert f"<{PV}hasManager>" in boss.evidence.sparql

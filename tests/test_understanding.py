@@ -698,6 +698,12 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
     ("with_aggregate_compared", "Which product categories have an average price above 3.2 EUR?",
      "list :: ?u1 | is a | product categories ; ?u1 | average price | ?u2 :: filter ?u2 > 3.2",
      "list :: ?u1 | is a | product categories ; ?u1 | price | ?u2 :: filter avg ?u2 > 3.2"),
+    ("with_aggregate_compared", "Which categories have an average product price above 300?",  # held by their things
+     "list :: ?u1 | categories | ?u2 ; ?u2 | is a | product ; ?u2 | price | ?u3 :: filter ?u3 > 300",
+     "list :: ?u1 | categories | ?u2 ; ?u2 | is a | product ; ?u2 | price | ?u3 :: filter avg ?u3 > 300"),
+    ("with_aggregate_compared", "Which suppliers have a maximum product price above 300?",  # every measure word
+     "list :: ?u1 | suppliers | ?u2 ; ?u2 | price | ?u3 :: filter ?u3 > 300",
+     "list :: ?u1 | suppliers | ?u2 ; ?u2 | price | ?u3 :: filter max ?u3 > 300"),
     ("with_aggregate_compared", "What are the dates with a maximum temperature higher than 85?",  # a stored value
      "list :: ?u1 | dates | ?u2 ; ?u2 | maximum temperature | ?u3 :: filter ?u3 > 85", None),
     # a name glued to the kind by "for" or "of" is what the kind's things relate to (without_glued_name)
@@ -1271,6 +1277,20 @@ def test_a_superlative_alone_grades_the_thing_asked_for() -> None:
     priced = PhraseGraphPattern.from_text("list :: ?u1 | price | ?u2 :: order ?u2 desc 1")
     assert with_stated_ordering("What is the highest price?", priced) == priced
     assert predicted_kind(AnswerKind.NUMBER, priced) is AnswerKind.NUMBER
+
+
+def test_things_ranked_by_a_count_are_the_answer() -> None:
+    """"Which supplier offers the largest number of products?" asks for a supplier, though it says "number";
+    "What was the largest bonus ...?" read with a count is not asked with "which"."""
+    from understanding.answer_types import ranked_by_count
+
+    ranked = PhraseGraphPattern.from_text("list :: ?u1 | supplier | ?u2 ; ?u2 | is a | products :: order count ?u2 desc 1")
+    assert ranked_by_count("Which supplier offers the largest number of products?", ranked)
+    assert not ranked_by_count("What was the largest bonus ever awarded?",
+                               PhraseGraphPattern.from_text("list :: ?u1 | bonus | ?u2 :: order count ?u2 desc 1"))
+    assert not ranked_by_count("Which number of products is the largest?", ranked)
+    assert not ranked_by_count("Which supplier offers the most expensive product?",
+                               PhraseGraphPattern.from_text("list :: ?u1 | supplier | ?u2 ; ?u2 | price | ?u3 :: order ?u3 desc 1"))
 
 
 def test_things_compared_by_a_value_are_the_answer() -> None:
@@ -2453,6 +2473,23 @@ def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> Non
     ("What's the highest reliability index among Encoder products?", "What is the maximum reliability index of Encoder products?"),
     ("What is the lowest weight of any Coil product?", "What is the minimum weight of Coil products?"),
     ("What is the highest mountain of the Alps?", "What is the highest mountain of the Alps?"),  # no kind after the name
+    # an aggregate "by" or "broken down by" a group is per group; a passive's agent is not a group
+    ("What is the average reliability index of hardware by product category?",
+     "What is the average reliability index of hardware per product category?"),
+    ("What is the average price of products, broken down by category?", "What is the average price of products per category?"),
+    ("How many employees are there by department?", "How many employees are there per department?"),
+    ("How many products are supplied by Lee and Sons?", "How many products are supplied by Lee and Sons?"),
+    ("What is the total weight of products supplied by suppliers?", "What is the total weight of products supplied by suppliers?"),
+    ("Which products are made by hand?", "Which products are made by hand?"),  # no aggregate asked
+    # the value of the most or least X thing per group is the maximum or minimum of the values per group
+    ("For each supplier, what is the price of its most expensive product?",
+     "What is the maximum price of products for each supplier?"),
+    ("What is the cheapest product price for each product manager?",
+     "What is the minimum price of products for each product manager?"),
+    ("What is the weight of the heaviest product in each category?", "What is the maximum weight of products in each category?"),
+    ("What is the price of the cheapest product?", "What is the price of the cheapest product?"),  # no group
+    ("What is the weight of the cheapest product in each category?",  # another value than the grade's
+     "What is the weight of the cheapest product in each category?"),
 ])
 def test_the_read_text_leaves_out_context_told_first_and_which_of_our(question: str, read: str) -> None:
     from understanding.rewording import read_text
