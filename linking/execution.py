@@ -245,10 +245,14 @@ def readable_alternative(chosen: ExecutedQuery, executed: Sequence[ExecutedQuery
                          margin: float = READABLE_MARGIN) -> ExecutedQuery | None:
     """The best answered query whose answers are all values, if its effective score is within `margin`
     of `chosen`'s: asked when `chosen` answers with things the graph neither names nor types (a
-    supplier's `country` linking out to DBpedia), whose values (`addressCountry` "Canada") say more."""
+    supplier's `country` linking out to DBpedia), whose values (`addressCountry` "Canada") say more, or
+    answers a number per group of such things (then the alternative's groups are values too)."""
     floor = chosen.effective_score - margin
+    width = len(chosen.query.columns)  # a number per group: the groups are what must be values
     readable = [e for e in executed if e is not chosen and e.status in (MATCH, MISMATCH) and e.boolean is None
                 and e.raw_answers and all(isinstance(a, ox.Literal) for a in e.raw_answers)
+                and len(e.query.columns) == width and (not width or e.rows and all(
+                    isinstance(c, ox.Literal) for _, columns in e.rows for c in columns if c is not None))
                 and e.effective_score >= floor]
     return max(readable, key=lambda e: (round(e.effective_score, 9), -e.rank)) if readable else None
 

@@ -529,6 +529,8 @@ class KgqanPath:
                 if naming is None and id(chosen.raw_answers) in unnamed:
                     naming = await self._naming(*unnamed[id(chosen.raw_answers)], endpoint)
                 readable = readable_alternative(chosen, executed) if naming is not None and naming.opaque else None
+                if naming is None and await self._opaque_groups(chosen, endpoint):
+                    readable = readable_alternative(chosen, executed)
                 if readable is not None:
                     opaque_instead, chosen, naming = chosen, readable, None
                 await self._open_containers(chosen, endpoint, options)
@@ -569,6 +571,14 @@ class KgqanPath:
         return PathResult(NAME, answers=answers, evidence=evidence, timings_ms=timings,
                           sparql_requests=counter.count, setup_requests=counter.setup, status=AnswerStatus.OK,
                           notes=notes)
+
+    async def _opaque_groups(self, chosen: ExecutedQuery, endpoint: Endpoint) -> bool:
+        """Whether the groups a number per group is answered for are things the graph neither names nor
+        types ("How many products are supplied from each country?" grouped by DBpedia countries)."""
+        groups = [c for _, columns in chosen.rows for c in columns if c is not None]
+        if not chosen.query.columns or not groups or not all(isinstance(c, ox.NamedNode) for c in groups):
+            return False
+        return (await self.namer.naming(groups, {}, endpoint)).opaque
 
     async def _naming(self, answers: list[Term], types: dict[str, list[str]], endpoint: Endpoint) -> Naming | None:
         """How resource answers are presented (None: not all answers are IRIs)."""
