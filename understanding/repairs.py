@@ -552,6 +552,9 @@ def fits_stated_ordering(pattern: PhraseGraphPattern, stated: StatedOrdering | N
     return stated.by_count is None or pattern.ordering.by_count == stated.by_count
 
 
+# "German vendors", "Japanese suppliers": a capitalised adjective of origin before a kind word
+_QUALIFIED_KIND = re.compile(r"(?<=[a-z,] )([A-Z][a-z]+(?:an|ese|ish))\s+(?!(?:and|or|of|the|in|on|at|to|for|with|by|from|"
+                             r"was|is|are|were|has|have|had|who|which|that)\b)[a-z]{3,}")
 _NAME_INSIDE = re.compile(r"(?<=[a-z,] )[A-Z][\w'’&.-]*")  # a capitalised word inside the sentence: a name
 # "report to Karch Moeller's manager": a verb said of the thing a name's role leads to
 _VERB_OF_POSSESSED = re.compile(r"\b(?P<verb>[a-z]+)(?:\s+(?:to|for|with|under|in|of|by))?\s+"
@@ -574,7 +577,8 @@ def chosen_reading(question: str, readings: list[PhraseGraphPattern]) -> int:
     derived dev unchanged, own KGQAN dev 0.831 -> 0.835 ("Where is the stadium Balmoor located?"). A
     reading that keeps the verb before a possessive or the role after it where the best drops them ("How
     many employees report to Karch Moeller's manager?") is taken where it keeps every word of the best
-    one and adds the chain's hop."""
+    one and adds the chain's hop. A capitalised adjective of origin before a kind ("Which German vendors
+    ...?") that the best reading drops is kept by the first reading of the same form and order that keeps it."""
     stated = stated_ordering(question)
     if not readings:
         return 0
@@ -587,6 +591,12 @@ def chosen_reading(question: str, readings: list[PhraseGraphPattern]) -> int:
                       and reading.form is best.form and _phrase_words(reading) >= kept), None)
         if named is not None:
             return named
+    qualified = {found.group(1).lower() for found in _QUALIFIED_KIND.finditer(question)} & dropped
+    if qualified:  # "Which German vendors make parts in the Sensor category?" read without "German"
+        keeping = next((i for i, reading in enumerate(readings) if reading.form is best.form
+                        and reading.ordering == best.ordering and _phrase_words(reading) >= kept | qualified), None)
+        if keeping is not None:
+            return keeping
     possessed = _VERB_OF_POSSESSED.search(question)
     chain = {w.lower() for w in (possessed.group("verb"), possessed.group("role"))} - _NOT_VERBS if possessed else set()
     if chain - kept:  # the best reading dropped the verb or the role of the chain

@@ -575,9 +575,14 @@ _GROUPED_BY = re.compile(r"(?:,?\s+(?i:broken\s+down|grouped|split(?:\s+up)?)\s+
 _AGGREGATE_ASKED = re.compile(r"\b(?:average|mean|total|sum|number|count|maximum|minimum|how\s+many)\b", re.IGNORECASE)
 
 
+_NOT_GROUPED = re.compile(r"\b(?:order(?:ed)?|sort(?:ed)?|alphabetically|descending|ascending|ranked|top)\b", re.IGNORECASE)
+_NOT_GROUPS = frozenset({"them", "it", "him", "her", "us", "me", "you", "count", "descending", "ascending", "name", "size"})
+
+
 def _grouped_by(question: str) -> str:
     found = _GROUPED_BY.search(question)
     if found is None or _AGGREGATE_ASKED.search(question[:found.start()]) is None or \
+            _NOT_GROUPED.search(question) is not None or found.group("group").split()[0].lower() in _NOT_GROUPS or \
             singular(found.group("group").split()[-1]) != found.group("group").split()[-1]:
         return question
     return f"{question[:found.start()]} per {found.group('group')}{found.group('end')}"
