@@ -1298,3 +1298,17 @@ async def test_a_relation_named_by_a_synonym_of_its_kind_word(path: KgqanPath, c
     boss = await path.answer_understood(
         understood("list :: ?u1 | boss | Franz Kornhaeusel", AnswerType(AnswerKind.RESOURCE)), ck25, KGQAN_ONLY)
     assert f"<{PV}hasManager>" in boss.evidence.sparql
+
+
+async def test_a_number_per_group_of_things_the_graph_does_not_name_is_given_per_value(path: KgqanPath,
+                                                                                       ck25: Endpoint) -> None:
+    """"How many suppliers are there in each country?": grouped by `country` (DBpedia IRIs the graph neither
+    names nor types) the groups say nothing; grouped by `addressCountry` ("Canada"), close behind, they do."""
+    result = await path.answer_understood(
+        understood("count :: ?u1 | is a | suppliers ; ?u1 | country | ?u2 :: group ?u2", AnswerType(AnswerKind.NUMBER)),
+        ck25, KGQAN_ONLY)
+    assert f"<{PV}addressCountry> ?unknown2" in result.evidence.sparql
+    assert any("neither names nor types" in n for n in result.notes)
+    truth = await ck25.sparql.select(f"SELECT ?c (COUNT(DISTINCT ?s) AS ?n) WHERE {{ ?s a <{PV}Supplier> ; "
+                                     f"<{PV}addressCountry> ?c }} GROUP BY ?c")
+    assert sorted(int(a.value) for a in result.answers) == sorted(int(r["n"].value) for r in truth.rows)

@@ -3129,6 +3129,12 @@ def test_the_value_the_best_one_is_ranked_by_is_answered_when_asked_too(question
     ("What's the email address of Liese Adam's manager?",  # more than the hop: not taken
      ["list :: ?u1 | email address | Liese Adam",
       "list :: ?u2 | email address | ?u3 ; ?u1 | address | ?u2 ; ?u2 | manager | Liese Adam"], 0),
+    # a capitalised adjective of origin the best reading drops: the first reading of its form keeping it
+    ("Which German vendors make parts in the Sensor category?",
+     ["list :: ?u1 | vendors | Sensor", "list :: ?u1 | is a | German vendors ; ?u1 | make parts in | Sensor"], 1),
+    ("Which German vendors make parts in the Sensor category?",  # one that loses another word is not taken
+     ["list :: ?u1 | vendors | Sensor", "list :: ?u1 | is a | German vendors"], 0),
+    ("Where was Antonio Giannini born?", ["list :: ?u1 | born | Antonio Giannini", "list :: ?u1 | born | Antonio"], 0),
 ])
 def test_a_reading_that_names_a_dropped_name_is_chosen(question: str, readings: list[str], chosen: int) -> None:
     from understanding.repairs import chosen_reading
