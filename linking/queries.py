@@ -336,12 +336,12 @@ class QueryBuilder:
         if form.is_aggregate and pattern.per:  # "the average number of products per supplier"
             groups = " ".join(pattern.per)
             inner = f"SELECT {groups} (COUNT(DISTINCT {ANSWER}) AS ?kgqaN) WHERE {{ {where} }} GROUP BY {groups}"
-            sparql = f"SELECT ({form.value.upper()}(?kgqaN) AS {VALUE_VAR}) WHERE {{ {{ {inner} }} }}"
+            sparql = f"SELECT ({aggregated(form.value, '?kgqaN', raw=True)} AS {VALUE_VAR}) WHERE {{ {{ {inner} }} }}"
             return CandidateQuery(sparql, where, ANSWER, score, form, sparql, VALUE_VAR[1:])
         if form.is_aggregate:
             target = pattern.aggregated_node()
             rows = where if pattern.times else distinct_values(target, where)  # each row's product: every row
-            sparql = f"SELECT ({form.value.upper()}({measured(pattern, target)}) AS {VALUE_VAR}) WHERE {{ {rows} }}"
+            sparql = f"SELECT ({aggregated(form.value, measured(pattern, target), raw=True)} AS {VALUE_VAR}) WHERE {{ {rows} }}"
             return CandidateQuery(sparql, where, target, score, form, sparql, VALUE_VAR[1:])
         projected = (answer,) if answer else (pattern.projection or (ANSWER,))
         answer = ANSWER if ANSWER in projected else projected[0]
@@ -401,7 +401,7 @@ def grouped_aggregate(pattern: PhraseGraphPattern, where: str, score: float, max
         target, measure, column = ANSWER, f"COUNT(DISTINCT {ANSWER})", "count"
     else:
         target = pattern.aggregated_node()
-        measure, column = f"{pattern.form.value.upper()}({measured(pattern, target)})", VALUE_VAR[1:]
+        measure, column = aggregated(pattern.form.value, measured(pattern, target), raw=True), VALUE_VAR[1:]
     sparql = f"SELECT {keys} ({measure} AS ?{column}) WHERE {{ {where} }} GROUP BY {keys} LIMIT {max_answers}"
     return CandidateQuery(sparql, where, target, score, pattern.form, sparql, column,
                           columns=tuple(n[1:] for n in pattern.group))
@@ -585,8 +585,11 @@ def answers_are_many(pattern: PhraseGraphPattern, node: str) -> bool:
 
 def ranked_owner(pattern: PhraseGraphPattern, node: str) -> bool:
     """Whether the node's value, or the node itself, is what the pattern ranks ("the price of the most
-    expensive Memristor": the Memristors): its class phrase names many things, never one."""
-    ranked = pattern.ordering.node if pattern.ordering is not None else None
+    expensive Memristor": the Memristors) or spreads ("the price range of Transformer"): its class phrase
+    names many things, never one. (Not for the other measures: their readings of one thing and the things
+    linked to it are ranked against each other, as own dev was tuned with.)"""
+    ranked = pattern.ordering.node if pattern.ordering is not None else \
+        pattern.aggregated_node() if pattern.form is QuestionForm.RANGE and not pattern.per else None
     return ranked is not None and (node == ranked or any(
         not t.is_type and node in t.nodes() and ranked in t.nodes() for t in pattern.triples))
 
@@ -754,9 +757,13 @@ def group_measure(ordering: Ordering, node: str | None = None) -> str:
     return f"COUNT(DISTINCT {node})"
 
 
-def aggregated(aggregate: str, node: str) -> str:
-    """AVG/SUM/MIN/MAX (`aggregate`, as the pattern writes it) of a node's numbers, as `numeric` reads them."""
-    return f"{aggregate.upper()}({numeric(node)})"
+def aggregated(aggregate: str, node: str, *, raw: bool = False) -> str:
+    """AVG/SUM/MIN/MAX, or the range MAX - MIN (`aggregate`, as the pattern writes it) of a node's numbers,
+    as `numeric` reads them (`raw`: `node` is already the expression to aggregate)."""
+    value = node if raw else numeric(node)
+    if aggregate == QuestionForm.RANGE.value:
+        return f"(MAX({value}) - MIN({value}))"
+    return f"{aggregate.upper()}({value})"
 
 
 def measured(pattern: PhraseGraphPattern, target: str) -> str:

@@ -50,9 +50,10 @@ LOW_LAYER = 3  # MiniLM hidden state always fed to the model as is (0 = embeddin
 MINILM_LAYERS = 6
 KINDS = [k.value for k in AnswerKind]
 
+DECODED_FORMS = [f for f in QuestionForm if f is not QuestionForm.RANGE]  # a range is read by rules, never decoded
 VOCAB = [
     "<pad>", "<bos>", "<eos>",
-    *[f"form:{f.value}" for f in QuestionForm],
+    *[f"form:{f.value}" for f in DECODED_FORMS],
     "<t>", "is a",
     *[f"?u{i}" for i in range(1, MAX_UNKNOWNS + 1)],
     "order", "asc", "desc", "nolimit", *[f"limit:{i}" for i in range(1, MAX_LIMIT + 1)],
@@ -61,7 +62,7 @@ VOCAB = [
 ]
 TOKEN_ID = {t: i for i, t in enumerate(VOCAB)}
 PAD, BOS, EOS, TRIPLE, ISA = (TOKEN_ID[t] for t in ("<pad>", "<bos>", "<eos>", "<t>", "is a"))
-FORM_IDS = [TOKEN_ID[f"form:{f.value}"] for f in QuestionForm]
+FORM_IDS = [TOKEN_ID[f"form:{f.value}"] for f in DECODED_FORMS]
 UNKNOWN_IDS = [TOKEN_ID[f"?u{i}"] for i in range(1, MAX_UNKNOWNS + 1)]
 ORDER, ASC, DESC, NOLIMIT = (TOKEN_ID[t] for t in ("order", "asc", "desc", "nolimit"))
 LIMIT_IDS = [TOKEN_ID[f"limit:{i}"] for i in range(1, MAX_LIMIT + 1)]

@@ -64,6 +64,7 @@ class QuestionForm(StrEnum):
     SUM = "sum"
     MIN = "min"
     MAX = "max"
+    RANGE = "range"  # the maximum less the minimum ("the difference between the most and least expensive")
 
     @property
     def is_aggregate(self) -> bool:
@@ -71,8 +72,8 @@ class QuestionForm(StrEnum):
 
     @property
     def is_measure(self) -> bool:
-        """An average, total, minimum or maximum of values (an aggregate that does not count)."""
-        return self in (QuestionForm.AVG, QuestionForm.SUM, QuestionForm.MIN, QuestionForm.MAX)
+        """An average, total, minimum, maximum or range of values (an aggregate that does not count)."""
+        return self in (QuestionForm.AVG, QuestionForm.SUM, QuestionForm.MIN, QuestionForm.MAX, QuestionForm.RANGE)
 
 
 def is_unknown(node: str) -> bool:

@@ -37,6 +37,7 @@ from understanding.model import (
     ASC,
     BOS,
     BY_COUNT,
+    DECODED_FORMS,
     DESC,
     EOS,
     FILTER,
@@ -67,7 +68,7 @@ from understanding.model import (
     save_net,
     tokenize,
 )
-from understanding.pgp import OPERATORS, PhraseGraphPattern, QuestionForm
+from understanding.pgp import OPERATORS, PhraseGraphPattern
 
 SEED = 20261122
 VALIDATION_FRACTION = 0.05
@@ -104,7 +105,7 @@ def target_outputs(source: Source, target: dict[str, Any]) -> list[int] | None:
             return [UNKNOWN_IDS[value["u"] - 1]] if value["u"] <= len(UNKNOWN_IDS) else None
         return span(value)
 
-    out = [FORM_IDS[[f.value for f in QuestionForm].index(target["form"])]]
+    out = [FORM_IDS[[f.value for f in DECODED_FORMS].index(target["form"])]]
     for triple in target["triples"]:
         out.append(TRIPLE)
         for part in triple:
