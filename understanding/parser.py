@@ -72,6 +72,7 @@ from understanding.rewording import (
     named_clause,
     owned_tail,
     quantity_weighted,
+    ranged,
     read_text,
     sort_clause,
 )
@@ -296,12 +297,23 @@ class QuestionParser:
         as many times as their quantity ("the total cost of the parts of X, taking the quantities into
         account") is read without saying so and weighted (`understanding.rewording.quantity_weighted`,
         `understanding.repairs.weighted_by_quantity`), in place of the readings of the whole question, which
-        read the weighting as a relation ("quantity times part price") and answer a plain sum."""
+        read the weighting as a relation ("quantity times part price") and answer a plain sum. A spread
+        ("the difference between the most and the least expensive X") is read as the average of those values
+        (`understanding.rewording.ranged`) and answered as their range (`QuestionForm.RANGE`)."""
         results = self._understand([read_text(t) for t in texts])
+        for i, _, told in self._read_apart(texts, lambda t: ranged(read_text(t)), read_text, self._understand):
+            readings = [replace(p, form=QuestionForm.RANGE) for p in (told.pattern, *told.alternatives)
+                        if p.form is QuestionForm.AVG]
+            if readings:  # the spread of the values the average is of
+                results[i] = replace(results[i], pattern=readings[0], alternatives=tuple(readings[1:MAX_ALTERNATIVES + 1]),
+                                     unsupported=told.unsupported,
+                                     answer_type=build_answer_type(AnswerKind.NUMBER, readings[0],
+                                                                   results[i].answer_type.confidence))
         for i, _, told in self._read_apart(texts, quantity_weighted, read_text, self._understand):
             readings = [w for p in (told.pattern, *told.alternatives) if (w := weighted_by_quantity(p)) is not None]
             if readings:  # in place of the readings of the whole, which read the weighting as a relation
                 results[i] = replace(results[i], pattern=readings[0], alternatives=tuple(readings[1:MAX_ALTERNATIVES + 1]),
+                                     unsupported=told.unsupported,
                                      answer_type=build_answer_type(AnswerKind.NUMBER, readings[0],
                                                                    results[i].answer_type.confidence))
         return results

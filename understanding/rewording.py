@@ -537,6 +537,16 @@ _ON_FILE = re.compile(r"(?P<had>\b(?:have|has|had|with)\s+(?:no|an?|any)\s+[a-z]
 _MEASURE_OF_EVERY = re.compile(r"\b(?P<head>(?:total|combined|overall|summed|average|mean|sum)\s+[a-z]+(?:\s+[a-z]+)?"
                                r"(?:\s+in\s+[a-z]+)?\s+of\s+)every\s+(?P<thing>[a-z]+(?:\s+[a-z]+)?)"
                                r"(?=\s+(?:in|from)\s+(?:the|our)\s+catalog|\s*[?.!]?$)", re.IGNORECASE)
+# "Which vendors don't supply us with any products at all?": who is supplied, and "at all", say nothing more
+_TO_US = re.compile(r"\b(?P<verb>supply|supplies|supplied|provide|provides|provided|deliver|delivers|delivered|sell|sells|"
+                    r"sold)\s+us\s+with\b|\s+at\s+all(?=\s*[?.!]?\s*$)", re.IGNORECASE)
+# "the average price of the Capacitor category": the values of the things in it (a category has none of its own)
+_MEASURE_OF_CATEGORY = re.compile(r"\b(?P<head>(?:average|mean|total|combined|highest|lowest|maximum|minimum)\s+[a-z]+"
+                                  r"(?:\s+index)?)\s+(?:of|in|for)\s+the\s+(?P<name>[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*)\s+"
+                                  r"(?P<group>categor(?:y|ies))\b")
+# "Which parts are both narrower than 15 mm and less than 15 mm high?": "both" before comparisons says nothing more
+_BOTH_COMPARED = re.compile(r"\b(?P<verb>are|is|were|was)\s+both\s+(?=[a-z]+er\s+than\b|(?:less|more|fewer)\s+(?:[a-z]+\s+)?than\b|"
+                            r"at\s+(?:least|most)\b|between\b|under\b|over\b|above\b|below\b)", re.IGNORECASE)
 # "the price of its most expensive product for each supplier", "the cheapest product price for each
 # manager": the maximum or minimum of the values per group
 _EXTREME_VALUES = {"most expensive": ("maximum", "price"), "priciest": ("maximum", "price"),
@@ -613,7 +623,9 @@ def read_text(question: str) -> str:
     "the product manager responsible for X" as "the product manager of X", "For which X can Y be booked?"
     as "Which X can Y be booked for?", a restatement after "i.e.", "on file" after what is had and "in the catalogue" left out, "broken down by X" or "by X" after an
     aggregate as "per X", "the price of its most expensive product for each X" as "the maximum price of
-    products for each X", a measure
+    products for each X", "both" before comparisons left out, "supply
+    us with" as "supply" and a final "at all" left out, "the average price of the X category" as "... of the things in the X
+    category", a measure
     "of every X" as "of all Xs"; the understood question keeps the words as asked."""
     question = asked_plainly(spelled(question))
     question = question[:1].upper() + question[1:]  # "how many people work in Data Services" as asked formally
@@ -640,6 +652,10 @@ def read_text(question: str) -> str:
     question = _MEASURE_OF_EVERY.sub(lambda found: f"{found.group('head')}all {plural(found.group('thing'))}", question)
     question = _IN_THE_CATALOGUE.sub("", question)
     question = _extreme_value_per_group(_grouped_by(question))
+    question = _BOTH_COMPARED.sub(lambda found: found.group("verb") + " ", question)
+    question = _TO_US.sub(lambda found: found.group("verb") or "", question)
+    question = _MEASURE_OF_CATEGORY.sub(lambda found: f"{found.group('head')} of the things in the {found.group('name')} "
+                                                      f"{found.group('group')}", question)
     question = _UNIT_AFTER_ATTRIBUTE.sub(lambda found: found.group("attribute"), question)
     question = _COUNT_PER_ONE.sub(lambda found: f"{found.group('head')} per "
                                                 f"{found.group('group') or found.group('agent') or found.group('container')}", question)
@@ -1080,3 +1096,66 @@ def compared_tail(question: str) -> ComparedTail | None:
     tail = re.sub(r"^(?:that|which|and)\s+", "", found.group("tail"))
     wh = "How many" if ask.lower().startswith("how") else "Which"
     return ComparedTail(f"{wh} {found.group('kind')} {found.group('clause')}?", f"{wh} {found.group('kind')} {tail}?")
+
+
+# The spread of a value: "the difference between the most and the least expensive product in each category",
+# "the gap between the largest and the smallest part quantity", "How far apart are the prices of the cheapest
+# and the most expensive Transformer products?", "the price range of Sensor products"
+_GRADE_WORDS = (r"(?:most|least|highest|lowest|largest|smallest|biggest|greatest|maximum|minimum|max|min|heaviest|"
+                r"lightest|cheapest|priciest|costliest|dearest)")
+_GRADED = rf"(?:the\s+)?(?P<{{name}}>{_GRADE_WORDS})(?:\s+(?P<{{name}}_adjective>expensive|heavy|reliable|costly))?"
+_RANGE_SHAPES = (
+    re.compile(r"^(?P<head>.*?)\bthe\s+(?:difference|gap|spread)\s+between\s+" + _GRADED.format(name="first") + r"\s+and\s+"
+               + _GRADED.format(name="second") + r"\s+(?P<what>[^?.]+?)\s*(?P<end>[?.]?)\s*$", re.IGNORECASE),
+    re.compile(r"^\s*how\s+far\s+apart\s+are\s+the\s+(?P<attributes>[a-z]+)\s+of\s+" + _GRADED.format(name="first")
+               + r"\s+and\s+" + _GRADED.format(name="second") + r"\s+(?P<what>[^?.]+?)\s*(?P<end>[?.]?)\s*$", re.IGNORECASE),
+    re.compile(r"^(?P<head>.*?)\bthe\s+(?:(?P<attribute>[a-z]+)\s+range|range\s+of\s+(?P<attributes>[a-z]+))\s+"
+               r"(?:of|for|among|across)\s+(?P<what>[^?.]+?)\s*(?P<end>[?.]?)\s*$", re.IGNORECASE),
+)
+_GRADE_VALUE = {"heaviest": "weight", "lightest": "weight", "cheapest": "price", "priciest": "price",
+                "costliest": "price", "dearest": "price"}
+_SPREAD_ATTRIBUTES = frozenset({"price", "weight", "quantity", "height", "width", "depth", "length", "cost", "reliability",
+                                "age", "salary", "size", "amount", "index"})
+
+
+def ranged(question: str) -> str | None:
+    """The question asked as the average of the values whose spread (maximum less minimum) it asks for
+    ("What is the difference between the most and the least expensive product in each category?" -> "What
+    is the average price of products in each category?"), or None where it asks for no spread: read as the
+    average, then answered as the range (`QuestionForm.RANGE`)."""
+    for shape in _RANGE_SHAPES:
+        found = shape.match(question)
+        if found is None:
+            continue
+        groups = found.groupdict()
+        what = found.group("what").strip()
+        adjective = next((groups.get(g) for g in ("first_adjective", "second_adjective") if groups.get(g)), None)
+        grades = [(groups.get(g) or "").lower() for g in ("first", "second")]
+        attribute = groups.get("attribute") or (singular(groups["attributes"].lower()) if groups.get("attributes") else None)
+        if attribute is None and adjective is not None:
+            attribute = _ADJECTIVE_VALUE[adjective.lower()]
+        attribute = attribute or next((_GRADE_VALUE[g] for g in grades if g in _GRADE_VALUE), None)
+        grouped = re.match(r"^(?P<core>.+?)(?P<group>\s+(?:(?:for|in|per|of)\s+(?:each|every)|per)\s+[^?.]+)?$", what,
+                           re.IGNORECASE)
+        what, group = grouped.group("core"), grouped.group("group") or ""
+        things = what
+        if attribute is None:  # "... part quantity", "... price of Sensor products"
+            of = re.match(r"(?P<attribute>[a-z]+(?:\s+index)?)\s+of\s+(?P<things>.+)$", what, re.IGNORECASE)
+            words = what.split()
+            if of is not None:
+                attribute, things = of.group("attribute"), of.group("things")
+            elif len(words) >= 2 and words[-1].lower() in _SPREAD_ATTRIBUTES:
+                attribute, things = words[-1].lower(), " ".join(words[:-1])
+            else:
+                continue
+        if attribute.split()[-1].lower() not in _SPREAD_ATTRIBUTES:
+            continue
+        first, _, rest = things.partition(" ")
+        if first.islower() and not first.lower().startswith(("the", "all", "our", "each", "every")):
+            things = plural(first) + (" " + rest if rest else "")
+        head = (groups.get("head") or "").strip()
+        asked = "What is" if not head or head.lower().rstrip(",").endswith(("what is", "what's")) else None
+        if asked is None:
+            continue
+        return f"What is the average {attribute} of {things}{group}{found.group('end') or '?'}"
+    return None
