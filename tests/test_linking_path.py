@@ -1312,3 +1312,22 @@ async def test_a_number_per_group_of_things_the_graph_does_not_name_is_given_per
     truth = await ck25.sparql.select(f"SELECT ?c (COUNT(DISTINCT ?s) AS ?n) WHERE {{ ?s a <{PV}Supplier> ; "
                                      f"<{PV}addressCountry> ?c }} GROUP BY ?c")
     assert sorted(int(a.value) for a in result.answers) == sorted(int(r["n"].value) for r in truth.rows)
+
+
+async def test_a_range_of_values_per_group(path: KgqanPath, ck25: Endpoint) -> None:
+    """"The difference between the most and the least expensive product in each category" (`range :: ...
+    :: group ?u3`): MAX - MIN of the prices' amounts per category; a kind named by a category ("the price range
+    of Transformer products") is its members, never the category alone."""
+    result = await path.answer_understood(
+        understood("range :: ?u1 | price | ?u2 ; ?u2 | is a | products ; ?u2 | category | ?u3 :: group ?u3",
+                   AnswerType(AnswerKind.NUMBER)), ck25, KGQAN_ONLY)
+    truth = await ck25.sparql.select(f"SELECT ?c ((MAX(?a) - MIN(?a)) AS ?r) WHERE {{ ?p <{PV}hasCategory> ?c ; "
+                                     f"<{PV}price>/<{PV}amount> ?a }} GROUP BY ?c")
+    assert sorted(round(float(a.value), 2) for a in result.answers) == sorted(round(float(r["r"].value), 2)
+                                                                               for r in truth.rows)
+    members = await path.answer_understood(
+        understood("range :: ?u1 | price | ?u2 ; ?u2 | is a | Transformer", AnswerType(AnswerKind.NUMBER)), ck25,
+        KGQAN_ONLY)
+    spread = await ck25.sparql.select(f"SELECT ((MAX(?a) - MIN(?a)) AS ?r) WHERE {{ ?p <{PV}hasCategory>/<{PV}name> "
+                                      f'"Transformer" ; <{PV}price>/<{PV}amount> ?a }}')
+    assert [round(float(a.value), 2) for a in members.answers] == [round(float(spread.rows[0]["r"].value), 2)]

@@ -2244,6 +2244,19 @@ def test_the_largest_value_ranks_by_the_value_not_by_a_count() -> None:
     assert kept.ordering is not None and kept.ordering.by_count
 
 
+def test_the_largest_number_of_things_ranks_by_their_count() -> None:
+    """"the maximum number of parts" read as the value of `?u1 | parts | ?u3`: ranked by how many; a value
+    named otherwise ("the highest price") is not counted."""
+    from understanding.repairs import with_stated_ordering
+
+    valued = PhraseGraphPattern.from_text("list :: ?u1 | is a | bill of material ; ?u1 | parts | ?u3 :: order ?u3 desc 1")
+    counted = with_stated_ordering("Which bill of material is having the maximum number of parts?", valued)
+    assert counted.ordering is not None and counted.ordering.by_count
+    priced = PhraseGraphPattern.from_text("list :: ?u1 | is a | product ; ?u1 | price | ?u3 :: order ?u3 desc 1")
+    assert with_stated_ordering("Which product has the highest price, whatever the number of sales?", priced) == priced
+    assert with_stated_ordering("Which bill of material has the most expensive parts?", valued) == valued
+
+
 
 def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> None:
     from understanding.rewording import read_text
@@ -2488,6 +2501,18 @@ def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> Non
      "What is the minimum price of products for each product manager?"),
     ("What is the weight of the heaviest product in each category?", "What is the maximum weight of products in each category?"),
     ("What is the price of the cheapest product?", "What is the price of the cheapest product?"),  # no group
+    # "both" before comparisons says nothing more; before things it does
+    ("Which parts are both narrower than 15 mm and less than 15 mm high?",
+     "Which parts are narrower than 15 mm and less than 15 mm high?"),
+    ("Which products are both cheaper than 2 EUR and heavier than 10 grams?",
+     "Which products are cheaper than 2 EUR and heavier than 10 grams?"),
+    ("Which employees are both managers and experts?", "Which employees are both managers and experts?"),
+    ("Which vendors don't supply us with any products at all?", "Which vendors don't supply any products?"),
+    ("Is there any supplier at all in Ghana?", "Is there any supplier at all in Ghana?"),
+    # a measure "of the X category" is of the things in it
+    ("What is the average price of the Capacitor category?",
+     "What is the average price of the things in the Capacitor category?"),
+    ("What is the category of the Sensor Warp?", "What is the category of the Sensor Warp?"),
     ("What is the weight of the cheapest product in each category?",  # another value than the grade's
      "What is the weight of the cheapest product in each category?"),
 ])
@@ -3480,3 +3505,49 @@ def test_what_the_things_of_asked_values_have_is_not_read_apart() -> None:
     from understanding.rewording import owned_tail
 
     assert owned_tail("What states in the united states have a city of springfield") is None  # a name, not a thing
+
+
+@pytest.mark.parametrize(("question", "told"), [
+    ("What is the difference between the most and the least expensive product in each category?",
+     "What is the average price of products in each category?"),
+    ("What is the gap between the largest and the smallest part quantity for every bill of material?",
+     "What is the average quantity of parts for every bill of material?"),
+    ("How far apart are the prices of the cheapest and the most expensive Transformer products?",
+     "What is the average price of Transformer products?"),
+    ("What is the price range of Sensor products?", "What is the average price of Sensor products?"),
+    ("What is the range of prices for products supplied by Lee and Sons?",
+     "What is the average price of products supplied by Lee and Sons?"),
+    ("What is the difference between the highest and lowest price of Sensor products?",
+     "What is the average price of Sensor products?"),
+    ("What is the difference between Sensor and Switch?", None),  # no spread of values
+    ("What is the price of the cheapest product?", None),
+    ("What is the range of the Sensor Warp's radio?", None),  # not a value a spread is taken of
+])
+def test_a_spread_of_values_is_told_as_their_average(question: str, told: str | None) -> None:
+    """`rewording.ranged`: the question read as the average of the values whose spread it asks; the parser
+    answers that reading's average as a range (max - min)."""
+    from understanding.rewording import ranged
+
+    assert ranged(question) == told
+
+
+def test_a_spread_is_read_as_a_range_pattern(fallback_parser: QuestionParser) -> None:
+    pattern = PhraseGraphPattern.from_text("range :: ?u1 | price | ?u2 ; ?u2 | is a | products ; ?u2 | category | ?u3 "
+                                           ":: group ?u3")
+    assert pattern.form is QuestionForm.RANGE and pattern.form.is_measure
+    assert PhraseGraphPattern.from_text(pattern.to_text()) == pattern
+    from understanding.model import DECODED_FORMS, VOCAB
+
+    assert QuestionForm.RANGE not in DECODED_FORMS and "form:range" not in VOCAB  # the trained vocabulary stays
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("What is the difference between the most and the least expensive product in each category?",
+     "range :: ?u1 | price | ?u2 ; ?u2 | is a | products ; ?u2 | category | ?u3 :: group ?u3"),
+    ("How far apart are the prices of the cheapest and the most expensive Transformer products?",
+     "range :: ?u1 | price | Transformer"),
+])
+def test_a_spread_of_values_is_read_as_their_range(question: str, expected: str) -> None:
+    understood = get_parser().parse_sync([question])[0]
+    assert understood.pattern.to_text() == expected and understood.answer_type.kind is AnswerKind.NUMBER
+    assert not understood.unsupported
