@@ -33,7 +33,10 @@ the model. `filter avg ?u2 > 3` (or sum, min, max) compares each answer's aggreg
 ("categories whose average price is above 3"), as `filter count` compares how many; a repair writes it.
 `times ?u3` on an avg, sum, min or max form aggregates the answer's value times ?u3's in each
 row ("the total cost of the parts of X, taking the quantities into account": `sum :: ?u1 | cost | ?u2 ;
-?u2 | parts | X ; ?u2 | quantity | ?u3 :: times ?u3`); a composition writes it, not the model.
+?u2 | parts | X ; ?u2 | quantity | ?u3 :: times ?u3`); a composition writes it, not the model. The
+`range` form is the maximum less the minimum of the values (`range :: ?u1 | price | ?u2 ; ?u2 | is a |
+products ; ?u2 | category | ?u3 :: group ?u3`: "the difference between the most and the least expensive
+product in each category"); the parser writes it for a spread read as an average, never the model.
 """
 
 from __future__ import annotations
