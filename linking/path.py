@@ -28,7 +28,6 @@ from gateway.models import XSD, Answer, AnswerStatus, PathResult
 from gateway.qa import AskOptions
 from gateway.sparql import Term, counting_requests, sharing_results, term_to_sparql
 from linking.affinity import AffinityScorer, default_scorer
-from linking.demonyms import country_of
 from linking.entities import (
     RDF_TYPE,
     EntityLinker,
@@ -67,6 +66,7 @@ from linking.relations import (
 )
 from linking.relaxation import counted_as_attribute, is_count_attribute, read_as_classes, relax
 from understanding.answer_types import asks_for_several, build_answer_type, graded_thing, with_wh_class
+from understanding.demonyms import country_of
 from understanding.grading import singular
 from understanding.pgp import (
     ANSWER,

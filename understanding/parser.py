@@ -42,6 +42,7 @@ from understanding.pgp import (
     TEXT_OPERATORS,
     TYPE_RELATION,
     AnswerKind,
+    AnswerType,
     PGPParseError,
     PhraseGraphPattern,
     PhraseTriple,
@@ -55,6 +56,7 @@ from understanding.repairs import (
     finished,
     kind_relation_reading,
     measured_things,
+    named_answers,
     repaired,
     role_kind_reading,
     sorted_as_asked,
@@ -67,6 +69,7 @@ from understanding.repairs import (
 from understanding.rewording import (
     SortClause,
     aggregated_things,
+    by_name,
     companion_clause,
     compared_tail,
     named_clause,
@@ -299,7 +302,9 @@ class QuestionParser:
         `understanding.repairs.weighted_by_quantity`), in place of the readings of the whole question, which
         read the weighting as a relation ("quantity times part price") and answer a plain sum. A spread
         ("the difference between the most and the least expensive X") is read as the average of those values
-        (`understanding.rewording.ranged`) and answered as their range (`QuestionForm.RANGE`)."""
+        (`understanding.rewording.ranged`) and answered as their range (`QuestionForm.RANGE`); things asked for
+        by name ("... Just the name please.") are read without saying so and answered by their names
+        (`understanding.rewording.by_name`, `understanding.repairs.named_answers`)."""
         results = self._understand([read_text(t) for t in texts])
         for i, _, told in self._read_apart(texts, lambda t: ranged(read_text(t)), read_text, self._understand):
             readings = [replace(p, form=QuestionForm.RANGE) for p in (told.pattern, *told.alternatives)
@@ -309,6 +314,12 @@ class QuestionParser:
                                      unsupported=told.unsupported,
                                      answer_type=build_answer_type(AnswerKind.NUMBER, readings[0],
                                                                    results[i].answer_type.confidence))
+        for i, _, told in self._read_apart(texts, by_name, read_text, self._understand):
+            readings = [n for p in (told.pattern, *told.alternatives) if (n := named_answers(p)) is not None]
+            if readings:  # the things the question asks for, answered by their names
+                results[i] = replace(results[i], pattern=readings[0], alternatives=tuple(readings[1:MAX_ALTERNATIVES + 1]),
+                                     unsupported=told.unsupported,
+                                     answer_type=AnswerType(AnswerKind.STRING, None, results[i].answer_type.confidence))
         for i, _, told in self._read_apart(texts, quantity_weighted, read_text, self._understand):
             readings = [w for p in (told.pattern, *told.alternatives) if (w := weighted_by_quantity(p)) is not None]
             if readings:  # in place of the readings of the whole, which read the weighting as a relation

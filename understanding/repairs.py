@@ -83,6 +83,32 @@ def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     return with_asked_kind_counting(question, with_others_excluded(question, pattern))
 
 
+# "have no phone number", "without a reliability index", "that lack an email address"
+_LACKED = re.compile(r"\b(?:no|without|lacks?|lacking)\s+(?:an?\s+|any\s+)?(?P<lacked>[a-z]+(?:\s+[a-z]+){0,2}?)"
+                     r"(?=\s*(?:stored|recorded|given|listed|on\s+file)?\s*(?:[?.!,]|$)|\s+(?:and|or|but)\b)", re.IGNORECASE)
+
+
+def with_lacked_attribute(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"How many employees have no phone number?" decoded as `?u1 | not phone | number` (or `not phone |
+    phone`): what the things lack is an attribute of theirs, `?u1 | not phone number | ?u2`, whatever the
+    model made a name of."""
+    found = _LACKED.search(question)
+    if found is None:
+        return pattern
+    lacked = found.group("lacked").lower()
+    words = set(lacked.split())
+    for triple in pattern.triples:
+        if not triple.negated or triple.is_type:
+            continue
+        for node, named in ((triple.subject, triple.object), (triple.object, triple.subject)):
+            said = set(triple.relation[len(NEGATION):].lower().split()) | set(named.lower().split())
+            if is_unknown(node) and not is_unknown(named) and said <= words:
+                fresh = f"?unknown{next_unknown_number(pattern.nodes())}"
+                lacking = PhraseTriple(node, NEGATION + lacked, fresh)
+                return replace(pattern, triples=tuple(lacking if t == triple else t for t in pattern.triples))
+    return pattern
+
+
 _GLUED_PARTICIPLE = re.compile(r"^(?P<kind>[a-z]+(?: [a-z]+)?) (?P<verb>[a-z]+ed) by(?: (?P<agent>[a-z]+))?$")
 
 
@@ -187,11 +213,11 @@ def with_named_by_its_kind(question: str, pattern: PhraseGraphPattern) -> Phrase
 
 def finished(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """Repairs applied last, to every reading, including those the syntax readers write: the ordinal's
-    offset, the participle before "by a <noun>", a bound in cents, the agents' origin and a bound on an
-    average the things have."""
+    offset, the participle before "by a <noun>", a bound in cents, the agents' origin, a bound on an
+    average the things have and an attribute the things lack (after the negations are read)."""
     pattern = with_stated_limit(question, with_agent_phrase(question, with_quoted_title(question, pattern)))
     pattern = with_cents(question, with_value_asked_too(question, with_stated_offset(question, pattern)))
-    return with_aggregate_compared(question, with_agents_origin(question, pattern))
+    return with_lacked_attribute(question, with_aggregate_compared(question, with_agents_origin(question, pattern)))
 
 
 _COMPARED_AGGREGATES = {"average": "avg", "mean": "avg", "total": "sum", "combined": "sum", "maximum": "max",
@@ -2360,3 +2386,14 @@ def with_comparison_of(restricted: PhraseGraphPattern, compared: PhraseGraphPatt
     added = [t for t in compared.triples if not (typed and t.is_type and t.subject == ANSWER)]
     return replace(restricted, triples=tuple(dict.fromkeys((*restricted.triples, *added))),
                    comparisons=(*restricted.comparisons, *compared.comparisons))
+
+
+def named_answers(pattern: PhraseGraphPattern) -> PhraseGraphPattern | None:
+    """A list's answers asked for by their names (`rewording.by_name`): the things the reading answers
+    become an unknown of their own, and the answer is their name (`?u1 | name | ?uN`); None for readings
+    that answer no things (counts, aggregates, yes/no, values beside the answers)."""
+    if pattern.form is not QuestionForm.LIST or pattern.projection != (ANSWER,):
+        return None
+    thing = f"?unknown{next_unknown_number(pattern.nodes())}"
+    renamed = _renamed(pattern, ANSWER, thing)
+    return replace(renamed, triples=(*renamed.triples, PhraseTriple(ANSWER, "name", thing)), projection=(ANSWER,))

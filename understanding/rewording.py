@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from understanding.demonyms import COUNTRY_OF
 from understanding.grading import SUPERLATIVE_DESCENDING, plural, singular, stated_ordering
 from understanding.resources import known_words
 
@@ -544,6 +545,16 @@ _TO_US = re.compile(r"\b(?P<verb>supply|supplies|supplied|provide|provides|provi
 _MEASURE_OF_CATEGORY = re.compile(r"\b(?P<head>(?:average|mean|total|combined|highest|lowest|maximum|minimum)\s+[a-z]+"
                                   r"(?:\s+index)?)\s+(?:of|in|for)\s+the\s+(?P<name>[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*)\s+"
                                   r"(?P<group>categor(?:y|ies))\b")
+# "how many suppliers do we have in germany", "german suppliers": country names and people's adjectives typed
+# in lower case, capitalised as names (the model copies names it sees capitalised)
+_COUNTRIES = sorted({c for c in COUNTRY_OF.values()}, key=len, reverse=True)
+_LOWER_COUNTRY = re.compile(r"\b(?P<preposition>(?:in|from|of|to|at|or|and)(?:\s+the)?)\s+(?P<country>" + "|".join(
+    re.escape(c.lower()) for c in _COUNTRIES) + r")\b")
+_LOWER_DEMONYM = re.compile(r"\b(?P<adjective>" + "|".join(re.escape(a) for a in sorted(
+    (a for a in COUNTRY_OF if len(a) > 4 and "." not in a and a not in ("polish", "britain", "holland")), key=len, reverse=True))
+    + r")(?=\s+[a-z]+s\b)")
+# a decimal comma ("5,95 Euro"): one or two digits after it, not a thousands separator
+_DECIMAL_COMMA = re.compile(r"(?<=\b\d)(?<!\d,\d)(?<=\d),(?=\d{1,2}\b)")
 # "Which parts are both narrower than 15 mm and less than 15 mm high?": "both" before comparisons says nothing more
 _BOTH_COMPARED = re.compile(r"\b(?P<verb>are|is|were|was)\s+both\s+(?=[a-z]+er\s+than\b|(?:less|more|fewer)\s+(?:[a-z]+\s+)?than\b|"
                             r"at\s+(?:least|most)\b|between\b|under\b|over\b|above\b|below\b)", re.IGNORECASE)
@@ -625,7 +636,8 @@ def read_text(question: str) -> str:
     aggregate as "per X", "the price of its most expensive product for each X" as "the maximum price of
     products for each X", "both" before comparisons left out, "supply
     us with" as "supply" and a final "at all" left out, "the average price of the X category" as "... of the things in the X
-    category", a measure
+    category", country names and people's adjectives typed in lower case capitalised, a decimal comma as a
+    point, a measure
     "of every X" as "of all Xs"; the understood question keeps the words as asked."""
     question = asked_plainly(spelled(question))
     question = question[:1].upper() + question[1:]  # "how many people work in Data Services" as asked formally
@@ -653,6 +665,10 @@ def read_text(question: str) -> str:
     question = _IN_THE_CATALOGUE.sub("", question)
     question = _extreme_value_per_group(_grouped_by(question))
     question = _BOTH_COMPARED.sub(lambda found: found.group("verb") + " ", question)
+    question = _LOWER_COUNTRY.sub(lambda found: f"{found.group('preposition')} "
+                                                f"{next(c for c in _COUNTRIES if c.lower() == found.group('country'))}", question)
+    question = _LOWER_DEMONYM.sub(lambda found: found.group("adjective").title(), question)
+    question = _DECIMAL_COMMA.sub(".", question)
     question = _TO_US.sub(lambda found: found.group("verb") or "", question)
     question = _MEASURE_OF_CATEGORY.sub(lambda found: f"{found.group('head')} of the things in the {found.group('name')} "
                                                       f"{found.group('group')}", question)
@@ -1159,3 +1175,22 @@ def ranged(question: str) -> str | None:
             continue
         return f"What is the average {attribute} of {things}{group}{found.group('end') or '?'}"
     return None
+
+
+# "Which manager has the fewest direct reports? Just the name please.", "..., tell me only its name": the
+# answers asked for by their names, said apart from the question
+_BY_NAME = re.compile(r"(?:[?.!]\s*|,\s*)(?:(?:and\s+)?(?:please\s+)?(?:just|only|simply)\s+(?:give\s+me\s+|tell\s+me\s+)?"
+                      r"(?:the|its|their|his|her)\s+names?|(?:please\s+)?(?:give|tell|show)\s+me\s+(?:only\s+|just\s+)?"
+                      r"(?:the|its|their|his|her)\s+names?(?:\s+only)?|i\s+(?:need|want|only\s+need)\s+(?:only\s+|just\s+)?"
+                      r"(?:the|its|their|his|her)\s+names?|names?\s+only)(?:,?\s*please)?\s*[.!?]?\s*$", re.IGNORECASE)
+
+
+def by_name(question: str) -> str | None:
+    """The question without what asks for its answers by name ("Which manager has the fewest direct
+    reports? Just the name please." -> "Which manager has the fewest direct reports?"), or None where it
+    asks nothing so: read as asked, then answered by the answers' names (`repairs.named_answers`)."""
+    found = _BY_NAME.search(question)
+    if found is None or found.start() == 0:
+        return None
+    told = question[:found.start()].rstrip(" ,;")
+    return told + ("?" if _ASKED.match(told) else ".")
