@@ -16,7 +16,6 @@ from gateway.qa import AskOptions, Gateway
 from gateway.textsearch import settings_cache
 from linking import KgqanPath
 from linking.affinity import default_scorer
-from linking.demonyms import country_of
 from linking.filtering import AnswerTypeFilter
 from linking.path import (
     _asks_for_kind,
@@ -26,6 +25,7 @@ from linking.path import (
     with_counted_kind_reading,
     with_demonym_kinds,
 )
+from understanding.demonyms import country_of
 from understanding.pgp import AnswerKind, AnswerType, PhraseGraphPattern, UnderstoodQuestion
 
 PV = "http://ld.company.org/prod-vocab/"

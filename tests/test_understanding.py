@@ -704,6 +704,11 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
     ("with_aggregate_compared", "Which suppliers have a maximum product price above 300?",  # every measure word
      "list :: ?u1 | suppliers | ?u2 ; ?u2 | price | ?u3 :: filter ?u3 > 300",
      "list :: ?u1 | suppliers | ?u2 ; ?u2 | price | ?u3 :: filter max ?u3 > 300"),
+    # an attribute the things lack, made a name by the model, is an unknown of theirs (with_lacked_attribute)
+    ("with_lacked_attribute", "How many employees have no phone number?",
+     "count :: ?u1 | is a | employees ; ?u1 | not phone | number",
+     "count :: ?u1 | is a | employees ; ?u1 | not phone number | ?u2"),
+    ("with_lacked_attribute", "Which suppliers are not in Germany?", "list :: ?u1 | not suppliers | Germany", None),
     ("with_aggregate_compared", "What are the dates with a maximum temperature higher than 85?",  # a stored value
      "list :: ?u1 | dates | ?u2 ; ?u2 | maximum temperature | ?u3 :: filter ?u3 > 85", None),
     # a name glued to the kind by "for" or "of" is what the kind's things relate to (without_glued_name)
@@ -2463,7 +2468,7 @@ def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> Non
     ("Which part of the ElectroMech ProDrive is needed in the largest quantity?",
      "What is the part of ElectroMech ProDrive with the largest quantity?"),
     # a bare noun phrase typed without a final mark is asked for; a question, an imperative or a sentence is not one
-    ("suppliers from brazil", "Give me the suppliers from brazil."),
+    ("suppliers from brazil", "Give me the suppliers from Brazil."),  # the country capitalised too
     ("Lili Geier's department", "Give me Lili Geier's department."),
     ("Hardware heavier than 18 g that costs less than 0.50 EUR",
      "Give me the hardware heavier than 18 g that costs less than 0.50 EUR."),
@@ -2513,6 +2518,13 @@ def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> Non
     ("What is the average price of the Capacitor category?",
      "What is the average price of the things in the Capacitor category?"),
     ("What is the category of the Sensor Warp?", "What is the category of the Sensor Warp?"),
+    # country names and people's adjectives typed in lower case are capitalised; a decimal comma is a point
+    ("how many suppliers do we have in germany", "How many suppliers do we have in Germany?"),
+    ("Which suppliers are in the united states?", "Which suppliers are in the United States?"),
+    ("Which german suppliers make sensors?", "Which German suppliers make sensors?"),
+    ("I want to polish the parts list", "I want to polish the parts list."),
+    ("Give me all parts which cost more than 5,95 Euro", "Give me all parts which cost more than 5.95 Euro."),
+    ("How many products cost 1,000 EUR?", "How many products cost 1,000 EUR?"),
     ("What is the weight of the cheapest product in each category?",  # another value than the grade's
      "What is the weight of the cheapest product in each category?"),
 ])
@@ -3551,3 +3563,31 @@ def test_a_spread_of_values_is_read_as_their_range(question: str, expected: str)
     understood = get_parser().parse_sync([question])[0]
     assert understood.pattern.to_text() == expected and understood.answer_type.kind is AnswerKind.NUMBER
     assert not understood.unsupported
+
+
+@pytest.mark.parametrize(("question", "told"), [
+    ("Which manager has the fewest direct reports? Just the name please.", "Which manager has the fewest direct reports?"),
+    ("Which product from our suppliers in Spain is the cheapest? Tell me only its name.",
+     "Which product from our suppliers in Spain is the cheapest?"),
+    ("Who in Procurement is product manager of the most products? I need the name.",
+     "Who in Procurement is product manager of the most products?"),
+    ("Which suppliers are in Spain, names only please?", "Which suppliers are in Spain?"),
+    ("What is the name of the manager?", None),
+    ("Name the BOM with the fewest positions.", None),  # "name" as the verb asking for the thing
+])
+def test_answers_asked_for_by_name_are_read_apart(question: str, told: str | None) -> None:
+    from understanding.rewording import by_name
+
+    assert by_name(question) == told
+
+
+def test_answers_asked_for_by_name_are_their_names() -> None:
+    """`repairs.named_answers`: the reading's answers become an unknown of their own, named by ?u1."""
+    from understanding.repairs import named_answers
+
+    ranked = PhraseGraphPattern.from_text("list :: ?u1 | is a | manager ; ?u2 | manager | ?u1 :: order count ?u2 asc 1")
+    assert named_answers(ranked).to_text() == \
+        "list :: ?u3 | is a | manager ; ?u2 | manager | ?u3 ; ?u1 | name | ?u3 :: order count ?u2 asc 1"
+    assert named_answers(PhraseGraphPattern.from_text("count :: ?u1 | is a | manager")) is None
+    parsed = get_parser().parse_sync(["Who is the product manager of the cheapest service? Give me the name."])[0]
+    assert "?u1 | name |" in parsed.pattern.to_text() and parsed.answer_type.kind is AnswerKind.STRING
