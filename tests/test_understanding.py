@@ -709,6 +709,9 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
      "count :: ?u1 | is a | employees ; ?u1 | not phone | number",
      "count :: ?u1 | is a | employees ; ?u1 | not phone number | ?u2"),
     ("with_lacked_attribute", "Which suppliers are not in Germany?", "list :: ?u1 | not suppliers | Germany", None),
+    ("with_lacked_attribute", "Which people working under Elena Herzog have no address stored?",
+     "list :: ?u1 | is a | people ; ?u1 | working under | Elena Herzog ; ?u1 | not address stored | ?u2",
+     "list :: ?u1 | is a | people ; ?u1 | working under | Elena Herzog ; ?u1 | not address | ?u2"),
     ("with_aggregate_compared", "What are the dates with a maximum temperature higher than 85?",  # a stored value
      "list :: ?u1 | dates | ?u2 ; ?u2 | maximum temperature | ?u3 :: filter ?u3 > 85", None),
     # a name glued to the kind by "for" or "of" is what the kind's things relate to (without_glued_name)

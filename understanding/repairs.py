@@ -91,7 +91,11 @@ _LACKED = re.compile(r"\b(?:no|without|lacks?|lacking)\s+(?:an?\s+|any\s+)?(?P<l
 def with_lacked_attribute(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """"How many employees have no phone number?" decoded as `?u1 | not phone | number` (or `not phone |
     phone`): what the things lack is an attribute of theirs, `?u1 | not phone number | ?u2`, whatever the
-    model made a name of."""
+    model made a name of; a negated relation says nothing more by "stored" or "on file" after it."""
+    stored = re.compile(r"\s+(?:stored|recorded|given|listed|on\s+file|on\s+record)$")
+    pattern = replace(pattern, triples=tuple(  # "no address stored" decoded as `not address stored`
+        replace(t, relation=stored.sub("", t.relation)) if t.negated and stored.search(t.relation) else t
+        for t in pattern.triples))
     found = _LACKED.search(question)
     if found is None:
         return pattern
