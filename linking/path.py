@@ -997,6 +997,7 @@ class KgqanPath:
         related = await self._related_to_holders(triples, nodes, holders, endpoint)
         related.update(await self._related_to_vertices(triples, pattern, nodes, around, beyond, endpoint))
         valued = valued_nodes(pattern) | ({ANSWER} if value_answer else set()) | companion_values(pattern)
+        degrees = node_degrees(pattern.triples)
         for triple in triples:
             anchor = _entity_anchor(triple)
             if anchor is not None:
@@ -1008,12 +1009,11 @@ class KgqanPath:
             else:
                 anchor_node, anchor_pattern = _unknown_anchor(triple, pattern, nodes, classes, kinds or {}, related)
                 if anchor_pattern is None and anchor_node in valued and triple.object not in valued and \
-                        node_degrees(pattern.triples)[triple.object] > 1:
+                        degrees[triple.object] > 1:
                     anchor_node = triple.object  # "the average price per category": the value's holder is looked around
                 unanchored.append((triple, anchor_node, anchor_pattern))
         to_values = {triple: (anchor_node, anchor_pattern) for triple, anchor_node, anchor_pattern in unanchored
                      if (set(triple.nodes()) - {anchor_node}) & valued}
-        degrees = node_degrees(pattern.triples)
         to_attributes = {triple: (anchor_node, anchor_pattern) for triple, anchor_node, anchor_pattern in unanchored
                          if anchor_pattern and all(is_unknown(n) and degrees[n] == 1
                                                    for n in set(triple.nodes()) - {anchor_node})}

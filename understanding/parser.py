@@ -310,23 +310,18 @@ class QuestionParser:
             readings = [replace(p, form=QuestionForm.RANGE) for p in (told.pattern, *told.alternatives)
                         if p.form is QuestionForm.AVG]
             if readings:  # the spread of the values the average is of
-                results[i] = replace(results[i], pattern=readings[0], alternatives=tuple(readings[1:MAX_ALTERNATIVES + 1]),
-                                     unsupported=told.unsupported,
-                                     answer_type=build_answer_type(AnswerKind.NUMBER, readings[0],
-                                                                   results[i].answer_type.confidence))
+                results[i] = _read_as(results[i], readings, told, build_answer_type(
+                    AnswerKind.NUMBER, readings[0], results[i].answer_type.confidence))
         for i, _, told in self._read_apart(texts, by_name, read_text, self._understand):
             readings = [n for p in (told.pattern, *told.alternatives) if (n := named_answers(p)) is not None]
             if readings:  # the things the question asks for, answered by their names
-                results[i] = replace(results[i], pattern=readings[0], alternatives=tuple(readings[1:MAX_ALTERNATIVES + 1]),
-                                     unsupported=told.unsupported,
-                                     answer_type=AnswerType(AnswerKind.STRING, None, results[i].answer_type.confidence))
+                results[i] = _read_as(results[i], readings, told,
+                                      AnswerType(AnswerKind.STRING, None, results[i].answer_type.confidence))
         for i, _, told in self._read_apart(texts, quantity_weighted, read_text, self._understand):
             readings = [w for p in (told.pattern, *told.alternatives) if (w := weighted_by_quantity(p)) is not None]
             if readings:  # in place of the readings of the whole, which read the weighting as a relation
-                results[i] = replace(results[i], pattern=readings[0], alternatives=tuple(readings[1:MAX_ALTERNATIVES + 1]),
-                                     unsupported=told.unsupported,
-                                     answer_type=build_answer_type(AnswerKind.NUMBER, readings[0],
-                                                                   results[i].answer_type.confidence))
+                results[i] = _read_as(results[i], readings, told, build_answer_type(
+                    AnswerKind.NUMBER, readings[0], results[i].answer_type.confidence))
         return results
 
     def _understand(self, texts: list[str]) -> list[UnderstoodQuestion]:
@@ -956,6 +951,14 @@ def _chained_name(pattern: PhraseGraphPattern) -> bool:
     near = {n for t in pattern.triples if not t.is_type and ANSWER in t.nodes() for n in t.nodes() if n != ANSWER}
     return any(not t.is_type and any(is_unknown(n) and n in near for n in t.nodes())
                and any(not is_unknown(n) for n in t.nodes()) for t in pattern.triples)
+
+
+def _read_as(understood: UnderstoodQuestion, readings: list[PhraseGraphPattern], told: UnderstoodQuestion,
+             answer_type: AnswerType) -> UnderstoodQuestion:
+    """The question answered by `readings` of it read apart (`told`: the reading of what was told), best
+    first, in place of the readings of the whole question."""
+    return replace(understood, pattern=readings[0], alternatives=tuple(readings[1:MAX_ALTERNATIVES + 1]),
+                   unsupported=told.unsupported, answer_type=answer_type)
 
 
 def _finished(understood: UnderstoodQuestion) -> UnderstoodQuestion:

@@ -553,8 +553,9 @@ _LOWER_COUNTRY = re.compile(r"\b(?P<preposition>(?:in|from|of|to|at|or|and)(?:\s
 _LOWER_DEMONYM = re.compile(r"\b(?P<adjective>" + "|".join(re.escape(a) for a in sorted(
     (a for a in COUNTRY_OF if len(a) > 4 and "." not in a and a not in ("polish", "britain", "holland")), key=len, reverse=True))
     + r")(?=\s+[a-z]+s\b)")
-# a decimal comma ("5,95 Euro"): one or two digits after it, not a thousands separator
-_DECIMAL_COMMA = re.compile(r"(?<=\b\d)(?<!\d,\d)(?<=\d),(?=\d{1,2}\b)")
+# a decimal comma ("5,95 Euro"): one or two digits and a unit after it (not a thousands separator, not a list)
+_DECIMAL_COMMA = re.compile(r"(?<=\d),(?=\d{1,2}\s*(?:€|eur|euros?|usd|dollars?|cents?|g|grams?|kg|mm|cm|m|%)(?!\w))",
+                            re.IGNORECASE)
 # "Which parts are both narrower than 15 mm and less than 15 mm high?": "both" before comparisons says nothing more
 _BOTH_COMPARED = re.compile(r"\b(?P<verb>are|is|were|was)\s+both\s+(?=[a-z]+er\s+than\b|(?:less|more|fewer)\s+(?:[a-z]+\s+)?than\b|"
                             r"at\s+(?:least|most)\b|between\b|under\b|over\b|above\b|below\b)", re.IGNORECASE)
@@ -632,12 +633,12 @@ def read_text(question: str) -> str:
     its code in brackets, read as the code, "the product with the ID X" as "X",
     "the department X" as "the X department", "a single part" as "a part",
     "the product manager responsible for X" as "the product manager of X", "For which X can Y be booked?"
-    as "Which X can Y be booked for?", a restatement after "i.e.", "on file" after what is had and "in the catalogue" left out, "broken down by X" or "by X" after an
-    aggregate as "per X", "the price of its most expensive product for each X" as "the maximum price of
-    products for each X", "both" before comparisons left out, "supply
-    us with" as "supply" and a final "at all" left out, "the average price of the X category" as "... of the things in the X
-    category", country names and people's adjectives typed in lower case capitalised, a decimal comma as a
-    point, a measure
+    as "Which X can Y be booked for?", a restatement after "i.e.", "on file" after what is had and "in the
+    catalogue" left out, "broken down by X" or "by X" after an aggregate as "per X", "the price of its most
+    expensive product for each X" as "the maximum price of products for each X", "both" before comparisons
+    left out, "supply us with" as "supply" and a final "at all" left out, "the average price of the X
+    category" as "... of the things in the X category", country names and people's adjectives typed in lower
+    case capitalised, a decimal comma as a point, a measure
     "of every X" as "of all Xs"; the understood question keeps the words as asked."""
     question = asked_plainly(spelled(question))
     question = question[:1].upper() + question[1:]  # "how many people work in Data Services" as asked formally
