@@ -2528,6 +2528,13 @@ def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> Non
     ("I want to polish the parts list", "I want to polish the parts list."),
     ("Give me all parts which cost more than 5,95 Euro", "Give me all parts which cost more than 5.95 Euro."),
     ("How many products cost 1,000 EUR?", "How many products cost 1,000 EUR?"),
+    ("List the products 1,2 and 3", "List the products 1,2 and 3."),
+    # "most" before an adjective graded by "-est" is that superlative; "From which country comes X?"
+    ("Which Switch is the most narrow?", "Which Switch is the narrowest?"),
+    ("Which is the most light product from Bolton, Sanchez and Rodgers?",
+     "Which is the lightest product from Bolton, Sanchez and Rodgers?"),
+    ("Which products are the most expensive?", "Which products are the most expensive?"),
+    ("From which country comes the supplier of the cheapest Gauge?", "What is the country of the supplier of the cheapest Gauge?"),
     ("What is the weight of the cheapest product in each category?",  # another value than the grade's
      "What is the weight of the cheapest product in each category?"),
 ])

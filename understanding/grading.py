@@ -55,7 +55,7 @@ ASCENDING = frozenset(word for word, descending in SUPERLATIVE_DESCENDING.items(
 # sales"), so they are left out although `ATTRIBUTE_OF` has a guess for the rule parser.
 _SUPERLATIVE_OF = {"oldest": "old", "youngest": "young", "cheapest": "cheap", "most expensive": "expensive",
                    "expensive": "expensive", "heaviest": "heavy", "lightest": "light", "tallest": "tall",
-                   "longest": "long", "widest": "wide", "deepest": "deep", "priciest": "pricey"}
+                   "longest": "long", "widest": "wide", "narrowest": "narrow", "deepest": "deep", "priciest": "pricey"}
 IMPLIED_ORDER = {
     word: (ATTRIBUTE_OF[adjective], word not in ASCENDING)
     for word, adjective in _SUPERLATIVE_OF.items()

@@ -48,8 +48,9 @@ _ASKED = re.compile(r"(?i:" + _QUESTION_WORDS + r"|in|on|at|from|for)\b")  # a q
 # "In which country is the supplier of the cheapest sensor located?": the place of a thing described by a
 # superlative (the model reads "the supplier of X" well, the chain to a superlative not)
 _PLACE_OF_A_DESCRIBED_THING = re.compile(r"^\s*(?:in|at)\s+which\s+(?P<kind>[a-z]+)\s+(?:is|are|was|were)\s+"
-                                         r"(?P<thing>the\s+[a-z].*?\s+of\s+.+?)\s+(?:located|based|situated|headquartered)\s*\?\s*$",
-                                         re.IGNORECASE)
+                                         r"(?P<thing>the\s+[a-z].*?\s+of\s+.+?)\s+(?:located|based|situated|headquartered)\s*\?\s*$"
+                                         r"|^\s*from\s+which\s+(?P<origin>[a-z]+)\s+(?:comes?|is|are)\s+(?P<coming>the\s+[a-z].*?"
+                                         r"\s+of\s+.+?)(?:\s+from)?\s*\?\s*$", re.IGNORECASE)
 # what a verb after "which" starts ("which is ...", "which costs the most"), not a noun ("which category has")
 _VERB_ASKED = (r"(?:is|are|was|were|has|have|had|does|do|did|can)\b|[a-z]+s\s+(?:the|a|an|more|most|less|least|"
                r"fewest|over|under)\b")
@@ -556,6 +557,23 @@ _LOWER_DEMONYM = re.compile(r"\b(?P<adjective>" + "|".join(re.escape(a) for a in
 # a decimal comma ("5,95 Euro"): one or two digits and a unit after it (not a thousands separator, not a list)
 _DECIMAL_COMMA = re.compile(r"(?<=\d),(?=\d{1,2}\s*(?:€|eur|euros?|usd|dollars?|cents?|g|grams?|kg|mm|cm|m|%)(?!\w))",
                             re.IGNORECASE)
+# "Which Switch is the most narrow?", "the most light product": "most" before an adjective that grades by
+# "-est" is that superlative (a low end's "most" ascends: the most narrow is the narrowest)
+_MOST_PLAIN_SUPERLATIVE = {"narrow": "narrowest", "light": "lightest", "cheap": "cheapest", "short": "shortest",
+                           "small": "smallest", "thin": "thinnest", "shallow": "shallowest", "low": "lowest",
+                           "young": "youngest", "heavy": "heaviest", "wide": "widest", "tall": "tallest",
+                           "deep": "deepest", "thick": "thickest", "high": "highest", "large": "largest", "big": "biggest",
+                           "old": "oldest", "new": "newest"}
+_MOST_PLAIN = re.compile(r"\b(?P<most>most|least)\s+(?P<adjective>" + "|".join(_MOST_PLAIN_SUPERLATIVE) + r")\b(?!\s+(?:of|than)\b)",
+                         re.IGNORECASE)
+
+
+def _most_plain(found: re.Match[str]) -> str:
+    if found.group("most").lower() == "least":
+        return found.group(0)  # "the least narrow": not said so often that a rule should turn it
+    return _MOST_PLAIN_SUPERLATIVE[found.group("adjective").lower()]
+
+
 # "Which parts are both narrower than 15 mm and less than 15 mm high?": "both" before comparisons says nothing more
 _BOTH_COMPARED = re.compile(r"\b(?P<verb>are|is|were|was)\s+both\s+(?=[a-z]+er\s+than\b|(?:less|more|fewer)\s+(?:[a-z]+\s+)?than\b|"
                             r"at\s+(?:least|most)\b|between\b|under\b|over\b|above\b|below\b)", re.IGNORECASE)
@@ -638,7 +656,7 @@ def read_text(question: str) -> str:
     expensive product for each X" as "the maximum price of products for each X", "both" before comparisons
     left out, "supply us with" as "supply" and a final "at all" left out, "the average price of the X
     category" as "... of the things in the X category", country names and people's adjectives typed in lower
-    case capitalised, a decimal comma as a point, a measure
+    case capitalised, a decimal comma as a point, "the most narrow" as "the narrowest", a measure
     "of every X" as "of all Xs"; the understood question keeps the words as asked."""
     question = asked_plainly(spelled(question))
     question = question[:1].upper() + question[1:]  # "how many people work in Data Services" as asked formally
@@ -666,6 +684,7 @@ def read_text(question: str) -> str:
     question = _IN_THE_CATALOGUE.sub("", question)
     question = _extreme_value_per_group(_grouped_by(question))
     question = _BOTH_COMPARED.sub(lambda found: found.group("verb") + " ", question)
+    question = _MOST_PLAIN.sub(_most_plain, question)
     question = _LOWER_COUNTRY.sub(lambda found: f"{found.group('preposition')} "
                                                 f"{next(c for c in _COUNTRIES if c.lower() == found.group('country'))}", question)
     question = _LOWER_DEMONYM.sub(lambda found: found.group("adjective").title(), question)
@@ -737,9 +756,10 @@ def read_text(question: str) -> str:
                                                 f"{found.group('things')}", question)
     question = _BUT_COMPARED.sub(lambda found: found.group("unit") + " and ", question)
     placed = _PLACE_OF_A_DESCRIBED_THING.match(question) or _PLACE_OF_A_NAMED_THINGS_OWNER.match(question)
-    if placed is not None and (stated_ordering(placed.group("thing")) is not None  # of the cheapest ...: a chain
+    thing = placed.group("thing") or placed.group("coming") if placed is not None else None
+    if placed is not None and (stated_ordering(thing) is not None  # of the cheapest ...: a chain
                                or placed.re is _PLACE_OF_A_NAMED_THINGS_OWNER):  # "the supplier of the Network Memristor"
-        question = f"What is the {placed.group('kind')} of {placed.group('thing')}?"
+        question = f"What is the {placed.group('kind') or placed.group('origin')} of {thing}?"
     if (reach := _USED_TO_REACH.match(question)) is not None:
         question = f"What is the {reach.group('means')} of {reach.group('whom')}?"
     question = _among_asked_directly(question)
