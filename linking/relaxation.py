@@ -144,9 +144,8 @@ def counted_as_attribute(pattern: PhraseGraphPattern) -> StoredCountReading | No
     """The other reading of a per-group count: "Which shop has the most products?" as written
     (`?u1 | shop | ?u2 ; ?u2 | is a | products :: order count ?u2 desc 1`) counts products per shop,
     but a graph derived from a table may store that count as an attribute (`number_products`):
-    `?u1 | number of products | ?u2 :: order ?u2 desc 1`. Only for a counted unknown with one edge and
-    at most one class phrase (without one, the edge names what is counted: `?u1 | staff | ?u2`); None
-    otherwise. The caller keeps the reading only where the
+    `?u1 | number of products | ?u2 :: order ?u2 desc 1`. Only for a counted unknown that has a
+    class phrase and one other edge; None otherwise. The caller keeps the reading only where the
     graph has such an attribute (`is_count_attribute`)."""
     counted = {c.node for c in pattern.comparisons if c.by_count}
     if pattern.ordering is not None and pattern.ordering.by_count:
@@ -156,19 +155,18 @@ def counted_as_attribute(pattern: PhraseGraphPattern) -> StoredCountReading | No
     node = next(iter(counted))
     classes = [t for t in pattern.triples if t.is_type and t.subject == node and not is_unknown(t.object)]
     edges = [t for t in pattern.triples if not t.is_type and node in t.nodes()]
-    if len(classes) > 1 or len(edges) != 1 or (not classes and edges[0].negated):
+    if len(classes) != 1 or len(edges) != 1:
         return None
     owner = edges[0].object if edges[0].subject == node else edges[0].subject
-    kept = [t for t in pattern.triples if t not in (*classes, edges[0])]
-    thing = classes[0].object if classes else edges[0].relation  # "the most staff" read as `?u1 | staff | ?u2`
-    stored = PhraseTriple(owner, f"number of {thing}", node)
+    kept = [t for t in pattern.triples if t not in (classes[0], edges[0])]
+    stored = PhraseTriple(owner, f"number of {classes[0].object}", node)
     triples = [*kept, stored]
     ordering = pattern.ordering
     if ordering is not None and ordering.by_count:
         ordering = replace(ordering, by_count=False)
     comparisons = tuple(replace(c, by_count=False) if c.by_count else c for c in pattern.comparisons)
     return StoredCountReading(replace(pattern, triples=tuple(triples), ordering=ordering, comparisons=comparisons),
-                              stored, thing)
+                              stored, classes[0].object)
 
 
 def is_count_attribute(label: str, thing: str) -> bool:
