@@ -2252,20 +2252,6 @@ def test_the_largest_value_ranks_by_the_value_not_by_a_count() -> None:
     assert kept.ordering is not None and kept.ordering.by_count
 
 
-def test_the_largest_number_of_things_ranks_by_their_count() -> None:
-    """"the maximum number of parts" read as the value of `?u1 | parts | ?u3`: ranked by how many; a value
-    named otherwise ("the highest price") is not counted."""
-    from understanding.repairs import with_stated_ordering
-
-    valued = PhraseGraphPattern.from_text("list :: ?u1 | is a | bill of material ; ?u1 | parts | ?u3 :: order ?u3 desc 1")
-    counted = with_stated_ordering("Which bill of material is having the maximum number of parts?", valued)
-    assert counted.ordering is not None and counted.ordering.by_count
-    priced = PhraseGraphPattern.from_text("list :: ?u1 | is a | product ; ?u1 | price | ?u3 :: order ?u3 desc 1")
-    assert with_stated_ordering("Which product has the highest price, whatever the number of sales?", priced) == priced
-    assert with_stated_ordering("Which bill of material has the most expensive parts?", valued) == valued
-
-
-
 def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> None:
     from understanding.rewording import read_text
 

@@ -740,15 +740,7 @@ def with_stated_ordering(question: str, pattern: PhraseGraphPattern) -> PhraseGr
                        limit=stated.limit or pattern.ordering.limit, node=_graded_value(pattern, pattern.ordering))
     if ordering.by_count and _EXTREME_OF_VALUE.search(question):  # "in the largest quantity" ranks by the value
         ordering = replace(ordering, by_count=False)
-    counted = _NUMBER_OF.search(question) if stated.by_count else None
-    if counted is not None and not ordering.by_count and ordering.aggregate is None and ordering.node != ANSWER and any(
-            not t.is_type and ordering.node in t.nodes() and singular(counted.group("noun").lower()) in
-            {singular(w) for w in t.relation.lower().split()} for t in pattern.triples):
-        ordering = replace(ordering, by_count=True)  # "the maximum number of parts" read as `?u1 | parts | ?u3`'s value
     return pattern if ordering == pattern.ordering else replace(pattern, ordering=ordering)
-
-
-_NUMBER_OF = re.compile(r"\bnumber\s+of\s+(?:different\s+|distinct\s+)?(?P<noun>[a-z]+)", re.IGNORECASE)
 
 
 def with_stated_offset(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
