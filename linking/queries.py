@@ -308,7 +308,8 @@ class QueryBuilder:
 
     def _render(self, pattern: PhraseGraphPattern, body: str, score: float, max_answers: int,
                 answer: str | None = None, keep_ties: bool = False) -> CandidateQuery:
-        filters = "".join(f" FILTER({comparison_expression(c)})" for c in pattern.comparisons if not c.per_group)
+        filters = "".join(f" FILTER({comparison_expression(in_predicate_unit(c, body))})" for c in pattern.comparisons
+                          if not c.per_group)
         where = body + filters
         form = pattern.form
         if form is QuestionForm.BOOLEAN:
@@ -777,6 +778,34 @@ def numeric(variable: str) -> str:
     digits (a cast to double comes back rounded to 6 digits from Virtuoso: 10599.23 -> 10599.2);
     numbers written as strings cast."""
     return f"IF(isNumeric({variable}), {variable}, {XSD_DOUBLE}(str({variable})))"
+
+
+# Units a compared value may be written in, per dimension, in that dimension's smallest unit
+_UNIT_SCALES = ({"mm": 1, "millimeter": 1, "millimeters": 1, "millimetre": 1, "millimetres": 1, "cm": 10,
+                 "centimeter": 10, "centimeters": 10, "centimetre": 10, "centimetres": 10, "m": 1000, "meter": 1000,
+                 "meters": 1000, "metre": 1000, "metres": 1000, "km": 1000000},
+                {"mg": 1, "g": 1000, "gram": 1000, "grams": 1000, "gr": 1000, "kg": 1000000, "kilogram": 1000000,
+                 "kilograms": 1000000, "kilo": 1000000, "kilos": 1000000})
+_WRITTEN_UNIT = re.compile(r"^\s*(?P<number>[+-]?\d+(?:\.\d+)?)\s*(?P<unit>[a-z]+)\.?\s*$", re.IGNORECASE)
+
+
+def in_predicate_unit(comparison: Comparison, body: str) -> Comparison:
+    """A compared value written in another unit than the one the predicate holding it names ("wider than 6 cm"
+    against `width_mm`, "heavier than 0.02 kg" against `weight_g`), converted to that unit; else as it is."""
+    written = _WRITTEN_UNIT.match(comparison.value)
+    holder = re.search(rf"<(?P<iri>[^>]+)> {re.escape(comparison.node)}(?![\w])", body) if written else None
+    if holder is None:
+        return comparison
+    stored = re.search(r"[_-](?P<unit>[a-z]+)$", holder.group("iri").rsplit("/", 1)[-1].rsplit("#", 1)[-1], re.IGNORECASE)
+    said = written.group("unit").lower()
+    for scales in _UNIT_SCALES:
+        if stored is not None and said in scales and stored.group("unit").lower() in scales:
+            factor = scales[said] / scales[stored.group("unit").lower()]
+            if factor == 1:
+                return comparison
+            value = float(written.group("number")) * factor
+            return replace(comparison, value=str(int(value) if value.is_integer() else round(value, 9)))
+    return comparison
 
 
 def comparison_expression(comparison: Comparison) -> str:

@@ -1331,3 +1331,12 @@ async def test_a_range_of_values_per_group(path: KgqanPath, ck25: Endpoint) -> N
     spread = await ck25.sparql.select(f"SELECT ((MAX(?a) - MIN(?a)) AS ?r) WHERE {{ ?p <{PV}hasCategory>/<{PV}name> "
                                       f'"Transformer" ; <{PV}price>/<{PV}amount> ?a }}')
     assert [round(float(a.value), 2) for a in members.answers] == [round(float(spread.rows[0]["r"].value), 2)]
+
+
+async def test_a_bound_in_centimetres_against_a_width_in_millimetres(path: KgqanPath, ck25: Endpoint) -> None:
+    """"Which products are wider than 7.7 cm?": ck25 stores `width_mm`, so the bound is 77."""
+    result = await path.answer_understood(
+        understood("list :: ?u1 | is a | products ; ?u1 | width | ?u2 :: filter ?u2 > 7.7 cm",
+                   AnswerType(AnswerKind.RESOURCE, "products")), ck25, KGQAN_ONLY)
+    truth = await ck25.sparql.select(f"SELECT ?p WHERE {{ ?p <{PV}width_mm> ?w FILTER(?w > 77) }}")
+    assert 0 < len(truth.rows) < 100 and {a.value for a in result.answers} == {r["p"].value for r in truth.rows}

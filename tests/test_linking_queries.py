@@ -596,3 +596,16 @@ def test_an_average_compared_per_answer_is_a_having() -> None:
     assert pattern.grouped
     modifiers = group_modifiers(pattern, ("?unknown1",))
     assert modifiers.startswith(" GROUP BY ?unknown1 HAVING(AVG(") and modifiers.endswith(") > 3.2)")
+
+
+def test_a_compared_value_is_read_in_the_unit_its_predicate_names() -> None:
+    """"wider than 6 cm" against `width_mm` is 60; "heavier than 0.02 kg" against `weight_g` is 20; a value in the
+    predicate's own unit, without a unit, or of another dimension stays as it is."""
+    from linking.queries import in_predicate_unit
+    from understanding.pgp import Comparison
+
+    body = "?unknown1 <http://ld.company.org/prod-vocab/width_mm> ?unknown2 . ?unknown1 <http://x.org/v#weight_g> ?unknown3"
+    assert in_predicate_unit(Comparison("?unknown2", ">", "6 cm"), body).value == "60"
+    assert in_predicate_unit(Comparison("?unknown3", ">", "0.02 kg"), body).value == "20"
+    for node, value in (("?unknown2", "15 mm"), ("?unknown2", "6"), ("?unknown3", "6 cm"), ("?unknown4", "6 cm")):
+        assert in_predicate_unit(Comparison(node, ">", value), body).value == value

@@ -709,6 +709,11 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
      "count :: ?u1 | is a | employees ; ?u1 | not phone | number",
      "count :: ?u1 | is a | employees ; ?u1 | not phone number | ?u2"),
     ("with_lacked_attribute", "Which suppliers are not in Germany?", "list :: ?u1 | not suppliers | Germany", None),
+    # a compared value keeps the length or mass unit the question states (with_stated_unit)
+    ("with_stated_unit", "Which products are wider than 6 cm?", "list :: ?u1 | is a | products ; ?u1 | width | ?u2 :: filter ?u2 > 6",
+     "list :: ?u1 | is a | products ; ?u1 | width | ?u2 :: filter ?u2 > 6 cm"),
+    ("with_stated_unit", "Which products cost more than 6 EUR?",  # money: not a measure unit
+     "list :: ?u1 | is a | products ; ?u1 | cost | ?u2 :: filter ?u2 > 6", None),
     ("with_lacked_attribute", "Which people working under Elena Herzog have no address stored?",
      "list :: ?u1 | is a | people ; ?u1 | working under | Elena Herzog ; ?u1 | not address stored | ?u2",
      "list :: ?u1 | is a | people ; ?u1 | working under | Elena Herzog ; ?u1 | not address | ?u2"),

@@ -218,10 +218,12 @@ def with_named_by_its_kind(question: str, pattern: PhraseGraphPattern) -> Phrase
 def finished(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """Repairs applied last, to every reading, including those the syntax readers write: the ordinal's
     offset, the participle before "by a <noun>", a bound in cents, the agents' origin, a bound on an
-    average the things have and an attribute the things lack (after the negations are read)."""
+    average the things have, an attribute the things lack (after the negations are read) and the unit a
+    compared value is stated in."""
     pattern = with_stated_limit(question, with_agent_phrase(question, with_quoted_title(question, pattern)))
     pattern = with_cents(question, with_value_asked_too(question, with_stated_offset(question, pattern)))
-    return with_lacked_attribute(question, with_aggregate_compared(question, with_agents_origin(question, pattern)))
+    pattern = with_lacked_attribute(question, with_aggregate_compared(question, with_agents_origin(question, pattern)))
+    return with_stated_unit(question, pattern)
 
 
 _COMPARED_AGGREGATES = {"average": "avg", "mean": "avg", "total": "sum", "combined": "sum", "maximum": "max",
@@ -566,6 +568,25 @@ def with_cents(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern
         value = number_value(comparison.value, unit=True)
         if value is not None and not comparison.by_count and float(value) in stated:
             comparison = replace(comparison, value=format(float(value) / 100, "g"))
+        comparisons.append(comparison)
+    return replace(pattern, comparisons=tuple(comparisons))
+
+
+_MEASURE_UNIT = re.compile(r"(?<![\w.])(?P<number>\d+(?:\.\d+)?)\s*(?P<unit>mm|cm|m|km|mg|g|kg|millimet(?:er|re)s?|"
+                           r"centimet(?:er|re)s?|met(?:er|re)s?|grams?|kilograms?|kilos?)(?![\w])", re.IGNORECASE)
+
+
+def with_stated_unit(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"wider than 6 cm" decoded as `filter ?u2 > 6`: the value keeps the length or mass unit the question
+    states (`> 6 cm`), so linking can read it in the unit of the predicate that holds it (`width_mm`: 60)."""
+    stated = {float(m.group("number")): m.group("unit") for m in _MEASURE_UNIT.finditer(question)}
+    if not stated or not pattern.comparisons:
+        return pattern
+    comparisons = []
+    for comparison in pattern.comparisons:
+        bare = re.fullmatch(r"\d+(?:\.\d+)?", comparison.value.strip())
+        if bare is not None and not comparison.by_count and float(bare.group(0)) in stated:
+            comparison = replace(comparison, value=f"{bare.group(0)} {stated[float(bare.group(0))]}")
         comparisons.append(comparison)
     return replace(pattern, comparisons=tuple(comparisons))
 
