@@ -1736,7 +1736,7 @@ def test_a_kind_compared_replaces_a_reading_that_makes_the_kind_a_relation() -> 
                        AnswerKind.STRING)
     understood = QuestionParser(model=model).parse_sync(["Which resistors have a height between 50 and 60 mm?"])[0]
     assert understood.pattern.to_text() == \
-        "list :: ?u1 | is a | resistors ; ?u1 | height | ?u2 :: filter ?u2 >= 50 :: filter ?u2 <= 60"
+        "list :: ?u1 | is a | resistors ; ?u1 | height | ?u2 :: filter ?u2 >= 50 mm :: filter ?u2 <= 60 mm"  # unit kept
     # a model reading that keeps the kind but names the attribute by the verb: the compared kind goes next
     model = FixedModel("list :: ?u1 | is a | Gauges ; ?u1 | cost | ?u2 :: filter ?u2 >= 1.00 :: filter ?u2 <= 1.20",
                        AnswerKind.RESOURCE)
@@ -1752,7 +1752,8 @@ def test_a_kind_compared_replaces_a_reading_that_makes_the_kind_a_relation() -> 
         understood = QuestionParser(model=FixedModel(decoded, AnswerKind.RESOURCE)).parse_sync([question])[0]
         assert [(t.relation, t.object) for t in understood.pattern.triples][1:] == [("price" if "priced" in question
                                                                                       else "weight", "?unknown2")]
-        assert [c.value for c in understood.pattern.comparisons] == (["700", "1100"] if "priced" in question else ["10", "15"])
+        assert [c.value for c in understood.pattern.comparisons] == (["700", "1100"] if "priced" in question
+                                                                     else ["10 g", "15 g"])  # a mass keeps its unit
     from understanding.syntax import kind_compared  # a plural noun after one word ends the kind
 
     assert kind_compared("Which Meter products cost more than 5.50 EUR?").to_text() == \

@@ -580,6 +580,9 @@ def with_stated_unit(question: str, pattern: PhraseGraphPattern) -> PhraseGraphP
     """"wider than 6 cm" decoded as `filter ?u2 > 6`: the value keeps the length or mass unit the question
     states (`> 6 cm`), so linking can read it in the unit of the predicate that holds it (`width_mm`: 60)."""
     stated = {float(m.group("number")): m.group("unit") for m in _MEASURE_UNIT.finditer(question)}
+    for ranged in re.finditer(r"\bbetween\s+(?P<low>\d+(?:\.\d+)?)\s+and\s+(?P<high>\d+(?:\.\d+)?)", question, re.IGNORECASE):
+        if float(ranged.group("high")) in stated:  # "between 50 and 60 mm": both in mm
+            stated.setdefault(float(ranged.group("low")), stated[float(ranged.group("high"))])
     if not stated or not pattern.comparisons:
         return pattern
     comparisons = []
