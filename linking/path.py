@@ -575,10 +575,9 @@ class KgqanPath:
     async def _opaque_groups(self, chosen: ExecutedQuery, endpoint: Endpoint) -> bool:
         """Whether the groups a number per group is answered for are things the graph neither names nor
         types ("How many products are supplied from each country?" grouped by DBpedia countries)."""
-        groups = [c for _, columns in chosen.rows for c in columns if c is not None]
-        if not chosen.query.columns or not groups or not all(isinstance(c, ox.NamedNode) for c in groups):
-            return False
-        return (await self.namer.naming(groups, {}, endpoint)).opaque
+        naming = await self._naming([c for _, columns in chosen.rows for c in columns if c is not None], {}, endpoint) \
+            if chosen.query.columns else None
+        return naming is not None and naming.opaque
 
     async def _naming(self, answers: list[Term], types: dict[str, list[str]], endpoint: Endpoint) -> Naming | None:
         """How resource answers are presented (None: not all answers are IRIs)."""

@@ -19,7 +19,7 @@ from gateway.sparql_syntax import variables_renamed
 from linking.entities import RDF_TYPE, LinkedEntity
 from linking.relations import OUT, LinkedPredicate
 from understanding.answer_types import kind_of_attribute
-from understanding.grading import number_value
+from understanding.grading import UNIT_SCALES, number_value
 from understanding.pgp import (
     ANSWER,
     TEXT_OPERATORS,
@@ -780,12 +780,6 @@ def numeric(variable: str) -> str:
     return f"IF(isNumeric({variable}), {variable}, {XSD_DOUBLE}(str({variable})))"
 
 
-# Units a compared value may be written in, per dimension, in that dimension's smallest unit
-_UNIT_SCALES = ({"mm": 1, "millimeter": 1, "millimeters": 1, "millimetre": 1, "millimetres": 1, "cm": 10,
-                 "centimeter": 10, "centimeters": 10, "centimetre": 10, "centimetres": 10, "m": 1000, "meter": 1000,
-                 "meters": 1000, "metre": 1000, "metres": 1000, "km": 1000000},
-                {"mg": 1, "g": 1000, "gram": 1000, "grams": 1000, "gr": 1000, "kg": 1000000, "kilogram": 1000000,
-                 "kilograms": 1000000, "kilo": 1000000, "kilos": 1000000})
 _WRITTEN_UNIT = re.compile(r"^\s*(?P<number>[+-]?\d+(?:\.\d+)?)\s*(?P<unit>[a-z]+)\.?\s*$", re.IGNORECASE)
 
 
@@ -798,7 +792,7 @@ def in_predicate_unit(comparison: Comparison, body: str) -> Comparison:
         return comparison
     stored = re.search(r"[_-](?P<unit>[a-z]+)$", holder.group("iri").rsplit("/", 1)[-1].rsplit("#", 1)[-1], re.IGNORECASE)
     said = written.group("unit").lower()
-    for scales in _UNIT_SCALES:
+    for scales in UNIT_SCALES:
         if stored is not None and said in scales and stored.group("unit").lower() in scales:
             factor = scales[said] / scales[stored.group("unit").lower()]
             if factor == 1:

@@ -103,6 +103,16 @@ MEASURE_UNITS = frozenset({
     "million", "millions", "billion", "billions", "thousand", "thousands"})
 
 
+# Length and mass units a compared value may be written in, per dimension, in that dimension's smallest unit:
+# "wider than 6 cm" against a width stored in mm is 60 (`linking.queries.in_predicate_unit`)
+UNIT_SCALES: tuple[dict[str, int], ...] = (
+    {"mm": 1, "millimeter": 1, "millimeters": 1, "millimetre": 1, "millimetres": 1, "cm": 10, "centimeter": 10,
+     "centimeters": 10, "centimetre": 10, "centimetres": 10, "m": 1000, "meter": 1000, "meters": 1000, "metre": 1000,
+     "metres": 1000, "km": 1000000},
+    {"mg": 1, "g": 1000, "gram": 1000, "grams": 1000, "kg": 1000000, "kilogram": 1000000, "kilograms": 1000000,
+     "kilo": 1000000, "kilos": 1000000})
+
+
 def same_words(phrase: str, other: str) -> bool:
     """The same words, singular or plural, any case ("Departments" and "department")."""
     return [singular(w) for w in phrase.lower().split()] == [singular(w) for w in other.lower().split()]

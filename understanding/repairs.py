@@ -28,6 +28,7 @@ from understanding.grading import (
     NUMBER_WORDS,
     ORDINAL_WORD,
     SUPERLATIVE_DESCENDING,
+    UNIT_SCALES,
     StatedOrdering,
     is_grading_phrase,
     number_value,
@@ -88,13 +89,15 @@ _LACKED = re.compile(r"\b(?:no|without|lacks?|lacking)\s+(?:an?\s+|any\s+)?(?P<l
                      r"(?=\s*(?:stored|recorded|given|listed|on\s+file)?\s*(?:[?.!,]|$)|\s+(?:and|or|but)\b)", re.IGNORECASE)
 
 
+_STORED = re.compile(r"\s+(?:stored|recorded|given|listed|on\s+file|on\s+record)$")
+
+
 def with_lacked_attribute(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """"How many employees have no phone number?" decoded as `?u1 | not phone | number` (or `not phone |
     phone`): what the things lack is an attribute of theirs, `?u1 | not phone number | ?u2`, whatever the
     model made a name of; a negated relation says nothing more by "stored" or "on file" after it."""
-    stored = re.compile(r"\s+(?:stored|recorded|given|listed|on\s+file|on\s+record)$")
     pattern = replace(pattern, triples=tuple(  # "no address stored" decoded as `not address stored`
-        replace(t, relation=stored.sub("", t.relation)) if t.negated and stored.search(t.relation) else t
+        replace(t, relation=_STORED.sub("", t.relation)) if t.negated and _STORED.search(t.relation) else t
         for t in pattern.triples))
     found = _LACKED.search(question)
     if found is None:
@@ -572,15 +575,16 @@ def with_cents(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern
     return replace(pattern, comparisons=tuple(comparisons))
 
 
-_MEASURE_UNIT = re.compile(r"(?<![\w.])(?P<number>\d+(?:\.\d+)?)\s*(?P<unit>mm|cm|m|km|mg|g|kg|millimet(?:er|re)s?|"
-                           r"centimet(?:er|re)s?|met(?:er|re)s?|grams?|kilograms?|kilos?)(?![\w])", re.IGNORECASE)
+_MEASURE_UNIT = re.compile(r"(?<![\w.])(?P<number>\d+(?:\.\d+)?)\s*(?P<unit>" + "|".join(sorted(
+    (unit for scales in UNIT_SCALES for unit in scales), key=len, reverse=True)) + r")(?![\w])", re.IGNORECASE)
+_BETWEEN = re.compile(r"\bbetween\s+(?P<low>\d+(?:\.\d+)?)\s+and\s+(?P<high>\d+(?:\.\d+)?)", re.IGNORECASE)
 
 
 def with_stated_unit(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """"wider than 6 cm" decoded as `filter ?u2 > 6`: the value keeps the length or mass unit the question
     states (`> 6 cm`), so linking can read it in the unit of the predicate that holds it (`width_mm`: 60)."""
     stated = {float(m.group("number")): m.group("unit") for m in _MEASURE_UNIT.finditer(question)}
-    for ranged in re.finditer(r"\bbetween\s+(?P<low>\d+(?:\.\d+)?)\s+and\s+(?P<high>\d+(?:\.\d+)?)", question, re.IGNORECASE):
+    for ranged in _BETWEEN.finditer(question):
         if float(ranged.group("high")) in stated:  # "between 50 and 60 mm": both in mm
             stated.setdefault(float(ranged.group("low")), stated[float(ranged.group("high"))])
     if not stated or not pattern.comparisons:

@@ -548,9 +548,9 @@ _MEASURE_OF_CATEGORY = re.compile(r"\b(?P<head>(?:average|mean|total|combined|hi
                                   r"(?P<group>categor(?:y|ies))\b")
 # "how many suppliers do we have in germany", "german suppliers": country names and people's adjectives typed
 # in lower case, capitalised as names (the model copies names it sees capitalised)
-_COUNTRIES = sorted({c for c in COUNTRY_OF.values()}, key=len, reverse=True)
+_COUNTRY_OF_LOWER = {country.lower(): country for country in COUNTRY_OF.values()}
 _LOWER_COUNTRY = re.compile(r"\b(?P<preposition>(?:in|from|of|to|at|or|and)(?:\s+the)?)\s+(?P<country>" + "|".join(
-    re.escape(c.lower()) for c in _COUNTRIES) + r")\b")
+    re.escape(c) for c in sorted(_COUNTRY_OF_LOWER, key=len, reverse=True)) + r")\b")
 _LOWER_DEMONYM = re.compile(r"\b(?P<adjective>" + "|".join(re.escape(a) for a in sorted(
     (a for a in COUNTRY_OF if len(a) > 4 and "." not in a and a not in ("polish", "britain", "holland")), key=len, reverse=True))
     + r")(?=\s+[a-z]+s\b)")
@@ -685,8 +685,8 @@ def read_text(question: str) -> str:
     question = _extreme_value_per_group(_grouped_by(question))
     question = _BOTH_COMPARED.sub(lambda found: found.group("verb") + " ", question)
     question = _MOST_PLAIN.sub(_most_plain, question)
-    question = _LOWER_COUNTRY.sub(lambda found: f"{found.group('preposition')} "
-                                                f"{next(c for c in _COUNTRIES if c.lower() == found.group('country'))}", question)
+    question = _LOWER_COUNTRY.sub(lambda found: f"{found.group('preposition')} {_COUNTRY_OF_LOWER[found.group('country')]}",
+                                  question)
     question = _LOWER_DEMONYM.sub(lambda found: found.group("adjective").title(), question)
     question = _DECIMAL_COMMA.sub(".", question)
     question = _TO_US.sub(lambda found: found.group("verb") or "", question)
