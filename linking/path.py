@@ -65,6 +65,7 @@ from linking.relations import (
     union,
 )
 from linking.relaxation import counted_as_attribute, is_count_attribute, read_as_classes, relax
+from linking.split import Alternatives, alternatives_asked
 from understanding.answer_types import asks_for_several, build_answer_type, graded_thing, with_wh_class
 from understanding.demonyms import country_of
 from understanding.grading import singular
@@ -99,6 +100,7 @@ from understanding.repairs import (
 
 NAME = "kgqan"
 CONTAINER_CLASSES = ("list", "seq", "bag", "alt", "collection", "container")
+COUNTED_ALTERNATIVES = 5000  # how many things each alternative of a count question may list
 MERGE_MIN_SCORE = 0.7  # a relation phrase must name a class this clearly to be read as one
 # Two-hop readings (through a value's holder or an intermediate node) are many: only those whose
 # predicate fits the relation phrase well, and a few per first hop, compete with the direct ones.
@@ -254,6 +256,9 @@ class KgqanPath:
         one thing so ("Lee and Sons")."""
         both = two_names_asked(question)
         if both is None:
+            either = alternatives_asked(question)
+            if either is not None:
+                return await self._answer_either(question, either, endpoint, options)
             return await self._answer_one(question, endpoint, options)
         with counting_requests(limit=options.max_requests) as counter:  # the look-up counts against the budget
             one_thing = await self._names_one_thing(f"{both[0]} and {both[1]}", endpoint, options)
@@ -269,17 +274,46 @@ class KgqanPath:
         result.setup_requests += counter.setup
         return result
 
+    async def _answer_either(self, question: str, either: Alternatives, endpoint: Endpoint,
+                             options: AskOptions) -> PathResult:
+        """A question asking for the things of either of two alternatives ("in France or Germany", "less than
+        10 or more than 500"): each alternative asked alone and the answers joined; a count counts the
+        distinct things of both lists, a yes/no question is yes when either is. Aggregates of values and
+        counts per group are answered whole, as are names the graph has whole ("Pride or Prejudice")."""
+        understood = await self.understand(either.first)
+        form = understood.pattern.form
+        whole = form not in (QuestionForm.LIST, QuestionForm.BOOLEAN, QuestionForm.COUNT) or understood.pattern.group
+        with counting_requests(limit=options.max_requests) as counter:
+            if not whole and either.named:
+                whole = await self._names_one_thing(" or ".join(either.said), endpoint, options)
+        options = replace(options, max_requests=max(1, options.max_requests - counter.count))
+        if whole:
+            result = await self._answer_one(question, endpoint, options)
+        else:
+            listed = replace(options, max_answers=COUNTED_ALTERNATIVES) if form is QuestionForm.COUNT else options
+            first = await self._answer_one(either.first, endpoint, listed, as_list=form is QuestionForm.COUNT)
+            left = replace(listed, max_requests=max(1, listed.max_requests - first.sparql_requests))
+            second = await self._answer_one(either.second, endpoint, left, as_list=form is QuestionForm.COUNT)
+            result = _either(first, second, either, form)
+        result.sparql_requests += counter.count
+        result.setup_requests += counter.setup
+        return result
+
     async def _names_one_thing(self, phrase: str, endpoint: Endpoint, options: AskOptions) -> bool:
         """Whether a thing of the graph is labelled with the whole phrase ("Lee and Sons")."""
         found = await self.entity_linker.link_entities(phrase, endpoint, max_vertices=options.max_vertices,
                                                        top_k=options.vertices_per_node + 2)
         return any(c.label.casefold() == phrase.casefold() for c in found)
 
-    async def _answer_one(self, question: str, endpoint: Endpoint, options: AskOptions) -> PathResult:
+    async def _answer_one(self, question: str, endpoint: Endpoint, options: AskOptions, *,
+                          as_list: bool = False) -> PathResult:
+        """One question's answers; `as_list` lists the things a count question counts."""
         started = time.perf_counter()
         # the readings share their lookups, and the question's budget: none of them sends a request past it
         with counting_requests(limit=options.max_requests) as counter, sharing_results():
             understood = await self._understood_on(question, endpoint, options)
+            if as_list:
+                understood = _listed(understood)
             understanding_ms = (time.perf_counter() - started) * 1000
             # the readings share what is left of the budget after the lookups of understanding
             left = replace(options, max_requests=max(1, options.max_requests - counter.count))
@@ -1500,6 +1534,43 @@ def _joined(first: PathResult, second: PathResult, both: tuple[str, str]) -> Pat
     if not first.answers and second.answers:
         first.status = second.status
     return first
+
+
+def _listed(understood: UnderstoodQuestion) -> UnderstoodQuestion:
+    """A count question read as the list of what it counts ("How many products cost less than 10?" ->
+    the products that do)."""
+    def listed(pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+        return replace(pattern, form=QuestionForm.LIST) if pattern.form is QuestionForm.COUNT else pattern
+    listed_understood = _each_reading(understood, listed)
+    return replace(listed_understood, answer_type=build_answer_type(AnswerKind.RESOURCE, listed_understood.pattern))
+
+
+def _either(first: PathResult, second: PathResult, either: Alternatives, form: QuestionForm) -> PathResult:
+    """The two alternatives' results as one: the union of both lists (a count: its size), or yes if either
+    says yes; the evidence of the one that answered (the first where both did)."""
+    said = f"{either.said[0]}; {either.said[1]}"
+    answering, other = (second, first) if second.answers and not first.answers else (first, second)
+    if form is QuestionForm.BOOLEAN:
+        if _said_yes(second) and not _said_yes(first):
+            answering, other = second, first
+        verdict = "yes: one of them says yes" if _said_yes(answering) else "no: neither says yes"
+        return _taken(other, answering, f"the question asks about either of two alternatives ({said}): "
+                                        f"each asked alone, {verdict}")
+    seen = {a.value for a in first.answers}
+    union = first.answers + [a for a in second.answers if a.value not in seen]
+    if form is QuestionForm.COUNT:
+        capped = any(len(r.answers) >= COUNTED_ALTERNATIVES for r in (first, second))
+        joined = _taken(other, answering, f"the question counts the things of either of two alternatives ({said}): "
+                                          f"each listed alone, {'at least ' if capped else ''}{len(union)} "
+                                          "distinct things in all")
+        # nothing found on either side is no count: the readings may have missed the graph
+        joined.answers = [Answer.from_term(ox.Literal(str(len(union)), datatype=ox.NamedNode(XSD + "integer")))
+                          ] if union else []
+        return joined
+    joined = _taken(other, answering, f"the question asks for the things of either of two alternatives ({said}): "
+                                      "each asked alone, answers joined")
+    joined.answers = union
+    return joined
 
 
 def _taken(first: PathResult, second: PathResult, note: str) -> PathResult:

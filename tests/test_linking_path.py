@@ -1340,3 +1340,38 @@ async def test_a_bound_in_centimetres_against_a_width_in_millimetres(path: Kgqan
                    AnswerType(AnswerKind.RESOURCE, "products")), ck25, KGQAN_ONLY)
     truth = await ck25.sparql.select(f"SELECT ?p WHERE {{ ?p <{PV}width_mm> ?w FILTER(?w > 77) }}")
     assert 0 < len(truth.rows) < 100 and {a.value for a in result.answers} == {r["p"].value for r in truth.rows}
+
+
+@pytest.mark.parametrize(("question", "first", "second"), [
+    ("Which suppliers are based in France or Germany?",
+     "Which suppliers are based in France?", "Which suppliers are based in Germany?"),
+    ("Which suppliers are located in either the United States or in Canada?",
+     "Which suppliers are located in the United States?", "Which suppliers are located in Canada?"),
+    ("How many products weigh under 5 kg or over 20 kg?",
+     "How many products weigh under 5 kg?", "How many products weigh over 20 kg?"),
+    ("Which employees or managers work in Sales?", "Which employees work in Sales?", "Which managers work in Sales?"),
+    ("Which is cheaper, the Compensator Switch or the Flow Compensator?", None, None),  # a choice between the two
+    ("Are there suppliers in Japan or not?", None, None),
+    ("Is it more or less expensive?", None, None),
+    ("Which products cost 10 or 20 or 30 EUR?", None, None),  # more than two
+])
+def test_alternatives_asked_split_at_or(question: str, first: str | None, second: str | None) -> None:
+    from linking.split import alternatives_asked
+
+    either = alternatives_asked(question)
+    assert (either.first, either.second) == (first, second) if first else either is None
+
+
+async def test_a_question_about_either_of_two_alternatives_joins_their_answers(path: KgqanPath,
+                                                                              ck25: Endpoint) -> None:
+    listed = await path.answer("Which suppliers are based in France or Germany?", ck25, KGQAN_ONLY)
+    truth = await ck25.sparql.select(f'SELECT DISTINCT ?s WHERE {{ ?s a <{PV}Supplier> ; <{PV}addressCountry> ?c . '
+                                     f'VALUES ?c {{ "France" "Germany" }} }}')
+    assert len(truth.rows) > 2 and {a.value for a in listed.answers} == {r["s"].value for r in truth.rows}
+    assert "either of two alternatives" in listed.notes[0]
+    counted = await path.answer("How many hardware products cost less than 0.50 EUR or more than 5.50 EUR?", ck25,
+                                KGQAN_ONLY)
+    truth = await ck25.sparql.select(f'SELECT (COUNT(DISTINCT ?p) AS ?n) WHERE {{ ?p a <{PV}Hardware> ; <{PV}price> ?v . '
+                                     f'?v <{PV}amount> ?a FILTER(?a < 0.5 || ?a > 5.5) }}')
+    assert [a.value for a in counted.answers] == [truth.rows[0]["n"].value]
+

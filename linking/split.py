@@ -1,0 +1,81 @@
+"""Questions answered in two parts, because a phrase graph pattern has no "or".
+
+"Which suppliers are based in France or Germany?" and "How many products cost less than 10 or more
+than 500?" ask for the things of either alternative. Each alternative is asked as its own question
+("... based in France?", "... based in Germany?") and the answers are joined: a list is their union,
+a count the number of distinct things in that union, a yes/no question yes when either says yes.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_NAME = r"[A-Z0-9][\w'&.-]*(?:\s+(?:of\s+|de\s+|the\s+|and\s+)?[A-Z0-9][\w'&.-]*)*"
+_PREPOSITION = r"(?:in|from|by|of|with|at|to|for|on|into|under)"
+# "in France or Germany", "in the United States or in Canada", "by Marketing or Engineering"
+_NAMES = re.compile(
+    rf"(?P<prep>\b{_PREPOSITION}\s+)?(?:either\s+)?(?P<first>(?:the\s+)?{_NAME})\s+or\s+(?P<prep2>{_PREPOSITION}\s+)?"
+    rf"(?P<second>(?:the\s+)?{_NAME})(?=\s*(?:[?.!,;]|$|\s+(?!of\b)[a-z]))"
+)
+_COMPARATIVE = (r"(?:(?:less|more|fewer|greater|higher|lower|cheaper|dearer|heavier|lighter|longer|shorter|bigger|"
+                r"smaller|wider|narrower|larger|older|newer|earlier|later)\s+than|above|below|under|over|at\s+least|"
+                r"at\s+most|exactly)")
+_AMOUNT = r"[$€£]?\s?\d[\d,.]*(?:\s?(?:%|[a-zA-Z$€£]+(?:\s+[a-z]+)?))?"
+# "less than 10 or more than 500", "under 5 kg or over 20 kg"
+_COMPARISONS = re.compile(
+    rf"(?:\beither\s+)?(?P<first>\b{_COMPARATIVE}\s+{_AMOUNT})\s+or\s+(?P<second>{_COMPARATIVE}\s+{_AMOUNT})(?=\s*(?:[?.!,;]|$|\s))",
+    re.IGNORECASE,
+)
+# "sensors or actuators", "employees or managers": one word each
+_WORDS = re.compile(r"\b(?P<first>[a-z]{3,})\s+or\s+(?P<second>[a-z]{3,})\b")
+_NOT_ALTERNATIVES = frozenset({"more", "less", "not", "else", "other", "others", "fewer", "higher", "lower", "greater",
+                               "smaller", "larger", "bigger", "both", "none", "any", "all", "what", "which", "who",
+                               "how", "that", "this", "these", "those", "and", "the", "one", "two", "equal", "above",
+                               "below", "over", "under", "later", "earlier", "before", "after", "same"})
+# a negated alternative is not a union ("not managers or heads" is neither)
+_NEGATED = re.compile(r"\b(?:not|no|never|neither|nor|without|except|excluding|none)\b|n't\b", re.IGNORECASE)
+# questions that weigh the alternatives against each other ("Which is cheaper, A or B?", "whether ... or
+# not") rather than asking for the things of either
+_CHOICE = re.compile(r"\b(?:whether|rather|between|compare[ds]?|either\s+one|which\s+one|or\s+not)\b|,\s*(?:the\s+)?"
+                     rf"{_NAME}\s+or\s+", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Alternatives:
+    """A question that asks for the things of either of two alternatives, as one question per alternative."""
+
+    first: str
+    second: str
+    said: tuple[str, str]  # the alternatives as the question words them
+    named: bool = False  # the alternatives are names (which the graph may have as one: "Pride or Prejudice")
+
+
+def alternatives_asked(question: str) -> Alternatives | None:
+    """The question split at its one "or" between two names or two comparisons, or None."""
+    if len(re.findall(r"\bor\b", question, re.IGNORECASE)) != 1 or _CHOICE.search(question) or _NEGATED.search(question):
+        return None
+    found = _COMPARISONS.search(question)
+    if found is not None:
+        first, second = found.group("first").strip(), found.group("second").strip()
+        return Alternatives(_put(question, found, first), _put(question, found, second), (first, second))
+    found = _NAMES.search(question)
+    if found is None:
+        words = _WORDS.search(question)
+        if words is None or {words.group("first"), words.group("second")} & _NOT_ALTERNATIVES:
+            return None
+        first, second = words.group("first"), words.group("second")
+        return Alternatives(_put(question, words, first), _put(question, words, second), (first, second))
+    prep = found.group("prep") or found.group("prep2") or ""
+    first = f"{found.group('prep') or ''}{found.group('first')}".strip()
+    second = f"{found.group('prep2') or prep}{found.group('second')}".strip()
+    return Alternatives(_put(question, found, first), _put(question, found, second),
+                        (found.group("first"), found.group("second")), named=True)
+
+
+def _put(question: str, found: re.Match[str], alternative: str) -> str:
+    """The question with the two alternatives replaced by one of them."""
+    before = question[:found.start()]
+    if before and not before.endswith(" "):
+        before += " "
+    return f"{before}{alternative}{question[found.end():]}"
