@@ -1375,3 +1375,11 @@ async def test_a_question_about_either_of_two_alternatives_joins_their_answers(p
                                      f'?v <{PV}amount> ?a FILTER(?a < 0.5 || ?a > 5.5) }}')
     assert [a.value for a in counted.answers] == [truth.rows[0]["n"].value]
 
+
+async def test_a_kind_the_answer_is_said_not_to_be_is_left_out(path: KgqanPath, ck25: Endpoint) -> None:
+    """"How many products are not sensors?": the products less those in the category the phrase links to."""
+    result = await path.answer("How many products are not sensors?", ck25, KGQAN_ONLY)
+    truth = await ck25.sparql.select(f'SELECT (COUNT(DISTINCT ?p) AS ?n) WHERE {{ ?p a ?c FILTER(?c IN (<{PV}Product>, '
+                                     f'<{PV}Hardware>, <{PV}Service>)) FILTER NOT EXISTS {{ ?p <{PV}hasCategory> '
+                                     f'<http://ld.company.org/prod-instances/prod-cat-Sensor> }} }}')
+    assert [a.value for a in result.answers] == [truth.rows[0]["n"].value]

@@ -1554,6 +1554,30 @@ def test_a_negated_relation_is_read_from_the_positive_question(question: str, po
     assert positive_question("Which departments have no more than 5 members?") is None  # a bound, not a negation
 
 
+
+@pytest.mark.parametrize(("question", "rest", "kind"), [
+    ("Which products managed by Sabrina Bayer are not sensors?", "Which products managed by Sabrina Bayer?", "sensors"),
+    ("Which employees aren't managers?", "Which employees?", "managers"),
+    ("Which of our products is not a sensor?", "Which of our products?", "sensor"),
+    ("Which employees are not in Sales?", None, None),  # a place, not a kind
+    ("Which services are not listed?", None, None),  # a participle
+    ("Which products are not sensors and not gauges?", None, None),  # two negations
+])
+def test_the_answer_said_not_to_be_of_a_kind(question: str, rest: str | None, kind: str | None) -> None:
+    from understanding.coverage import negated_kind, with_negated_kind
+
+    assert negated_kind(question) == ((rest, kind) if rest else None)
+    if kind is not None:
+        pattern = with_negated_kind(PhraseGraphPattern.from_text("list :: ?u1 | is a | products"), kind)
+        assert pattern is not None and pattern.to_text() == f"list :: ?u1 | is a | products ; ?u1 | not is a | {kind}"
+        assert pattern.triples[-1].negated and pattern.triples[-1].positive().is_type
+
+
+def test_a_question_negating_a_kind_is_read_with_that_kind_negated() -> None:
+    understood = get_parser().parse_sync(["How many products are not sensors?"])[0]
+    assert understood.unsupported is None and understood.pattern.form is QuestionForm.COUNT
+    assert understood.pattern.to_text().endswith("; ?u1 | not is a | sensors")
+
 SUPERLATIVE_READINGS = [  # (question, the reading from its syntax; None: left to the model)
     # a capitalised kind right after "Which" (parsed as a name) is the thing ranked
     ("Which Memristor has the lowest reliability index?",

@@ -14,7 +14,15 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from understanding.pgp import NEGATION, PhraseGraphPattern, PhraseTriple, QuestionForm, is_unknown
+from understanding.pgp import (
+    ANSWER,
+    NEGATION,
+    TYPE_RELATION,
+    PhraseGraphPattern,
+    PhraseTriple,
+    QuestionForm,
+    is_unknown,
+)
 
 QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|“[^”]*”")  # a quoted title: its words are the title's, not the question's
 _NEGATION = re.compile(r"\b(?:not|never|without|lacks?|lacking|except|excluding|(?:do|does|did|is|are|was|were|has|have|had)n't|"
@@ -94,3 +102,29 @@ def with_negation(pattern: PhraseGraphPattern, words: list[str]) -> PhraseGraphP
     triples = (*pattern.triples[:index], PhraseTriple(triple.subject, NEGATION + triple.relation, triple.object),
                *pattern.triples[index + 1:])
     return replace(pattern, triples=triples)
+
+
+# "Which products managed by Sabrina Bayer are not sensors?", "Which employees aren't managers?": the answer is
+# said not to be of a kind (a plural noun, or a singular one after "a"/"an"), at the end of the question
+_NOT_OF_KIND = re.compile(r"\s+(?:(?:are|is|were|was)\s+not|(?:are|is|were|was)n't)\s+(?!(?:in|on|at|from|by|of|for|with|"
+                          r"under|over|part|made|used|sold|available|active|any|all|the|our|their|yet)\b)"
+                          r"(?:(?:an?\s+)(?P<one>[a-z]+(?:\s+[a-z]+)?)|(?P<many>(?:[a-z]+\s+)?[a-z]+[^s\W]s))\s*[?.!]?\s*$")
+
+
+def negated_kind(question: str) -> tuple[str, str] | None:
+    """The question without its closing "are not <kind>" and that kind ("Which products managed by Sabrina
+    Bayer are not sensors?" -> "Which products managed by Sabrina Bayer?", "sensors"), or None."""
+    if len(_NEGATION.findall(QUOTED.sub(" ", question))) != 1:
+        return None
+    found = _NOT_OF_KIND.search(question)
+    if found is None or found.group(0).rstrip().endswith(("ed", "ed?", "ed.")):
+        return None
+    return question[:found.start()].rstrip() + "?", (found.group("one") or found.group("many")).lower()
+
+
+def with_negated_kind(pattern: PhraseGraphPattern, kind: str) -> PhraseGraphPattern | None:
+    """The reading of the question without its "are not <kind>" with the answer said not to be of that kind
+    (`?u1 | not is a | sensors`); None for forms other than lists and counts, or a reading without the answer."""
+    if pattern.form not in (QuestionForm.LIST, QuestionForm.COUNT) or not any(ANSWER in t.nodes() for t in pattern.triples):
+        return None
+    return replace(pattern, triples=(*pattern.triples, PhraseTriple(ANSWER, NEGATION + TYPE_RELATION, kind)))

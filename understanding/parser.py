@@ -27,7 +27,13 @@ from understanding.answer_types import (
     stated_kind,
     wh_noun,
 )
-from understanding.coverage import positive_question, unsupported_reason, with_negation
+from understanding.coverage import (
+    negated_kind,
+    positive_question,
+    unsupported_reason,
+    with_negated_kind,
+    with_negation,
+)
 from understanding.grading import StatedOrdering, same_words, stated_ordering
 from understanding.groups import (
     GROUPING_WORDS,
@@ -540,9 +546,18 @@ class QuestionParser:
         negation, by the model, and the relation the negation governs is negated in that reading
         (`?u1 | not located in | Japan`, `understanding.coverage.with_negation`); where that fails
         the question stays unsupported."""
-        negated = {i: found for i, r in enumerate(results)
-                   if r.unsupported and r.unsupported.startswith("negation")
-                   and (found := positive_question(r.question)) is not None}
+        unsupported = [i for i, r in enumerate(results) if r.unsupported and r.unsupported.startswith("negation")]
+        kinds = {i: found for i in unsupported if (found := negated_kind(results[i].question)) is not None}
+        kind_readings = self._understand([found[0] for found in kinds.values()]) if kinds else []
+        for (i, (_, kind)), reading in zip(kinds.items(), kind_readings, strict=True):
+            pattern = with_negated_kind(reading.pattern, kind) if reading.source == "model" else None
+            if pattern is not None:  # "Which products managed by X are not sensors?": `?u1 | not is a | sensors`
+                asked = results[i].answer_type  # the kind the whole question asks for
+                results[i] = replace(reading, question=results[i].question, pattern=pattern, alternatives=(),
+                                     unsupported=None,
+                                     answer_type=build_answer_type(asked.kind, pattern, asked.confidence))
+        negated = {i: found for i in unsupported if i not in kinds
+                   and (found := positive_question(results[i].question)) is not None}
         if not negated:
             return results
         readings = self._understand([found[0] for found in negated.values()])

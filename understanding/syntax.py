@@ -1076,12 +1076,14 @@ def value_as_attribute(question: str) -> PhraseGraphPattern | None:
 # the asked things have a thing of a kind, which the model drops
 _HAVING_A_THING = re.compile(
     _COUNTED_OR_LISTED_KIND + r"(?P<verb>" + HAVING_VERB_FORMS + r")\s+"
-    r"(?:an?\s+|any\s+|some\s+)?(?P<thing>[a-z][a-z-]*(?: [a-z][a-z-]*){0,3})\s*[?.!]?$")
+    r"(?:an?\s+|any\s+|some\s+)?(?P<thing>[a-z][a-z-]*(?: (?!(?:in|of|for|with|from|on|at|by|to|about)\b)[a-z][a-z-]*){0,3})"
+    r"\s*[?.!]?$")  # (not "expertise in rheostats": the model relates expertise to rheostats)
 
 
-# "How many hardware products have a compatible product?", "Which employees have a phone number?"
+# "How many hardware products have a compatible product?", "Which employees have a phone number?" (not
+# "expertise in rheostats", which relates expertise to rheostats)
 _HAVING_OWN = re.compile(_COUNTED_OR_LISTED_KIND + r"(?:have|has)\s+(?:an?\s+|any\s+)?"
-                         r"(?P<thing>[a-z][a-z-]*(?: [a-z][a-z-]*){0,2}?)(?:\s+at\s+all|\s+on\s+(?:record|file))?\s*[?.!]?$")
+                         r"(?P<thing>[a-z][a-z-]*(?: (?!(?:in|of|for|with|from|by|to|about)\b)[a-z][a-z-]*){0,2}?)(?:\s+at\s+all|\s+on\s+(?:record|file))?\s*[?.!]?$")
 
 
 def kind_having_own(question: str) -> PhraseGraphPattern | None:
