@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 
 import pyoxigraph as ox
@@ -64,11 +64,12 @@ class Endpoint:
                         self._profile = await discover_profile(self)
         return self._profile
 
-    async def search(self, text: str, *, limit: int = 400) -> list[LabelHit]:
-        """Vertices whose label matches `text`, through the endpoint's own full-text index."""
+    async def search(self, text: str, *, limit: int = 400, misspelt: Collection[str] = ()) -> list[LabelHit]:
+        """Vertices whose label matches `text`, through the endpoint's own full-text index (words in
+        `misspelt` may be found spelt nearly so, where nothing is found as spelt)."""
         from gateway.textsearch import search_labels
 
-        return await search_labels(self, text, limit=limit)
+        return await search_labels(self, text, limit=limit, misspelt=misspelt)
 
     async def labels(self, terms: Iterable[Term]) -> dict[str, str]:
         """Labels of IRIs (in the configured language when the graph has several), batched and cached."""

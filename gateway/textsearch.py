@@ -11,6 +11,7 @@ words of letters and digits, escaped again for the target syntax, so it cannot b
 from __future__ import annotations
 
 import asyncio
+import difflib
 import hashlib
 import json
 import logging
@@ -41,6 +42,11 @@ log = logging.getLogger(__name__)
 
 RDFS_LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
 MAX_WORDS = 6  # words of a phrase that reach the index (the longest ones); keeps queries bounded
+# a suspect word of at least TYPO_MIN_LENGTH letters that finds nothing may be misspelt: its first
+# TYPO_PREFIX letters are searched and labels with a word that matches it this closely (difflib ratio) kept
+TYPO_MIN_LENGTH = 5
+TYPO_PREFIX = 4
+TYPO_MIN_RATIO = 0.8
 MAX_RELAXATIONS = 2  # a phrase that finds nothing is retried at most twice, one word fewer each time
 MAX_LIMIT = 10_000
 PROBE_LIMIT = 50
@@ -124,6 +130,11 @@ def lucene_escape(word: str) -> str:
     return escaped.lower() if escaped in ("AND", "OR", "NOT") else escaped
 
 
+def lucene_term(word: str, *, prefix: bool = False) -> str:
+    """`word` as a Lucene term; with `prefix`, any word beginning so (`main*`)."""
+    return lucene_escape(word) + ("*" if prefix else "")
+
+
 def iri_ref(iri: str) -> str:
     """`<iri>` safe to embed in a query (characters an IRI may not hold are percent-encoded)."""
     return str(make_iri(iri))
@@ -137,6 +148,7 @@ class SearchRequest:
     label_predicates: tuple[str, ...]
     limit: int
     language: str = "en"
+    prefix: bool = False  # the words are word beginnings ("main" finds "Maintenance"): a typo's last chance
 
 
 class TextSearchDialect:
@@ -145,6 +157,7 @@ class TextSearchDialect:
     name: ClassVar[str] = ""
     description: ClassVar[str] = ""
     prefixes: ClassVar[str] = ""
+    searches_prefixes: ClassVar[bool] = False  # honours `SearchRequest.prefix`
 
     @property
     def spec(self) -> str:
@@ -214,6 +227,7 @@ class VirtuosoDialect(TextSearchDialect):
     name = "virtuoso"
     description = "OpenLink Virtuoso bif:contains"
     prefixes = "PREFIX bif: <bif:>\n"
+    searches_prefixes = True
 
     @staticmethod
     def term(word: str, *, prefix: bool = False) -> str:
@@ -221,11 +235,12 @@ class VirtuosoDialect(TextSearchDialect):
         wildcard = "*" if prefix and len(clean) >= 4 else ""
         return f"'{clean}{wildcard}'"
 
-    def expression(self, words: Sequence[str]) -> str:
-        return " AND ".join(self.term(w) for w in words if any(ch.isalnum() for ch in w))
+    def expression(self, words: Sequence[str], *, prefix: bool = False) -> str:
+        return " AND ".join(self.term(w, prefix=prefix) for w in words if any(ch.isalnum() for ch in w))
 
     def text_pattern(self, request: SearchRequest) -> str:
-        return f"{self.label_pattern(request)}\n  ?label bif:contains {sparql_string(self.expression(request.words))} ."
+        expression = self.expression(request.words, prefix=request.prefix)
+        return f"{self.label_pattern(request)}\n  ?label bif:contains {sparql_string(expression)} ."
 
     async def search(self, endpoint: Endpoint, request: SearchRequest, *, timeout_s: float | None = None) -> list[LabelHit]:
         """As any dialect's, except that words Virtuoso's tokenizer treats as noise (letters of scripts it
@@ -246,8 +261,10 @@ class JenaDialect(TextSearchDialect):
     description = "Apache Jena text:query (Lucene)"
     prefixes = "PREFIX text: <http://jena.apache.org/text#>\n"
 
+    searches_prefixes = True
+
     def text_pattern(self, request: SearchRequest) -> str:
-        query = " ".join("+" + lucene_escape(w) for w in request.words)
+        query = " ".join("+" + lucene_term(w, prefix=request.prefix) for w in request.words)
         return (f"?entity text:query ({sparql_string(query)} {request.limit}) .\n  "
                 f"{self.label_pattern(request)}")
 
@@ -336,6 +353,7 @@ class RegexDialect(TextSearchDialect):
 
     name = "regex"
     description = "portable FILTER(CONTAINS(LCASE(…))) scan of labels"
+    searches_prefixes = True  # a word's beginning is contained wherever the word is
 
     def text_pattern(self, request: SearchRequest) -> str:
         tests = " && ".join(f"CONTAINS(LCASE(STR(?label)), {sparql_string(w)})" for w in request.words)
@@ -546,11 +564,13 @@ async def _exact_hits(endpoint: Endpoint, text: str, label_predicates: Sequence[
     return TextSearchDialect().parse_hits(result.rows)
 
 
-async def search_labels(endpoint: Endpoint, text: str, *, limit: int) -> list[LabelHit]:
+async def search_labels(endpoint: Endpoint, text: str, *, limit: int, misspelt: Collection[str] = ()) -> list[LabelHit]:
     """Entities whose label contains the words of `text`, exact labels first.
 
     The words (stop words dropped) are ANDed; if that finds nothing, the phrase is retried with one
-    word fewer, at most `MAX_RELAXATIONS` times. Runs through the endpoint's detected dialect.
+    word fewer, at most `MAX_RELAXATIONS` times. Words the caller suspects misspelt (`misspelt`: not
+    English, say) then get a last chance where the dialect can search word beginnings: labels with a
+    word spelt nearly so. Runs through the endpoint's detected dialect.
     """
     if not isinstance(text, str):
         raise TypeError("search text must be a string")
@@ -589,7 +609,35 @@ async def search_labels(endpoint: Endpoint, text: str, *, limit: int) -> list[La
         if hits or exact:
             break
         hits = await run(attempt)
+    suspects = {w for w in words_of(" ".join(misspelt)) if len(w) >= TYPO_MIN_LENGTH} & set(words)
+    if not hits and not exact and suspects and dialect.searches_prefixes:
+        hits = await _misspelt_hits(endpoint, dialect, profile.label_predicates, words, suspects, limit)
     merged: dict[tuple[str, str], LabelHit] = {}
     for hit in [*exact, *hits]:
         merged.setdefault((hit.entity.value, hit.label), hit)
     return list(merged.values())[:limit]
+
+
+async def _misspelt_hits(endpoint: Endpoint, dialect: TextSearchDialect, label_predicates: Sequence[str],
+                         words: Sequence[str], suspects: Collection[str], limit: int) -> list[LabelHit]:
+    """Labels holding every word, the suspect ones spelt nearly so ("Predictive Maintanance" -> "Predictive
+    Maintenance"): one search for the suspects' first letters (and the other words whole), its hits kept
+    where each suspect is within a letter or two of one of the label's words."""
+    beginnings = tuple(dict.fromkeys(w[:TYPO_PREFIX] if w in suspects else w for w in words))
+    request = SearchRequest(beginnings, tuple(label_predicates), min(MAX_LIMIT, max(limit, 1000)),
+                            endpoint.config.language, prefix=True)
+    hits = await dialect.search(endpoint, request)
+    return [hit for hit in hits if all(_spelt_nearly(word, words_of(hit.label)) if word in suspects
+                                       else word in words_of(hit.label) for word in words)][:limit]
+
+
+def _spelt_nearly(word: str, label_words: Sequence[str]) -> bool:
+    """Whether a label word is `word`, or it but for a typo or two (not its singular or plural: "resistors"
+    that finds no label is no typo of "Resistor", and linking reads kinds its own way)."""
+    return any(other == word or (_inflection_stem(other) != _inflection_stem(word)
+                                 and difflib.SequenceMatcher(None, word, other).ratio() >= TYPO_MIN_RATIO)
+               for other in label_words)
+
+
+def _inflection_stem(word: str) -> str:
+    return re.sub(r"(?:ies|es|s)$", "", word)

@@ -22,6 +22,7 @@ from gateway.endpoint import Endpoint
 from gateway.sparql import XSD, Term, endpoint_setup, optional_select
 from linking.affinity import AffinityScorer, split_words
 from understanding.grading import plural, singular
+from understanding.resources import known_words
 
 RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 SUBCLASS_OF = "http://www.w3.org/2000/01/rdf-schema#subClassOf"
@@ -158,6 +159,15 @@ def literal_forms(phrase: str) -> list[ox.Literal]:
     return forms
 
 
+def unknown_words(phrase: str) -> list[str]:
+    """Words of the phrase no English vocabulary knows (nor their singular): misspelt, or names. The
+    text search may find them spelt nearly so ("Maintanance", "Kutner") where nothing is spelt so;
+    known words ("German", "gauges") are never read as typos of others ("Germany", "Gauge")."""
+    known = known_words()
+    return [w for w in re.findall(r"[a-z]+", phrase.lower()) if known and w not in known and singular(w) not in known
+            and not (w.endswith("s") and w[:-1] in known)]
+
+
 def is_value_phrase(phrase: str) -> bool:
     """Numbers, years, dates and quoted titles are values first: they are matched as literals."""
     text = phrase.strip()
@@ -194,7 +204,7 @@ class EntityLinker:
         equal labels apart, the graph (relation linking, execution) can. Vertices with the very same
         label ("Network Driver" x 3) are one reading: the question names them all (`twins`).
         """
-        hits = await endpoint.search(phrase, limit=max_vertices)
+        hits = await endpoint.search(phrase, limit=max_vertices, misspelt=unknown_words(phrase))
         if not hits:
             return []
         best: dict[str, tuple[Term, str]] = {}

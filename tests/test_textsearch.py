@@ -187,6 +187,22 @@ async def test_a_name_outlasts_the_common_noun_before_it(pool: EndpointPool, vir
         assert hits and {h.label for h in hits} == {"NaviTech Pulsar"}
 
 
+async def test_a_misspelt_word_finds_the_label_spelt_nearly_so(pool: EndpointPool, virtuoso, oxigraph) -> None:  # type: ignore[no-untyped-def]
+    """"Predictive Maintanance" finds nothing as typed; with "maintanance" suspected, the words' beginnings find
+    "Predictive Maintenance", and only labels whose words are within a typo of the suspect stay ("Mainframe"
+    is no "Maintenance", "Resistors" no typo of "Resistor")."""
+    for engine in (virtuoso, oxigraph):
+        endpoint = ck25_endpoint(pool, engine, f"{engine.kind}-typo")
+        hits = await endpoint.search("Predictive Maintanance", limit=50, misspelt=["maintanance"])
+        assert "Predictive Maintenance" in {h.label for h in hits}
+        assert all(h.label.endswith("Predictive Maintenance") for h in hits)
+        assert await endpoint.search("Predictive Maintanance", limit=50) == []  # no word suspected: as typed
+        found = await endpoint.search("Waldtraud Kutner", limit=50, misspelt=["waldtraud", "kutner"])
+        assert "Waldtraud Kuttner" in {h.label for h in found}
+        assert await endpoint.search("Mainframe", limit=50, misspelt=["mainframe"]) == []
+        assert await endpoint.search("Resistorz", limit=50, misspelt=["resistorz"])  # a typo ...
+        assert await endpoint.search("Resistors", limit=50, misspelt=["resistors"]) == []  # ... not a plural
+
 async def test_only_stop_words_is_no_error(pool: EndpointPool, virtuoso) -> None:  # type: ignore[no-untyped-def]
     endpoint = ck25_endpoint(pool, virtuoso, "v-stop", text_search="virtuoso")
     assert await endpoint.search("the of a", limit=10) == []
