@@ -160,6 +160,7 @@ class QueryBuilder:
         if any(inner.values()):
             kept = tuple(c for c in pattern.comparisons if c.per_group or c.other_node is not None or c.node in outside)
             pattern = replace(pattern, comparisons=kept)
+        mirrored = mirrored_edges(pattern)
         ranked: list[tuple[float, str, frozenset[str]]] = []
         seen: set[str] = set()
         for assignment in itertools.product(*candidates_per_node):
@@ -167,6 +168,7 @@ class QueryBuilder:
             options = self._edge_options(linked, chosen, asked)
             if options is None:
                 continue
+            options = _with_mirrored_choices(options, mirrored, pattern, chosen)
             node_scores = [c.score for c in assignment]
             excluded = " ".join(f"<{iri}>" for n in pattern.others if n in chosen and not chosen[n].is_literal
                                 for iri in chosen[n].iris)  # "Which other suppliers ... as X?": not X
@@ -175,6 +177,8 @@ class QueryBuilder:
             for combination in _best_products(options, max_queries * 4):
                 if any(not combination[i].triple or "FILTER(" in combination[i].triple for i in negated):
                     continue  # a negated relation is a real link, never dropped or merged
+                if any(not _same_role(combination[i].triple, combination[j].triple, shared) for i, j, shared in mirrored):
+                    continue  # "in the same department as X": both hold the department the same way
                 body = " . ".join(choice.triple for i, choice in enumerate(combination)
                                   if choice.triple and i not in negated and i not in moved)
                 if negated:
@@ -409,6 +413,62 @@ def grouped_aggregate(pattern: PhraseGraphPattern, where: str, score: float, max
 
 
 _HOLDER_HOP = re.compile(r"(?P<holder>\?kgqaHolder\d+) (?P<predicate><[^>]+>) (?P<thing>\?unknown\d+)(?!\w)")
+
+
+def mirrored_edges(pattern: PhraseGraphPattern) -> list[tuple[int, int, str]]:
+    """Pairs of triples saying the same relation of the answer and of a thing named apart, through one shared
+    unknown ("the same department as X": `?u1 | department | ?u2 ; X | department | ?u2 :: other X`), with
+    that unknown: both must be linked to the same predicate, the shared value at the same end."""
+    if not pattern.others:
+        return []
+    pairs = []
+    for i, first in enumerate(pattern.triples):
+        for j, second in enumerate(pattern.triples):
+            shared = set(first.nodes()) & set(second.nodes())
+            if i < j and first.relation == second.relation and not first.is_type and len(shared) == 1 and \
+                    is_unknown(node := next(iter(shared))) and node != ANSWER and \
+                    ANSWER in first.nodes() + second.nodes() and set(pattern.others) & set(first.nodes() + second.nodes()):
+                pairs.append((i, j, node))
+    return pairs
+
+
+def _with_mirrored_choices(options: list[list[_Choice]], mirrored: list[tuple[int, int, str]],
+                           pattern: PhraseGraphPattern, chosen: dict[str, LinkedEntity]) -> list[list[_Choice]]:
+    """The answer's edge of a mirrored pair may be linked as the named thing's is (`X memberOf ?u2` gives
+    `?u1 memberOf ?u2`): the named end is linked against the graph, the answer's end has only the phrase."""
+    if not mirrored:
+        return options
+    options = [list(o) for o in options]
+    for i, j, _ in mirrored:
+        answer_side, named_side = (i, j) if ANSWER in pattern.triples[i].nodes() else (j, i)
+        named = next((n for n in pattern.triples[named_side].nodes() if n in chosen), None)
+        if named is None or chosen[named].is_literal:
+            continue
+        have = {c.triple for c in options[answer_side]}
+        for choice in options[named_side]:
+            found = _SIMPLE_TRIPLE.match(choice.triple.strip())
+            iris = {f"<{iri}>" for iri in chosen[named].iris}
+            if found is None or not ({found.group("subject"), found.group("object")} & iris):
+                continue
+            ends = [ANSWER if end in iris else end for end in (found.group("subject"), found.group("object"))]
+            triple = f"{ends[0]} {found.group('predicate')} {ends[1]}"
+            if triple not in have:
+                have.add(triple)
+                options[answer_side].append(_Choice(triple, choice.score))
+        options[answer_side].sort(key=lambda c: -c.score)  # (combinations are taken best first)
+    return options
+
+
+_SIMPLE_TRIPLE = re.compile(r"^(?P<subject>\S+) (?P<predicate><[^>]+>) (?P<object>\S+)$")
+
+
+def _same_role(first: str, second: str, shared: str) -> bool:
+    """Whether two linked triples (SPARQL text) are one predicate with `shared` at the same end (not two
+    hops, nor a filter: the same value is held the same way)."""
+    a, b = _SIMPLE_TRIPLE.match(first.strip()), _SIMPLE_TRIPLE.match(second.strip())
+    if a is None or b is None:
+        return False
+    return a.group("predicate") == b.group("predicate") and (a.group("object") == shared) == (b.group("object") == shared)
 
 
 def same_records(body: str) -> str:

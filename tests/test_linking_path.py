@@ -1383,3 +1383,23 @@ async def test_a_kind_the_answer_is_said_not_to_be_is_left_out(path: KgqanPath, 
                                      f'<{PV}Hardware>, <{PV}Service>)) FILTER NOT EXISTS {{ ?p <{PV}hasCategory> '
                                      f'<http://ld.company.org/prod-instances/prod-cat-Sensor> }} }}')
     assert [a.value for a in result.answers] == [truth.rows[0]["n"].value]
+
+
+async def test_a_kind_reached_through_another_kind_is_answered_along_the_chain(path: KgqanPath, ck25: Endpoint) -> None:
+    """"Which departments are responsible for products supplied by suppliers located in Japan?": three steps."""
+    result = await path.answer("Which departments are responsible for products supplied by suppliers located in Japan?",
+                               ck25, KGQAN_ONLY)
+    truth = await ck25.sparql.select(f'SELECT DISTINCT ?d WHERE {{ ?d <{PV}responsibleFor> ?p . ?p <{PV}hasSupplier> ?s . '
+                                     f'?s <{PV}addressCountry> "Japan" }}')
+    assert truth.rows and {a.value for a in result.answers} == {r["d"].value for r in truth.rows}
+
+
+async def test_people_sharing_a_value_with_a_named_person_hold_it_as_that_person_does(path: KgqanPath,
+                                                                                      ck25: Endpoint) -> None:
+    """"Who are Liese Adam's colleagues in her department?": `?u1 | department | ?u2 ; Liese Adam | department |
+    ?u2`, both edges linked to one predicate with the department at the same end (not the department's
+    members' departments), Liese Adam left out."""
+    result = await path.answer("Who are Liese Adam's colleagues in her department?", ck25, KGQAN_ONLY)
+    truth = await ck25.sparql.select(f'SELECT DISTINCT ?c WHERE {{ ?l <{PV}name> "Liese Adam" ; <{PV}memberOf> ?d . '
+                                     f'?c <{PV}memberOf> ?d FILTER(?c != ?l) }}')
+    assert truth.rows and {a.value for a in result.answers} == {r["c"].value for r in truth.rows}

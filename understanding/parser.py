@@ -109,6 +109,7 @@ from understanding.syntax import (
     named_holding_a_thing,
     named_related_to_named,
     negated_link,
+    participle_chain,
     place_of_a_name,
     placed_kind_related,
     restricted_comparison,
@@ -129,7 +130,7 @@ _TEXT_READERS = (attribute_of_a_name, restricted_comparison, coordinated_compari
                  kind_related_to_name, through_a_clause, kind_of_an_owned_things_relation, value_as_attribute,
                  place_of_a_name, kind_having_a_thing, stated_value_of_kind, same_as_named, kind_a_name_relates_to,
                  restricted_kind_related, placed_kind_related, kind_compared, kind_having_own, kind_verbing_name,
-                 named_related_to_named, kind_holding_a_thing, named_holding_a_thing)
+                 named_related_to_named, kind_holding_a_thing, named_holding_a_thing, participle_chain)
 
 MAX_QUESTION_CHARS = 1000
 MAX_ALTERNATIVES = 2  # readings after the best one kept for a second try (`UnderstoodQuestion.alternatives`)
@@ -710,6 +711,12 @@ class QuestionParser:
         stranded = kind_of_an_owned_things_relation(understood.question)  # "Which department is the manager of X a member of?"
         if stranded is not None and not _same_reading(stranded, understood.pattern):
             return stranded, None
+        chain = participle_chain(understood.question)  # "departments responsible for products supplied by suppliers in X"
+        if chain is not None and not _same_reading(chain, understood.pattern) and not _says_all(understood.pattern, chain):
+            if chain.triples[0] in understood.pattern.triples and _says_all(understood.pattern, replace(
+                    chain, triples=tuple(t for t in chain.triples if t.is_type or not is_unknown(t.object)))):
+                return _NextReading(chain), None  # the model kept the asked kind, every other and the name
+            return chain, AnswerKind.NUMBER if chain.form is QuestionForm.COUNT else AnswerKind.RESOURCE
         clause = through_a_clause(understood.question)  # "products whose product manager sits in X"
         if clause is not None and not _same_reading(clause, understood.pattern) and (
                 not _says_all(understood.pattern, clause)

@@ -38,6 +38,15 @@ _WHICH_OF_OUR = re.compile(r"^(?P<wh>which|what|how\s+many(?=\s+of\s+our\b))\s+o
 # "Cheapest sensor?", "Most reliable resistor from Japan?": a superlative noun phrase asked alone
 _ELLIPTIC_SUPERLATIVE = re.compile(r"^\s*(?:the\s+)?(?P<phrase>(?:most|least)\s+[a-z]+\s+[a-z]|(?P<word>[a-z]+)\s+[a-z])",
                                    re.IGNORECASE)
+# "Who are Liese Adam's colleagues in her department?": who works in the same department as she does
+_COLLEAGUES_IN = re.compile(r"^\s*(?:who|which\s+(?:people|employees|persons))\s+are\s+(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)'s?"
+                            r"\s+(?:colleagues|co-?workers|workmates|teammates)\s+in\s+(?:his|her|their|the)\s+"
+                            r"(?P<unit>department|team|group|division|unit|office)\s*\?\s*$", re.IGNORECASE)
+# "price of Predictive Maintenance?", "Weight of A145-1240844": an attribute of a named thing asked alone
+_ELLIPTIC_ATTRIBUTE = re.compile(r"^\s*(?:the\s+)?(?P<attribute>(?!(?i:" + _QUESTION_WORDS + r"|list|give|show|name|find|"
+                                 r"tell|get|return|display|count|number|all|each|every|any|some|most|least|none)\b)[A-Za-z][a-z]+"
+                                 r"(?:\s+(?!(?:the|a|an)\b)[a-z]+){0,2})\s+of\s+(?P<owner>(?:the\s+)?[A-Z0-9][\w'&.-]*(?:\s+(?:of\s+|and\s+|the\s+)?"
+                                 r"[A-Z0-9][\w'&.-]*)*)\s*[?.!]?\s*$")
 _STATED_VERB = re.compile(r"\b(?:is|are|was|were|do|does|did|has|have|had)\b", re.IGNORECASE)
 # "wider than 75 mm but less than 15 mm high": "but" joins two comparisons as "and" does
 _BUT_COMPARED = re.compile(r"(?<=\d)(?P<unit>\s*[a-zA-Z\u20ac$%]*)\s+but\s+(?=(?:less|more|[a-z]+er)\s+than\b)")
@@ -51,6 +60,8 @@ _PLACE_OF_A_DESCRIBED_THING = re.compile(r"^\s*(?:in|at)\s+which\s+(?P<kind>[a-z
                                          r"(?P<thing>the\s+[a-z].*?\s+of\s+.+?)\s+(?:located|based|situated|headquartered)\s*\?\s*$"
                                          r"|^\s*from\s+which\s+(?P<origin>[a-z]+)\s+(?:comes?|is|are)\s+(?P<coming>the\s+[a-z].*?"
                                          r"\s+of\s+.+?)(?:\s+from)?\s*\?\s*$", re.IGNORECASE)
+# "of the products managed by Karen Brant": things described by a participle and a name
+_DESCRIBED_BY_NAME = re.compile(r"\bof\s+(?:the\s+)?[a-z]+\s+[a-z]+(?:ed|en)\s+(?:by|in|from|at)\s+(?:the\s+)?[A-Z0-9]")
 # what a verb after "which" starts ("which is ...", "which costs the most"), not a noun ("which category has")
 _VERB_ASKED = (r"(?:is|are|was|were|has|have|had|does|do|did|can)\b|[a-z]+s\s+(?:the|a|an|more|most|less|least|"
                r"fewest|over|under)\b")
@@ -193,8 +204,10 @@ _UNITS_IN_TOTAL = re.compile(r"^\s*how\s+many\s+(?:units|pieces)(?:\s+of\s+(?P<t
                              re.IGNORECASE)
 # "the manager of the product manager of the product Multiplexer Capacitor": at the end of a chain of "of", a
 # name's kind word before it only hides where the name starts ("the product Multiplexer" read as a role)
-_KIND_WORD_ENDING_A_CHAIN = re.compile(r"(?P<chain>\bof\b.*\bof\s+)the\s+(?:hardware\s+)?(?:product|service|supplier|employee|"
-                                       r"part|hardware|department)\s+(?=[A-Z0-9])")
+_CHAIN_END_KIND = r"(?:hardware\s+)?(?:product|service|supplier|employee|part|hardware|department)\s+"
+# (without "the", only before a code: "of product E469-1218832", not "a part of department 520")
+_KIND_WORD_ENDING_A_CHAIN = re.compile(r"(?P<chain>\bof\b.*\bof\s+)(?:the\s+" + _CHAIN_END_KIND + r"(?=[A-Z0-9])|"
+                                       + _CHAIN_END_KIND + r"(?=[A-Z][A-Z0-9]*\d))")
 # "Which departments other than Marketing have more than 6 members?": a named exception after the asked kind,
 # read without it (`understanding.repairs.with_named_exception` puts it back as `other Marketing`)
 _EXCEPTED = (r"\s+(?:other\s+than|besides|except(?:\s+for)?|excluding|apart\s+from|not\s+counting)\s+(?:the\s+)?"
@@ -657,7 +670,9 @@ def read_text(question: str) -> str:
     left out, "supply us with" as "supply" and a final "at all" left out, "the average price of the X
     category" as "... of the things in the X category", country names and people's adjectives typed in lower
     case capitalised, a decimal comma as a point, "the most narrow" as "the narrowest", a measure
-    "of every X" as "of all Xs"; the understood question keeps the words as asked."""
+    "of every X" as "of all Xs", an attribute of a name asked alone ("price of X?") as "What is the price of
+    X?", "Who are X's colleagues in her department?" as "Who works in the same department as X?"; the
+    understood question keeps the words as asked."""
     question = asked_plainly(spelled(question))
     question = question[:1].upper() + question[1:]  # "how many people work in Data Services" as asked formally
     if question[-1:].isalnum():
@@ -678,6 +693,12 @@ def read_text(question: str) -> str:
             _STATED_VERB.search(question) is None:
         phrase = question[elliptic.start("phrase"):]
         question = "What is the " + phrase[:1].lower() + phrase[1:]
+    attribute = _ELLIPTIC_ATTRIBUTE.match(question)  # "price of Predictive Maintenance?"
+    if attribute is not None and _STATED_VERB.search(question) is None:
+        question = f"What is the {attribute.group('attribute').lower()} of {attribute.group('owner')}?"
+    colleagues = _COLLEAGUES_IN.match(question)
+    if colleagues is not None:
+        question = f"Who works in the same {colleagues.group('unit').lower()} as {colleagues.group('name')}?"
     question = _RESTATED.sub("", question)
     question = _ON_FILE.sub(lambda found: found.group("had"), question)
     question = _MEASURE_OF_EVERY.sub(lambda found: f"{found.group('head')}all {plural(found.group('thing'))}", question)
@@ -758,8 +779,9 @@ def read_text(question: str) -> str:
     placed = _PLACE_OF_A_DESCRIBED_THING.match(question) or _PLACE_OF_A_NAMED_THINGS_OWNER.match(question)
     thing = placed.group("thing") or placed.group("coming") if placed is not None else None
     if placed is not None and (stated_ordering(thing) is not None  # of the cheapest ...: a chain
-                               or placed.re is _PLACE_OF_A_NAMED_THINGS_OWNER):  # "the supplier of the Network Memristor"
-        question = f"What is the {placed.group('kind') or placed.group('origin')} of {thing}?"
+                               or placed.re is _PLACE_OF_A_NAMED_THINGS_OWNER  # "the supplier of the Network Memristor"
+                               or _DESCRIBED_BY_NAME.search(thing)):  # "the suppliers of the products managed by X"
+        question = f"What is the {singular(placed.group('kind') or placed.group('origin'))} of {thing}?"
     if (reach := _USED_TO_REACH.match(question)) is not None:
         question = f"What is the {reach.group('means')} of {reach.group('whom')}?"
     question = _among_asked_directly(question)

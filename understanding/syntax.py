@@ -948,16 +948,18 @@ def kind_related_to_name(question: str) -> PhraseGraphPattern | None:
 # "Which bills of material use the product Driver Strain?", "How many suppliers deliver Gauge Warp?": a kind
 # (one word, two, or a plural joined by "of") doing what a verb says to a name, the name's kind word left out
 _KIND_VERBING_NAME = re.compile(
-    r"^(?P<ask>which|what|how many)\s+(?P<kind>[a-z]+(?:\s+of\s+[a-z]+|\s+[a-z]+)?)\s+"
+    r"^(?P<ask>which|what|how many)\s+(?P<kind>[a-z]+(?:\s+of\s+[a-z]+|\s+(?!(?:is|are|was|were|has|have|had|do|does|did|currently|still|also|ever|now)\b|"
+    r"[a-z]+ly\b)[a-z]+)?)\s+"
     r"(?P<relation>(?!(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would|should|must|may|might|the|a|an|"
-    r"of|in|on|at|to|for|from|with|by|that|which|who|not)\b)[a-z]+)\s+"
+    r"of|in|on|at|to|for|from|with|by|that|which|who|not)\b)[a-z]+(?:\s+(?:to|for|with|on|at|from|into))?)\s+"
     r"(?:(?:the|a|an)\s+(?:[a-z]+\s+)?)?(?P<name>" + _NAME_OR_CODE + r")\s*[?.!]?$")
 
 
 def kind_verbing_name(question: str) -> PhraseGraphPattern | None:
     """"Which bills of material use the product Driver Strain?" as `?u1 | is a | bills of material ; ?u1 |
-    use | Driver Strain` (counted after "How many"): the model splits a kind joined by "of" and a name of
-    common words; None for anything else."""
+    use | Driver Strain` (counted after "How many"; "Which team members report to X?": a verb with its
+    preposition): the model splits a kind joined by "of" and a name of common words, or reads the kind as the
+    relation; None for anything else."""
     found = _asked_kind_shape(question, (_KIND_VERBING_NAME,))
     if found is None or found.group("kind").split()[-1] in _NOT_A_KINDS_END:
         return None
@@ -1018,6 +1020,57 @@ def through_a_clause(question: str) -> PhraseGraphPattern | None:
         PhraseTriple(ANSWER, TYPE_RELATION, found.group("kind")), *qualified, PhraseTriple(ANSWER, found.group("noun"), "?unknown2"),
         PhraseTriple("?unknown2", found.group("verb"), found.group("name").removesuffix("."))))  # an imperative's "."
 
+
+# "Which departments are responsible for products supplied by suppliers located in Japan?", "How many products
+# are made by suppliers based in cities served by ...": a kind reached from the asked one through another kind,
+# each step a participle with its preposition ("supplied by", "located in"), ending in a name
+_CHAIN_STEP = (r"(?:(?:that|which|who)\s+(?:are|is|were|was)\s+)?(?P<{0}>(?:[a-z]+(?:ed|en)|born|made|sold|held|built|"
+               r"bought|kept|found|run)\s+(?:by|in|from|at|for|with|to|on))")
+_STEP_PREPOSITION = r"(?:for|by|in|from|at|of|with|to|on)"
+# the first step: a participle ("supplied by", "starring in"), a word with its preposition ("responsible for",
+# "similar to"), having, or a common verb of things ("manage", "supply")
+_FIRST_STEP = (r"(?P<first>(?:[a-z]+(?:ed|en|ing)|born|made|sold|held|built|bought|kept|found|run)(?:\s+" + _STEP_PREPOSITION
+               + r")?|(?!(?:more|less|[a-z]+er|there)\b)[a-z]+\s+" + _STEP_PREPOSITION + r"|have|has|had|with|"
+               r"(?:manage|supply|suppl(?:ies)|make|produce|use|contain|need|include|serve|employ|own|sell|buy|build|"
+               r"cover|hold|run|lead|head)s?)")
+_CHAIN_START = (_ASKED_FOR + r"(?:(?:that|which|who)\s+)?(?:(?:are|is|were|was)\s+)?" + _FIRST_STEP
+                + r"\s+(?:the\s+|our\s+)?(?P<middle>[a-z]+s)\s+")
+_HAVE = frozenset({"have", "has", "had", "with"})
+_NOT_CHAIN_KINDS = frozenset({"all", "everything", "anything", "something", "the", "a", "an", "our", "their", "some",
+                              "different", "any", "many", "various", "other", "ones", "one", "there"})
+_STEP_PREPOSITIONS = frozenset({"in", "of", "for", "by", "from", "at", "with", "to", "on"})
+_CHAIN_NAME = r"\s+(?:the\s+)?(?P<name>" + _NAME_OR_CODE + r")\s*[?.!]?$"
+_PARTICIPLE_CHAINS = (
+    re.compile(_CHAIN_START + _CHAIN_STEP.format("second") + r"\s+(?:the\s+|our\s+)?(?P<last>[a-z]+s)\s+"
+               + _CHAIN_STEP.format("third") + _CHAIN_NAME),
+    re.compile(_CHAIN_START + _CHAIN_STEP.format("second") + _CHAIN_NAME),  # two steps: "products supplied by
+)                                                                           # suppliers located in Japan"
+
+
+def participle_chain(question: str) -> PhraseGraphPattern | None:
+    """"Which departments are responsible for products supplied by suppliers located in Japan?" as `?u1 | is a
+    | departments ; ?u1 | responsible for | ?u2 ; ?u2 | is a | products ; ?u2 | supplied by | ?u3 ; ?u3 | is a
+    | suppliers ; ?u3 | located in | Japan`: three steps the model folds into one or two; None for anything else."""
+    found = _asked_kind_shape(question, _PARTICIPLE_CHAINS)
+    three = found is not None and found.re is _PARTICIPLE_CHAINS[0]
+    if found is None or found.group("middle") in _NOT_KINDS or (three and found.group("last") in _NOT_KINDS):
+        return None
+    kind, first = found.group("kind").split(), found.group("first")
+    if kind[0] in _NOT_CHAIN_KINDS or found.group("middle") in _NOT_CHAIN_KINDS or (len(kind) > 1 and (kind[1] in _HAVE or kind[1].endswith(("ing", "ed")))) or \
+            first.split()[0] in _NOT_CHAIN_KINDS | _STEP_PREPOSITIONS:
+        return None  # "all martial artists", "labels have published ...", "actors starring in": not this shape
+    form = QuestionForm.COUNT if found.group("ask") in ("how many", "count") else QuestionForm.LIST
+    qualified = (PhraseTriple(ANSWER, found.group("kind"), found.group("qualifier")),) if found.group("qualifier") else ()
+    name = found.group("name").removesuffix(".")
+    last = (PhraseTriple("?unknown2", found.group("second"), "?unknown3"),
+            PhraseTriple("?unknown3", TYPE_RELATION, found.group("last")),
+            PhraseTriple("?unknown3", found.group("third"), name)) if three else (
+        PhraseTriple("?unknown2", found.group("second"), name),)
+    # "What team has players born in X?": what is had names the relation (`?u1 | players | ?u2`)
+    had = (PhraseTriple(ANSWER, found.group("middle"), "?unknown2"),) if first in _HAVE else (
+        PhraseTriple(ANSWER, first, "?unknown2"), PhraseTriple("?unknown2", TYPE_RELATION, found.group("middle")))
+    return PhraseGraphPattern(form=form, triples=(
+        PhraseTriple(ANSWER, TYPE_RELATION, found.group("kind")), *qualified, *had, *last))
 
 # "Which papers use a benchmark as their evaluation method?", "How many papers have technical debt as a
 # research object?": a value named as what an attribute of the asked things is
@@ -1712,13 +1765,21 @@ _SAME_AS_NAMED = re.compile(
     + r"(?:[a-z]+\s+){0,3}?the\s+same\s+(?P<attribute>[a-z]+(?:\s+[a-z]+)?)\s+as\s+" + _NAMED)
 
 
+# "Who works in the same department as Karen Brant?": people, whatever their kind
+_WHO_SAME_AS_NAMED = re.compile(r"^(?P<ask>who)\s+(?:[a-z]+\s+){0,3}?the\s+same\s+(?P<attribute>[a-z]+(?:\s+[a-z]+)?)\s+as\s+"
+                                + _NAMED)
 _AUXILIARY_VERBS = frozenset({"is", "are", "was", "were", "has", "have", "had", "do", "does", "did"})
 
 
 def same_as_named(question: str) -> PhraseGraphPattern | None:
     """"Which suppliers are in the same country as Neal LLC?" as `?u1 | is a | suppliers ; ?u1 |
     country | ?u2 ; Neal LLC | country | ?u2 :: other Neal LLC` (the model joins the name to the
-    answer directly); None for anything else."""
+    answer directly; "Who works in the same department as X?" without a kind); None for anything else."""
+    who = _lowered_match(question, _WHO_SAME_AS_NAMED)
+    if who is not None and who.group("attribute").split()[0] not in _NOT_ATTRIBUTES:
+        name, attribute = who.group("name"), who.group("attribute")
+        return PhraseGraphPattern(triples=(PhraseTriple(ANSWER, attribute, "?unknown2"),
+                                           PhraseTriple(name, attribute, "?unknown2")), others=(name,))
     found = _lowered_match(question, _SAME_AS_NAMED)
     if found is None or found.group("kind").split()[0] in ("same", "other") or \
             found.group("attribute").split()[0] in _NOT_ATTRIBUTES:
