@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_NAME = r"[A-Z0-9][\w'&.-]*(?:\s+(?:of\s+|de\s+|the\s+|and\s+)?[A-Z0-9][\w'&.-]*)*"
+_NAME = r"[A-Z0-9][\w'&.-]*(?:,?\s+(?:of\s+|de\s+|the\s+|and\s+)?[A-Z0-9][\w'&.-]*)*"  # "Moran, Martin and Freeman"
 _PREPOSITION = r"(?:in|from|by|of|with|at|to|for|on|into|under)"
 # "in France or Germany", "in the United States or in Canada", "by Marketing or Engineering"
 _NAMES = re.compile(
@@ -37,8 +37,9 @@ _NOT_ALTERNATIVES = frozenset({"more", "less", "not", "else", "other", "others",
 _NEGATED = re.compile(r"\b(?:not|no|never|neither|nor|without|except|excluding|none)\b|n't\b", re.IGNORECASE)
 # questions that weigh the alternatives against each other ("Which is cheaper, A or B?", "whether ... or
 # not") rather than asking for the things of either
-_CHOICE = re.compile(r"\b(?:whether|rather|between|compare[ds]?|either\s+one|which\s+one|or\s+not)\b|,\s*(?:the\s+)?"
-                     rf"{_NAME}\s+or\s+", re.IGNORECASE)
+_CHOICE = re.compile(r"\b(?:whether|rather|between|compare[ds]?|either\s+one|which\s+one|or\s+not)\b", re.IGNORECASE)
+# "Which is cheaper, the Compensator Switch or the Flow Compensator?": a question about no name, then the two
+_WEIGHED = re.compile(rf"^\s*(?:which|what|who)\b(?P<before>[^,]*),\s*(?:the\s+)?{_NAME}\s+or\s+", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,9 @@ class Alternatives:
 def alternatives_asked(question: str) -> Alternatives | None:
     """The question split at its one "or" between two names or two comparisons, or None."""
     if len(re.findall(r"\bor\b", question, re.IGNORECASE)) != 1 or _CHOICE.search(question) or _NEGATED.search(question):
+        return None
+    weighed = _WEIGHED.match(question)
+    if weighed is not None and not re.search(r"\b[A-Z0-9]", weighed.group("before")):
         return None
     found = _COMPARISONS.search(question)
     if found is not None:

@@ -1351,6 +1351,9 @@ async def test_a_bound_in_centimetres_against_a_width_in_millimetres(path: Kgqan
      "How many products weigh under 5 kg?", "How many products weigh over 20 kg?"),
     ("Which employees or managers work in Sales?", "Which employees work in Sales?", "Which managers work in Sales?"),
     ("Which is cheaper, the Compensator Switch or the Flow Compensator?", None, None),  # a choice between the two
+    ("Is the Multiplexer Crystal Switch supplied by Moran, Martin and Freeman or by Bryan-James?",
+     "Is the Multiplexer Crystal Switch supplied by Moran, Martin and Freeman?",
+     "Is the Multiplexer Crystal Switch supplied by Bryan-James?"),
     ("Are there suppliers in Japan or not?", None, None),
     ("Is it more or less expensive?", None, None),
     ("Which products cost 10 or 20 or 30 EUR?", None, None),  # more than two

@@ -2561,10 +2561,16 @@ def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> Non
     # "In which X is the Y of Z located?" where Z is described by a participle and a name: X of that chain
     ("In which cities are the suppliers of the products managed by Karen Brant located?",
      "What is the city of the suppliers of the products managed by Karen Brant?"),
+    ("In which cities are the suppliers of the products Karen Brant manages located?",
+     "What is the city of the suppliers of the products Karen Brant manages?"),
     ("In which city is the distributor of Jeevan Mrityu located?", "In which city is the distributor of Jeevan Mrityu located?"),
     # colleagues in one's department are those who work in the same department
     ("Who are Liese Adam's colleagues in her department?", "Who works in the same department as Liese Adam?"),
     ("Who are Liese Adam's colleagues?", "Who are Liese Adam's colleagues?"),
+    # an attribute typed before a name, as in a search box (a misspelt common word spelt right first)
+    ("emial waldtraud kuttner", "What is the email of Waldtraud Kuttner?"),
+    ("weight A145-1240844", "What is the weight of A145-1240844?"),
+    ("price list", "Price list."),  # no name
     # an attribute of a name asked alone, as in a search box
     ("price of Predictive Maintanance?", "What is the price of Predictive Maintanance?"),
     ("Weight of A145-1240844?", "What is the weight of A145-1240844?"),

@@ -42,6 +42,11 @@ _ELLIPTIC_SUPERLATIVE = re.compile(r"^\s*(?:the\s+)?(?P<phrase>(?:most|least)\s+
 _COLLEAGUES_IN = re.compile(r"^\s*(?:who|which\s+(?:people|employees|persons))\s+are\s+(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)'s?"
                             r"\s+(?:colleagues|co-?workers|workmates|teammates)\s+in\s+(?:his|her|their|the)\s+"
                             r"(?P<unit>department|team|group|division|unit|office)\s*\?\s*$", re.IGNORECASE)
+# "email waldtraud kuttner", "Price Predictive Maintenance?": an attribute typed before a name, as in a search box
+_TERSE_ATTRIBUTE = re.compile(r"^\s*(?P<attribute>e-?mail(?:\s+address)?|phone(?:\s+number)?|telephone(?:\s+number)?|"
+                              r"address|price|cost|weight|manager|supervisor|boss)\s+(?!(?:of|for|in|from|by|and|or|is|are|"
+                              r"the|a|an|all|each|every|our|my|their|his|her)\b)(?P<name>[\w'-]+(?:\s+(?!(?:of|for|in|from|by|with|at|"
+                              r"on|and|or)\b)[\w'-]+){0,3}?)\s*[?.!]?\s*$", re.IGNORECASE)
 # "price of Predictive Maintenance?", "Weight of A145-1240844": an attribute of a named thing asked alone
 _ELLIPTIC_ATTRIBUTE = re.compile(r"^\s*(?:the\s+)?(?P<attribute>(?!(?i:" + _QUESTION_WORDS + r"|list|give|show|name|find|"
                                  r"tell|get|return|display|count|number|all|each|every|any|some|most|least|none)\b)[A-Za-z][a-z]+"
@@ -60,8 +65,10 @@ _PLACE_OF_A_DESCRIBED_THING = re.compile(r"^\s*(?:in|at)\s+which\s+(?P<kind>[a-z
                                          r"(?P<thing>the\s+[a-z].*?\s+of\s+.+?)\s+(?:located|based|situated|headquartered)\s*\?\s*$"
                                          r"|^\s*from\s+which\s+(?P<origin>[a-z]+)\s+(?:comes?|is|are)\s+(?P<coming>the\s+[a-z].*?"
                                          r"\s+of\s+.+?)(?:\s+from)?\s*\?\s*$", re.IGNORECASE)
-# "of the products managed by Karen Brant": things described by a participle and a name
-_DESCRIBED_BY_NAME = re.compile(r"\bof\s+(?:the\s+)?[a-z]+\s+[a-z]+(?:ed|en)\s+(?:by|in|from|at)\s+(?:the\s+)?[A-Z0-9]")
+# "of the products managed by Karen Brant", "of the products Karen Brant manages": things described by a
+# participle and a name, or by a name and its verb
+_DESCRIBED_BY_NAME = re.compile(r"\bof\s+(?:the\s+)?[a-z]+\s+(?:[a-z]+(?:ed|en)\s+(?:by|in|from|at)\s+(?:the\s+)?[A-Z0-9]|"
+                                r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*\s+[a-z]+s\b)")  # "... managed by X", "... X manages"
 # what a verb after "which" starts ("which is ...", "which costs the most"), not a noun ("which category has")
 _VERB_ASKED = (r"(?:is|are|was|were|has|have|had|does|do|did|can)\b|[a-z]+s\s+(?:the|a|an|more|most|less|least|"
                r"fewest|over|under)\b")
@@ -447,7 +454,8 @@ category categories department departments employee employees manager managers c
 companies service services hardware price prices quantity quantities reliability weight height width depth length
 compatible located based country countries city cities account address material materials responsible eligible
 together including between greater fewer sorted ordered descending ascending alphabetical manufacturer
-manufacturers member members order orders part parts component components
+manufacturers member members order orders part parts component components email emails phone phones
+telephone contact people person persons staff colleague colleagues expertise team teams location
 """.splitlines()).split())
 
 
@@ -462,6 +470,19 @@ def _one_edit_apart(word: str, other: str) -> bool:
     short, long = (word, other) if len(word) < len(other) else (other, word)
     i = next((i for i, (a, b) in enumerate(zip(short, long, strict=False)) if a != b), len(short))
     return short[i:] == long[i + 1:]
+
+
+def _terse_attribute(question: str) -> str:
+    """"email waldtraud kuttner" as "What is the email of Waldtraud Kuttner?" (its name capitalised)."""
+    terse = _TERSE_ATTRIBUTE.match(question)
+    if terse is None or _STATED_VERB.search(question) is not None:
+        return question
+    words = terse.group("name").split()
+    known = known_words()
+    if all(w.islower() and w.isalpha() and w in known for w in words):  # "price list": common words, no name
+        return question
+    name = " ".join(w[:1].upper() + w[1:] for w in words)
+    return f"What is the {terse.group('attribute').lower()} of {name}?"
 
 
 def spelled(question: str) -> str:
@@ -670,10 +691,10 @@ def read_text(question: str) -> str:
     left out, "supply us with" as "supply" and a final "at all" left out, "the average price of the X
     category" as "... of the things in the X category", country names and people's adjectives typed in lower
     case capitalised, a decimal comma as a point, "the most narrow" as "the narrowest", a measure
-    "of every X" as "of all Xs", an attribute of a name asked alone ("price of X?") as "What is the price of
-    X?", "Who are X's colleagues in her department?" as "Who works in the same department as X?"; the
+    "of every X" as "of all Xs", an attribute of a name asked alone ("price of X?", "email waldtraud kuttner") as
+    "What is the price of X?" (a name typed in lower case capitalised), "Who are X's colleagues in her department?" as "Who works in the same department as X?"; the
     understood question keeps the words as asked."""
-    question = asked_plainly(spelled(question))
+    question = asked_plainly(_terse_attribute(spelled(question)))
     question = question[:1].upper() + question[1:]  # "how many people work in Data Services" as asked formally
     if question[-1:].isalnum():
         question += "?" if _ASKED.match(question) else "."
