@@ -65,7 +65,7 @@ from linking.relations import (
     union,
 )
 from linking.relaxation import counted_as_attribute, is_count_attribute, read_as_classes, relax
-from linking.split import Alternatives, alternatives_asked
+from linking.split import Alternatives, alternatives_asked, one_of, two_names_asked
 from understanding.answer_types import asks_for_several, build_answer_type, graded_thing, with_wh_class
 from understanding.demonyms import country_of
 from understanding.grading import singular
@@ -266,9 +266,9 @@ class KgqanPath:
         if one_thing:
             result = await self._answer_one(question, endpoint, options)
         else:
-            first = await self._answer_one(_one_of(question, both, both[0]), endpoint, options)
+            first = await self._answer_one(one_of(question, both, both[0]), endpoint, options)
             left = replace(options, max_requests=max(1, options.max_requests - first.sparql_requests))
-            second = await self._answer_one(_one_of(question, both, both[1]), endpoint, left)
+            second = await self._answer_one(one_of(question, both, both[1]), endpoint, left)
             result = _joined(first, second, both)
         result.sparql_requests += counter.count
         result.setup_requests += counter.setup
@@ -1498,28 +1498,6 @@ def _kept(first: PathResult, tried: PathResult, note: str | None) -> PathResult:
     if note:
         first.notes.append(note)
     return first
-
-
-# "the phone numbers of Lili Geier and Erhard Fried", "What do the Compensator Switch and the Flow Compensator
-# cost?": two names joined by "and" (not the last two of a list of names, "Bennett, Best and Jacobson")
-_TWO_NAMES = re.compile(r"(?<=[a-z] )(?:the\s+)?(?P<first>[A-Z0-9][\w'-]*(?:\s+[A-Z0-9][\w'-]*)*)\s+and\s+(?:the\s+)?"
-                        r"(?P<second>[A-Z0-9][\w'-]*(?:\s+[A-Z0-9][\w'-]*)*)")
-_JOINT = re.compile(r"\b(?:both|same|between|common|together|compare|than|either|neither)\b|^\s*(?:is|are|was|were|do|does|"
-                    r"did|has|have|can)\b", re.IGNORECASE)
-
-
-def two_names_asked(question: str) -> tuple[str, str] | None:
-    """The two names a question asks about one after the other ("... of A and B"), or None (also where the
-    question relates them to each other: "both", "the same", "than", a yes/no question)."""
-    found = _TWO_NAMES.search(question)
-    if found is None or _JOINT.search(question):
-        return None
-    return found.group("first"), found.group("second")
-
-
-def _one_of(question: str, both: tuple[str, str], name: str) -> str:
-    """The question about one of the two names: "the phone numbers of A and B" -> "... of A"."""
-    return re.sub(rf"{re.escape(both[0])}\s+and\s+(?:the\s+)?{re.escape(both[1])}", name, question, count=1)
 
 
 def _joined(first: PathResult, second: PathResult, both: tuple[str, str]) -> PathResult:

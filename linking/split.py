@@ -1,7 +1,9 @@
-"""Questions answered in two parts, because a phrase graph pattern has no "or".
+"""Questions answered in two parts: about two names one after the other, or with an "or", which a phrase
+graph pattern cannot say.
 
+"What are the phone numbers of Lili Geier and Erhard Fried?" asks the same of each name (`two_names_asked`).
 "Which suppliers are based in France or Germany?" and "How many products cost less than 10 or more
-than 500?" ask for the things of either alternative. Each alternative is asked as its own question
+than 500?" ask for the things of either alternative (`alternatives_asked`). Each alternative is asked as its own question
 ("... based in France?", "... based in Germany?") and the answers are joined: a list is their union,
 a count the number of distinct things in that union, a yes/no question yes when either says yes.
 """
@@ -83,3 +85,25 @@ def _put(question: str, found: re.Match[str], alternative: str) -> str:
     if before and not before.endswith(" "):
         before += " "
     return f"{before}{alternative}{question[found.end():]}"
+
+
+# "the phone numbers of Lili Geier and Erhard Fried", "What do the Compensator Switch and the Flow Compensator
+# cost?": two names joined by "and" (not the last two of a list of names, "Bennett, Best and Jacobson")
+_TWO_NAMES = re.compile(r"(?<=[a-z] )(?:the\s+)?(?P<first>[A-Z0-9][\w'-]*(?:\s+[A-Z0-9][\w'-]*)*)\s+and\s+(?:the\s+)?"
+                        r"(?P<second>[A-Z0-9][\w'-]*(?:\s+[A-Z0-9][\w'-]*)*)")
+_JOINT = re.compile(r"\b(?:both|same|between|common|together|compare|than|either|neither)\b|^\s*(?:is|are|was|were|do|does|"
+                    r"did|has|have|can)\b", re.IGNORECASE)
+
+
+def two_names_asked(question: str) -> tuple[str, str] | None:
+    """The two names a question asks about one after the other ("... of A and B"), or None (also where the
+    question relates them to each other: "both", "the same", "than", a yes/no question)."""
+    found = _TWO_NAMES.search(question)
+    if found is None or _JOINT.search(question):
+        return None
+    return found.group("first"), found.group("second")
+
+
+def one_of(question: str, both: tuple[str, str], name: str) -> str:
+    """The question about one of the two names: "the phone numbers of A and B" -> "... of A"."""
+    return re.sub(rf"{re.escape(both[0])}\s+and\s+(?:the\s+)?{re.escape(both[1])}", name, question, count=1)

@@ -1159,7 +1159,7 @@ async def test_things_of_the_asked_kind_in_a_named_holder_are_found_through_its_
     ("Which products are compatible with both A100 and B200?", None),
 ])
 def test_two_names_asked_one_after_the_other(question: str, names: tuple[str, str] | None) -> None:
-    from linking.path import two_names_asked
+    from linking.split import two_names_asked
 
     assert two_names_asked(question) == names
 
