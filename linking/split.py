@@ -13,7 +13,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_NAME = r"[A-Z0-9][\w'&.-]*(?:,?\s+(?:of\s+|de\s+|the\s+|and\s+)?[A-Z0-9][\w'&.-]*)*"  # "Moran, Martin and Freeman"
+from gateway.textsearch import STOP_WORDS
+from understanding.grading import singular
+
+# a name (a capitalised word or a code, not a bare number: "32 or 33 years old" is one reading), "Moran, Martin
+# and Freeman"; a dot only inside ("F.C"), not the question's last
+_WORD_OF_NAME = r"[\w'&-]*(?:\.[\w'&-]+)*"
+_NAME = (r"(?:[A-Z]|\d+[A-Za-z-])" + _WORD_OF_NAME + r"(?:,?\s+(?:of\s+|de\s+|the\s+|and\s+)?[A-Z0-9]" + _WORD_OF_NAME
+         + r")*")
 _PREPOSITION = r"(?:in|from|by|of|with|at|to|for|on|into|under)"
 # "in France or Germany", "in the United States or in Canada", "by Marketing or Engineering"
 _NAMES = re.compile(
@@ -22,19 +29,20 @@ _NAMES = re.compile(
 )
 _COMPARATIVE = (r"(?:(?:less|more|fewer|greater|higher|lower|cheaper|dearer|heavier|lighter|longer|shorter|bigger|"
                 r"smaller|wider|narrower|larger|older|newer|earlier|later)\s+than|above|below|under|over|at\s+least|"
-                r"at\s+most|exactly)")
-_AMOUNT = r"[$€£]?\s?\d[\d,.]*(?:\s?(?:%|[a-zA-Z$€£]+(?:\s+[a-z]+)?))?"
+                r"at\s+most|exactly|before|after|since|until)")
+_AMOUNT = r"[$€£]?\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:%|[a-zA-Z$€£]+(?:\s+[a-z]+)?))?"
 # "less than 10 or more than 500", "under 5 kg or over 20 kg"
 _COMPARISONS = re.compile(
     rf"(?:\beither\s+)?(?P<first>\b{_COMPARATIVE}\s+{_AMOUNT})\s+or\s+(?P<second>{_COMPARATIVE}\s+{_AMOUNT})(?=\s*(?:[?.!,;]|$|\s))",
     re.IGNORECASE,
 )
 # "sensors or actuators", "employees or managers": one word each
-_WORDS = re.compile(r"\b(?P<first>[a-z]{3,})\s+or\s+(?P<second>[a-z]{3,})\b")
+_WORDS = re.compile(r"(?:\beither\s+)?\b(?P<first>[a-z]{3,})\s+or\s+(?P<second>[a-z]{3,})\b(?!\s+than\b)")
 _NOT_ALTERNATIVES = frozenset({"more", "less", "not", "else", "other", "others", "fewer", "higher", "lower", "greater",
                                "smaller", "larger", "bigger", "both", "none", "any", "all", "what", "which", "who",
                                "how", "that", "this", "these", "those", "and", "the", "one", "two", "equal", "above",
-                               "below", "over", "under", "later", "earlier", "before", "after", "same"})
+                               "below", "over", "under", "later", "earlier", "before", "after", "same", "whose",
+                               "whom", "where", "when", "why", "with", "without"})
 # a negated alternative is not a union ("not managers or heads" is neither)
 _NEGATED = re.compile(r"\b(?:not|no|never|neither|nor|without|except|excluding|none)\b|n't\b", re.IGNORECASE)
 # questions that weigh the alternatives against each other ("Which is cheaper, A or B?", "whether ... or
@@ -68,7 +76,8 @@ def alternatives_asked(question: str) -> Alternatives | None:
     found = _NAMES.search(question)
     if found is None:
         words = _WORDS.search(question)
-        if words is None or {words.group("first"), words.group("second")} & _NOT_ALTERNATIVES:
+        if words is None or {words.group("first"), words.group("second")} & (_NOT_ALTERNATIVES | STOP_WORDS) or \
+                singular(words.group("first")) == singular(words.group("second")):  # "the course or courses"
             return None
         first, second = words.group("first"), words.group("second")
         return Alternatives(_put(question, words, first), _put(question, words, second), (first, second))

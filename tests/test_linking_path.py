@@ -1357,6 +1357,14 @@ async def test_a_bound_in_centimetres_against_a_width_in_millimetres(path: Kgqan
     ("Are there suppliers in Japan or not?", None, None),
     ("Is it more or less expensive?", None, None),
     ("Which products cost 10 or 20 or 30 EUR?", None, None),  # more than two
+    ("List the names of singers born before 1942 or after 1960.",
+     "List the names of singers born before 1942.", "List the names of singers born after 1960."),
+    ("Show the names of teachers who teach Math or History.",
+     "Show the names of teachers who teach Math.", "Show the names of teachers who teach History."),
+    ("List the names of teachers who are 32 or 33 years old.", None, None),  # numbers: one reading
+    ("What is the course or courses taught by Lucy Wong?", None, None),  # one word and its plural
+    ("Show the singers with a net worth above 28 million or whose citizenship is France.", None, None),
+    ("How many singers are either male or younger than 30?", None, None),  # a word, then a comparison
 ])
 def test_alternatives_asked_split_at_or(question: str, first: str | None, second: str | None) -> None:
     from linking.split import alternatives_asked
