@@ -36,7 +36,8 @@ _COMPARISONS = re.compile(
     rf"(?:\beither\s+)?(?P<first>\b{_COMPARATIVE}\s+{_AMOUNT})\s+or\s+(?P<second>{_COMPARATIVE}\s+{_AMOUNT})(?=\s*(?:[?.!,;]|$|\s))",
     re.IGNORECASE,
 )
-# "sensors or actuators", "employees or managers": one word each
+# "sensors or actuators", "employees or managers", "propose or study": one word each, of one form (not "30
+# staff or opened after 2010", a counted unit and a clause of its own)
 _WORDS = re.compile(r"(?:\beither\s+)?\b(?P<first>[a-z]{3,})\s+or\s+(?P<second>[a-z]{3,})\b(?!\s+than\b)")
 _NOT_ALTERNATIVES = frozenset({"more", "less", "not", "else", "other", "others", "fewer", "higher", "lower", "greater",
                                "smaller", "larger", "bigger", "both", "none", "any", "all", "what", "which", "who",
@@ -77,7 +78,8 @@ def alternatives_asked(question: str) -> Alternatives | None:
     if found is None:
         words = _WORDS.search(question)
         if words is None or {words.group("first"), words.group("second")} & (_NOT_ALTERNATIVES | STOP_WORDS) or \
-                singular(words.group("first")) == singular(words.group("second")):  # "the course or courses"
+                singular(words.group("first")) == singular(words.group("second")) or \
+                words.group("first").endswith("ed") != words.group("second").endswith("ed"):  # "the course or courses"
             return None
         first, second = words.group("first"), words.group("second")
         return Alternatives(_put(question, words, first), _put(question, words, second), (first, second))

@@ -1365,6 +1365,7 @@ async def test_a_bound_in_centimetres_against_a_width_in_millimetres(path: Kgqan
     ("What is the course or courses taught by Lucy Wong?", None, None),  # one word and its plural
     ("Show the singers with a net worth above 28 million or whose citizenship is France.", None, None),
     ("How many singers are either male or younger than 30?", None, None),  # a word, then a comparison
+    ("Find the names of museums with more than 30 staff or opened after 2010.", None, None),  # two clauses
 ])
 def test_alternatives_asked_split_at_or(question: str, first: str | None, second: str | None) -> None:
     from linking.split import alternatives_asked
