@@ -557,7 +557,7 @@ class QuestionParser:
                 results[i] = replace(reading, question=results[i].question, pattern=pattern, alternatives=(),
                                      unsupported=None,
                                      answer_type=build_answer_type(asked.kind, pattern, asked.confidence))
-        negated = {i: found for i in unsupported if i not in kinds
+        negated = {i: found for i in unsupported if results[i].unsupported  # (not read as a negated kind)
                    and (found := positive_question(results[i].question)) is not None}
         if not negated:
             return results
