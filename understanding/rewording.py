@@ -691,9 +691,10 @@ def read_text(question: str) -> str:
     left out, "supply us with" as "supply" and a final "at all" left out, "the average price of the X
     category" as "... of the things in the X category", country names and people's adjectives typed in lower
     case capitalised, a decimal comma as a point, "the most narrow" as "the narrowest", a measure
-    "of every X" as "of all Xs", an attribute of a name asked alone ("price of X?", "email waldtraud kuttner") as
-    "What is the price of X?" (a name typed in lower case capitalised), "Who are X's colleagues in her department?" as "Who works in the same department as X?"; the
-    understood question keeps the words as asked."""
+    "of every X" as "of all Xs", an attribute of a name asked alone ("price of X?", "email waldtraud
+    kuttner") as "What is the price of X?" (a name typed in lower case capitalised), "Who are X's colleagues
+    in her department?" as "Who works in the same department as X?"; the understood question keeps the
+    words as asked."""
     question = asked_plainly(_terse_attribute(spelled(question)))
     question = question[:1].upper() + question[1:]  # "how many people work in Data Services" as asked formally
     if question[-1:].isalnum():
