@@ -51,6 +51,7 @@ from linking.queries import (
     companion_values,
     ranked_owner,
     reading_factor,
+    union_query,
     valued_nodes,
 )
 from linking.relations import (
@@ -295,6 +296,11 @@ class KgqanPath:
             left = replace(listed, max_requests=max(1, listed.max_requests - first.sparql_requests))
             second = await self._answer_one(either.second, endpoint, left, as_list=form is QuestionForm.COUNT)
             result = _either(first, second, either, form)
+            if isinstance(first.evidence, KgqanEvidence) and isinstance(second.evidence, KgqanEvidence) and \
+                    isinstance(result.evidence, KgqanEvidence) and first.evidence.sparql and second.evidence.sparql:
+                # one query for both (TEXT2SPARQL, the evidence): the union of the two alternatives'
+                result.evidence.sparql = union_query(first.evidence.sparql, second.evidence.sparql, form,
+                                                     options.max_answers) or result.evidence.sparql
         result.sparql_requests += counter.count
         result.setup_requests += counter.setup
         return result

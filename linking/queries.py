@@ -415,6 +415,27 @@ def grouped_aggregate(pattern: PhraseGraphPattern, where: str, score: float, max
 _HOLDER_HOP = re.compile(r"(?P<holder>\?kgqaHolder\d+) (?P<predicate><[^>]+>) (?P<thing>\?unknown\d+)(?!\w)")
 
 
+_SELECTED = re.compile(r"^\s*SELECT\s+(?:DISTINCT\s+)?(?P<variables>(?:\?\w+\s+)*\?\w+)\s+WHERE\s*\{", re.IGNORECASE)
+_ASKED_BODY = re.compile(r"^\s*ASK\s+(?:WHERE\s*)?\{(?P<body>.*)\}\s*$", re.IGNORECASE | re.DOTALL)
+_LIMIT = re.compile(r"\s+LIMIT\s+\d+\s*$", re.IGNORECASE)
+
+
+def union_query(first: str, second: str, form: QuestionForm, max_answers: int = 100) -> str | None:
+    """One SPARQL query for a question asked as two alternatives ("in France or Germany"): the union of the two
+    alternatives' list queries (the distinct things of both, a count of them), or an ASK true where either
+    holds; None where the two do not answer alike (other columns, other forms)."""
+    if form is QuestionForm.BOOLEAN:
+        a, b = _ASKED_BODY.match(first), _ASKED_BODY.match(second)
+        return None if a is None or b is None else f"ASK {{ {{ {a.group('body').strip()} }} UNION {{ {b.group('body').strip()} }} }}"
+    a, b = _SELECTED.match(first), _SELECTED.match(second)
+    if a is None or b is None or a.group("variables").split() != b.group("variables").split():
+        return None
+    union = f"{{ {_LIMIT.sub('', first)} }} UNION {{ {_LIMIT.sub('', second)} }}"
+    if form is QuestionForm.COUNT:
+        return f"SELECT (COUNT(DISTINCT {a.group('variables').split()[0]}) AS ?count) WHERE {{ {union} }}"
+    return f"SELECT DISTINCT {a.group('variables')} WHERE {{ {union} }} LIMIT {max_answers}"
+
+
 def mirrored_edges(pattern: PhraseGraphPattern) -> list[tuple[int, int, str]]:
     """Pairs of triples saying the same relation of the answer and of a thing named apart, through one shared
     unknown ("the same department as X": `?u1 | department | ?u2 ; X | department | ?u2 :: other X`), with

@@ -1381,11 +1381,28 @@ async def test_a_question_about_either_of_two_alternatives_joins_their_answers(p
                                      f'VALUES ?c {{ "France" "Germany" }} }}')
     assert len(truth.rows) > 2 and {a.value for a in listed.answers} == {r["s"].value for r in truth.rows}
     assert "either of two alternatives" in listed.notes[0]
+    union = await ck25.sparql.select(listed.evidence.sparql)  # one query for both (TEXT2SPARQL, the evidence)
+    assert "UNION" in listed.evidence.sparql and {r["unknown1"].value for r in union.rows} == {a.value for a in listed.answers}
     counted = await path.answer("How many hardware products cost less than 0.50 EUR or more than 5.50 EUR?", ck25,
                                 KGQAN_ONLY)
     truth = await ck25.sparql.select(f'SELECT (COUNT(DISTINCT ?p) AS ?n) WHERE {{ ?p a <{PV}Hardware> ; <{PV}price> ?v . '
                                      f'?v <{PV}amount> ?a FILTER(?a < 0.5 || ?a > 5.5) }}')
     assert [a.value for a in counted.answers] == [truth.rows[0]["n"].value]
+    assert (await ck25.sparql.select(counted.evidence.sparql)).rows[0]["count"].value == truth.rows[0]["n"].value
+
+
+def test_the_union_of_two_alternatives_queries() -> None:
+    from linking.queries import union_query
+    from understanding.pgp import QuestionForm
+
+    a, b = "SELECT DISTINCT ?unknown1 WHERE { ?unknown1 <p> <A> } LIMIT 100", "SELECT DISTINCT ?unknown1 WHERE { ?unknown1 <p> <B> }"
+    assert union_query(a, b, QuestionForm.LIST, 50) == (
+        "SELECT DISTINCT ?unknown1 WHERE { { SELECT DISTINCT ?unknown1 WHERE { ?unknown1 <p> <A> } } UNION "
+        "{ SELECT DISTINCT ?unknown1 WHERE { ?unknown1 <p> <B> } } } LIMIT 50")
+    assert union_query(a, b, QuestionForm.COUNT).startswith("SELECT (COUNT(DISTINCT ?unknown1) AS ?count) WHERE {")
+    assert union_query("ASK WHERE { <x> <p> <A> }", "ASK { <x> <p> <B> }", QuestionForm.BOOLEAN) == (
+        "ASK { { <x> <p> <A> } UNION { <x> <p> <B> } }")
+    assert union_query(a, "SELECT ?unknown1 ?unknown2 WHERE { ?unknown1 <p> ?unknown2 }", QuestionForm.LIST) is None
 
 
 async def test_a_kind_the_answer_is_said_not_to_be_is_left_out(path: KgqanPath, ck25: Endpoint) -> None:

@@ -93,3 +93,13 @@ def test_text2sparql_returns_the_kgqan_query_which_runs(server: ServerThread, vi
     assert "FILTER(false)" not in query, answer
     data, _ = select(f"{server.url}/endpoints/ck25/sparql", query)
     assert data["results"]["bindings"]
+
+
+def test_text2sparql_answers_a_question_with_or_in_one_query(server: ServerThread) -> None:
+    question = "Which suppliers are based in France or Germany?"
+    url = f"{server.url}/text2sparql?" + urllib.parse.urlencode({"question": question, "dataset": CORPORATE})
+    with urllib.request.urlopen(url, timeout=180) as response:
+        query = json.loads(response.read())["query"]
+    assert " UNION " in query and '"France"' in query and '"Germany"' in query
+    data, _ = select(f"{server.url}/endpoints/ck25/sparql", query)
+    assert len(data["results"]["bindings"]) > 2
