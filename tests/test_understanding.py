@@ -2567,6 +2567,11 @@ def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> Non
     # colleagues in one's department are those who work in the same department
     ("Who are Liese Adam's colleagues in her department?", "Who works in the same department as Liese Adam?"),
     ("Who are Liese Adam's colleagues?", "Who are Liese Adam's colleagues?"),
+    # "Is A in the same X as B?" as the model reads two names; "any X in ..." typed as a search
+    ("Is Lili Geier in the same department as Erhard Fried?", "Are Lili Geier and Erhard Fried in the same department?"),
+    ("Does Lili Geier work in the same department as Erhard Fried?",
+     "Do Lili Geier and Erhard Fried work in the same department?"),
+    ("any supplier in the same town as Reese-Williams?", "Which supplier is in the same town as Reese-Williams?"),
     # an attribute typed before a name, as in a search box (a misspelt common word spelt right first)
     ("emial waldtraud kuttner", "What is the email of Waldtraud Kuttner?"),
     ("weight A145-1240844", "What is the weight of A145-1240844?"),

@@ -42,6 +42,15 @@ _ELLIPTIC_SUPERLATIVE = re.compile(r"^\s*(?:the\s+)?(?P<phrase>(?:most|least)\s+
 _COLLEAGUES_IN = re.compile(r"^\s*(?:who|which\s+(?:people|employees|persons))\s+are\s+(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)'s?"
                             r"\s+(?:colleagues|co-?workers|workmates|teammates)\s+in\s+(?:his|her|their|the)\s+"
                             r"(?P<unit>department|team|group|division|unit|office)\s*\?\s*$", re.IGNORECASE)
+# "Is Lili Geier in the same department as Erhard Fried?": asked as "Are A and B in the same X?", which the model
+# reads (`?u1 | department | A ; ?u1 | department | B`)
+_NAMED_SAME_AS_NAMED = re.compile(
+    r"^\s*(?P<aux>(?i:is|was|does|did))\s+(?P<first>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)\s+(?:(?P<verb>work|sit|live|belong|come)s?\s+)?"
+    r"(?P<preposition>in|at|from|to)\s+the\s+same\s+(?P<attribute>[a-z]+(?:\s+[a-z]+)?)\s+as\s+"
+    r"(?P<second>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)\s*\??\s*$")
+_PLURAL_AUXILIARY = {"is": "Are", "was": "Were", "does": "Do", "did": "Did"}
+# "any supplier in the same town as Reese-Williams?", as typed into a search box: "Which supplier is in ...?"
+_ANY_KIND_PLACED = re.compile(r"^\s*(?i:any)\s+(?P<kind>[a-z]+(?:\s+[a-z]+)?)\s+(?P<rest>(?:in|from|at|near)\s+[^?]+?)\s*\??\s*$")
 # "email waldtraud kuttner", "Price Predictive Maintenance?": an attribute typed before a name, as in a search box
 _TERSE_ATTRIBUTE = re.compile(r"^\s*(?P<attribute>e-?mail(?:\s+address)?|phone(?:\s+number)?|telephone(?:\s+number)?|"
                               r"address|price|cost|weight|manager|supervisor|boss)\s+(?!(?:of|for|in|from|by|and|or|is|are|"
@@ -693,8 +702,9 @@ def read_text(question: str) -> str:
     case capitalised, a decimal comma as a point, "the most narrow" as "the narrowest", a measure
     "of every X" as "of all Xs", an attribute of a name asked alone ("price of X?", "email waldtraud
     kuttner") as "What is the price of X?" (a name typed in lower case capitalised), "Who are X's colleagues
-    in her department?" as "Who works in the same department as X?"; the understood question keeps the
-    words as asked."""
+    in her department?" as "Who works in the same department as X?", "Is A in the same X as B?" as "Are A
+    and B in the same X?", "any supplier in X?" as "Which supplier is in X?"; the understood question keeps
+    the words as asked."""
     question = asked_plainly(_terse_attribute(spelled(question)))
     question = question[:1].upper() + question[1:]  # "how many people work in Data Services" as asked formally
     if question[-1:].isalnum():
@@ -718,6 +728,15 @@ def read_text(question: str) -> str:
     attribute = _ELLIPTIC_ATTRIBUTE.match(question)  # "price of Predictive Maintenance?"
     if attribute is not None and _STATED_VERB.search(question) is None:
         question = f"What is the {attribute.group('attribute').lower()} of {attribute.group('owner')}?"
+    placed = _ANY_KIND_PLACED.match(question)
+    if placed is not None and _STATED_VERB.search(question) is None:
+        kind = placed.group("kind")
+        question = f"Which {kind} {'are' if plural(singular(kind)) == kind else 'is'} {placed.group('rest')}?"
+    same = _NAMED_SAME_AS_NAMED.match(question)
+    if same is not None:
+        verb = f"{same.group('verb').lower()} " if same.group("verb") else ""
+        question = (f"{_PLURAL_AUXILIARY[same.group('aux').lower()]} {same.group('first')} and {same.group('second')} "
+                    f"{verb}{same.group('preposition').lower()} the same {same.group('attribute')}?")
     colleagues = _COLLEAGUES_IN.match(question)
     if colleagues is not None:
         question = f"Who works in the same {colleagues.group('unit').lower()} as {colleagues.group('name')}?"
