@@ -274,9 +274,20 @@ def rename_pattern(generated: GeneratedPattern, answer_variable: str, taken: set
         else:
             parts.append(token.text)
     body = "".join(parts).strip()
-    if body.startswith("{") and body.endswith("}"):
+    if body.startswith("{") and body.endswith("}") and _one_group(body):
         body = body[1:-1].strip()
     return body
+
+
+def _one_group(body: str) -> bool:
+    """Whether `body` is one braced group (its first "{" closes at its end: not "{ A } UNION { B }")."""
+    braces = [t.text for t in tokenize(body) if t.kind != "string" and t.text in ("{", "}")]
+    depth = 0
+    for i, brace in enumerate(braces):
+        depth += 1 if brace == "{" else -1
+        if depth == 0:
+            return i == len(braces) - 1
+    return False
 
 
 def rewrite_magic_triples(query: str, generated: Mapping[str, GeneratedPattern]) -> str:

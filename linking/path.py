@@ -51,6 +51,7 @@ from linking.queries import (
     companion_values,
     ranked_owner,
     reading_factor,
+    union_candidate,
     union_query,
     valued_nodes,
 )
@@ -102,6 +103,7 @@ from understanding.repairs import (
 NAME = "kgqan"
 CONTAINER_CLASSES = ("list", "seq", "bag", "alt", "collection", "container")
 COUNTED_ALTERNATIVES = 5000  # how many things each alternative of a count question may list
+UNION_CHECKS = 5  # patterns of each alternative checked for a match before their union goes to the SPARQL proxy
 MERGE_MIN_SCORE = 0.7  # a relation phrase must name a class this clearly to be read as one
 # Two-hop readings (through a value's holder or an intermediate node) are many: only those whose
 # predicate fits the relation phrase well, and a few per first hop, compete with the direct ones.
@@ -491,7 +493,19 @@ class KgqanPath:
                                      f"answered with {what}")
 
     async def generate(self, question: str, endpoint: Endpoint, options: AskOptions) -> list[CandidateQuery]:
-        """Ranked SPARQL for a question, without running it (SPARQL proxy, TEXT2SPARQL)."""
+        """Ranked SPARQL for a question, without running it (SPARQL proxy, TEXT2SPARQL); for a question asked
+        as two alternatives ("in France or Germany"), the union of the two alternatives' best patterns."""
+        either = alternatives_asked(question) if two_names_asked(question) is None else None
+        if either is not None:
+            firsts, seconds = (await self._generate_one(either.first, endpoint, options),
+                               await self._generate_one(either.second, endpoint, options))
+            first, second = await _first_matching(firsts, endpoint), await _first_matching(seconds, endpoint)
+            union = union_candidate(first, second) if first is not None and second is not None else None
+            if union is not None:
+                return [union]
+        return await self._generate_one(question, endpoint, options)
+
+    async def _generate_one(self, question: str, endpoint: Endpoint, options: AskOptions) -> list[CandidateQuery]:
         with sharing_results():  # the whole-name lookup and linking share their text search
             understood = await self._understood_on(question, endpoint, options)
             if understood.unsupported:
@@ -1518,6 +1532,17 @@ def _joined(first: PathResult, second: PathResult, both: tuple[str, str]) -> Pat
     if not first.answers and second.answers:
         first.status = second.status
     return first
+
+
+async def _first_matching(candidates: list[CandidateQuery], endpoint: Endpoint) -> CandidateQuery | None:
+    """The best of an alternative's patterns that matches something in the graph (as execution would pick)."""
+    for candidate in candidates[:UNION_CHECKS]:
+        try:
+            if await endpoint.sparql.ask(f"ASK {{ {candidate.pattern} }}"):
+                return candidate
+        except (SparqlError, RequestBudgetSpent):
+            continue
+    return None
 
 
 def _listed(understood: UnderstoodQuestion) -> UnderstoodQuestion:

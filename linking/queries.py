@@ -436,6 +436,17 @@ def union_query(first: str, second: str, form: QuestionForm, max_answers: int = 
     return f"SELECT DISTINCT {a.group('variables')} WHERE {{ {union} }} LIMIT {max_answers}"
 
 
+def union_candidate(first: CandidateQuery, second: CandidateQuery) -> CandidateQuery | None:
+    """Two alternatives' list patterns as one (`{ A } UNION { B }`), for the SPARQL proxy's question triple;
+    None unless both are plain lists answering with the same variable."""
+    if first.form is not QuestionForm.LIST or second.form is not QuestionForm.LIST or first.ordered or second.ordered \
+            or first.answer_var != second.answer_var:
+        return None
+    pattern = f"{{ {first.pattern} }} UNION {{ {second.pattern} }}"
+    return CandidateQuery(f"SELECT DISTINCT {first.answer_var} WHERE {{ {pattern} }}", pattern, first.answer_var,
+                          (first.score + second.score) / 2)
+
+
 def mirrored_edges(pattern: PhraseGraphPattern) -> list[tuple[int, int, str]]:
     """Pairs of triples saying the same relation of the answer and of a thing named apart, through one shared
     unknown ("the same department as X": `?u1 | department | ?u2 ; X | department | ?u2 :: other X`), with

@@ -217,3 +217,20 @@ def test_answers_as_sparql_results_in_every_format() -> None:
     assert media_type == "text/csv" and csv.decode().splitlines()[1].startswith("http://ex/Riga,Riga,kgqan,")
     yes = QAResult("q", "e", {"kgqan": PathResult("kgqan", answers=[Answer.boolean(True)])})
     assert json.loads(answers_as_results(yes, "")[0]) == {"head": {}, "boolean": True}
+
+
+def test_a_generated_union_keeps_its_braces_when_renamed() -> None:
+    """A question asked as two alternatives generates `{ A } UNION { B }`: not one braced group, so its outer
+    braces stay (only `{ A }` is unwrapped)."""
+    from gateway.sparql_syntax import rename_pattern
+
+    @dataclass
+    class Generated:
+        sparql: str
+        pattern: str
+        answer_var: str
+
+    union = Generated("SELECT ?unknown1 WHERE { x }", '{ ?unknown1 <p> "}" } UNION { ?unknown1 <q> ?unknown2 }', "?unknown1")
+    assert rename_pattern(union, "s", set(), "m") == '{ ?s <p> "}" } UNION { ?s <q> ?m_unknown2 }'
+    group = Generated("SELECT ?unknown1 WHERE { x }", "{ ?unknown1 <p> ?unknown2 }", "?unknown1")
+    assert rename_pattern(group, "s", set(), "m") == "?s <p> ?m_unknown2"

@@ -103,3 +103,15 @@ def test_text2sparql_answers_a_question_with_or_in_one_query(server: ServerThrea
     assert " UNION " in query and '"France"' in query and '"Germany"' in query
     data, _ = select(f"{server.url}/endpoints/ck25/sparql", query)
     assert len(data["results"]["bindings"]) > 2
+
+
+def test_a_question_triple_with_or_is_the_union_of_both_alternatives(server: ServerThread) -> None:
+    query = ('SELECT ?s WHERE { ?s <urn:kgqa:answers> "Which suppliers are based in France or Germany?" . '
+             '?s <http://ld.company.org/prod-vocab/addressCountry> ?c }')
+    data, headers = select(f"{server.url}/endpoints/ck25/sparql", query)
+    assert headers.get("x-kgqa-rewritten") == "1"
+    truth, _ = select(f"{server.url}/endpoints/ck25/sparql",
+                      'SELECT ?s WHERE { ?s a <http://ld.company.org/prod-vocab/Supplier> ; '
+                      '<http://ld.company.org/prod-vocab/addressCountry> ?c VALUES ?c { "France" "Germany" } }')
+    found = {row["s"]["value"] for row in data["results"]["bindings"]}
+    assert len(found) > 2 and found == {row["s"]["value"] for row in truth["results"]["bindings"]}
