@@ -12,13 +12,20 @@ import asyncio
 import logging
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, TypeVar
 
 import pyoxigraph as ox
 
 from gateway.config import EndpointConfig
+from gateway.errors import SparqlError
 from gateway.sparql import HttpSparqlClient, SparqlEndpoint, Term, endpoint_setup
 
+if TYPE_CHECKING:
+    from gateway.sparql_syntax import GeneratedPattern
+
 log = logging.getLogger(__name__)
+MATCH_CHECKS = 5  # generated patterns checked with ASK for a match, best-ranked first
+Generated = TypeVar("Generated", bound="GeneratedPattern")
 
 
 @dataclass(frozen=True)
@@ -70,6 +77,23 @@ class Endpoint:
         from gateway.textsearch import search_labels
 
         return await search_labels(self, text, limit=limit, misspelt=misspelt)
+
+    async def first_matching(self, ranked: Sequence[Generated], *, checks: int = MATCH_CHECKS) -> Generated | None:
+        """The best-ranked generated pattern that has a match in the graph (as KGQAN's execution picks), among
+        the first `checks` (asked at once), or None."""
+        from gateway.sparql_syntax import rename_pattern
+
+        tried = list(ranked[:checks])
+
+        async def matches(candidate: Generated) -> bool:
+            try:
+                body = rename_pattern(candidate, candidate.answer_var.lstrip("?$"), set(), "m")
+                return await self.sparql.ask(f"ASK {{ {body} }}")
+            except SparqlError:
+                return False
+
+        found = await asyncio.gather(*(matches(c) for c in tried))
+        return next((c for c, ok in zip(tried, found, strict=True) if ok), None)
 
     async def labels(self, terms: Iterable[Term]) -> dict[str, str]:
         """Labels of IRIs (in the configured language when the graph has several), batched and cached."""

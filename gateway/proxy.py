@@ -50,7 +50,6 @@ from gateway.sparql_syntax import (
     find_magic_triples,
     may_hold_magic_triples,
     normalise,
-    rename_pattern,
     rewrite_magic_triples,
 )
 
@@ -78,7 +77,6 @@ DEFAULT_RESULTS_TYPE = "application/sparql-results+json"
 DEFAULT_GRAPH_TYPE = "text/turtle"
 STREAM_CHUNK = 64 * 1024
 EMPTY_PATTERN = "FILTER(false)"
-MATCH_CHECKS = 5  # generated patterns checked with ASK for a match, best-ranked first
 
 
 @functools.lru_cache(maxsize=256)
@@ -393,7 +391,8 @@ class SparqlProxy:
             if cached is not None and cached[1] > now:
                 return cached[0]
             generated = await path.generate(question, endpoint, self.question_options)  # type: ignore[union-attr]
-            best = await self._first_that_matches(list(generated), endpoint)
+            # the best-ranked pattern that matches the graph, else the best
+            best = await endpoint.first_matching(generated) or (generated[0] if generated else None)
             if self.cache.enabled:
                 self._patterns[key] = (best, now + self.cache.ttl_s)
                 while len(self._patterns) > 1000:
@@ -404,20 +403,6 @@ class SparqlProxy:
         async with asyncio.timeout(self.question_options.timeout_s):
             found = await asyncio.gather(*(one(q) for q in unique))
         return {q: g if g is not None else NoGeneratedPattern() for q, g in zip(unique, found, strict=True)}
-
-    async def _first_that_matches(self, ranked: list[GeneratedPattern], endpoint: Endpoint) -> GeneratedPattern | None:
-        """The best-ranked pattern that has a match in the graph (as KGQAN's execution picks), else the best."""
-        tried = ranked[:MATCH_CHECKS]
-
-        async def matches(candidate: GeneratedPattern) -> bool:
-            try:
-                body = rename_pattern(candidate, candidate.answer_var.lstrip("?$"), set(), "m")
-                return await endpoint.sparql.ask(f"ASK {{ {body} }}")
-            except SparqlError:
-                return False
-
-        found = await asyncio.gather(*(matches(c) for c in tried))
-        return next((c for c, ok in zip(tried, found, strict=True) if ok), ranked[0] if ranked else None)
 
     async def _forward(self, request: web.Request, query: str, accept: str, endpoint: Endpoint) -> web.StreamResponse:
         kind, normalised = analyse(query)

@@ -103,7 +103,6 @@ from understanding.repairs import (
 NAME = "kgqan"
 CONTAINER_CLASSES = ("list", "seq", "bag", "alt", "collection", "container")
 COUNTED_ALTERNATIVES = 5000  # how many things each alternative of a count question may list
-UNION_CHECKS = 5  # patterns of each alternative checked for a match before their union goes to the SPARQL proxy
 MERGE_MIN_SCORE = 0.7  # a relation phrase must name a class this clearly to be read as one
 # Two-hop readings (through a value's holder or an intermediate node) are many: only those whose
 # predicate fits the relation phrase well, and a few per first hop, compete with the direct ones.
@@ -499,7 +498,7 @@ class KgqanPath:
         if either is not None:
             firsts, seconds = (await self._generate_one(either.first, endpoint, options),
                                await self._generate_one(either.second, endpoint, options))
-            first, second = await _first_matching(firsts, endpoint), await _first_matching(seconds, endpoint)
+            first, second = await endpoint.first_matching(firsts), await endpoint.first_matching(seconds)
             union = union_candidate(first, second) if first is not None and second is not None else None
             if union is not None:
                 return [union]
@@ -1532,17 +1531,6 @@ def _joined(first: PathResult, second: PathResult, both: tuple[str, str]) -> Pat
     if not first.answers and second.answers:
         first.status = second.status
     return first
-
-
-async def _first_matching(candidates: list[CandidateQuery], endpoint: Endpoint) -> CandidateQuery | None:
-    """The best of an alternative's patterns that matches something in the graph (as execution would pick)."""
-    for candidate in candidates[:UNION_CHECKS]:
-        try:
-            if await endpoint.sparql.ask(f"ASK {{ {candidate.pattern} }}"):
-                return candidate
-        except (SparqlError, RequestBudgetSpent):
-            continue
-    return None
 
 
 def _listed(understood: UnderstoodQuestion) -> UnderstoodQuestion:

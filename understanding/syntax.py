@@ -1024,12 +1024,13 @@ def through_a_clause(question: str) -> PhraseGraphPattern | None:
 # "Which departments are responsible for products supplied by suppliers located in Japan?", "How many products
 # are made by suppliers based in cities served by ...": a kind reached from the asked one through another kind,
 # each step a participle with its preposition ("supplied by", "located in"), ending in a name
-_CHAIN_STEP = (r"(?:(?:that|which|who)\s+(?:are|is|were|was)\s+)?(?P<{0}>(?:[a-z]+(?:ed|en)|born|made|sold|held|built|"
-               r"bought|kept|found|run)\s+(?:by|in|from|at|for|with|to|on))")
+_IRREGULAR_PARTICIPLE = r"born|made|sold|held|built|bought|kept|found|run"
+_CHAIN_STEP = (r"(?:(?:that|which|who)\s+(?:are|is|were|was)\s+)?(?P<{0}>(?:[a-z]+(?:ed|en)|" + _IRREGULAR_PARTICIPLE
+               + r")\s+(?:by|in|from|at|for|with|to|on))")
 _STEP_PREPOSITION = r"(?:for|by|in|from|at|of|with|to|on)"
 # the first step: a participle ("supplied by", "starring in"), a word with its preposition ("responsible for",
 # "similar to"), having, or a common verb of things ("manage", "supply")
-_FIRST_STEP = (r"(?P<first>(?:[a-z]+(?:ed|en|ing)|born|made|sold|held|built|bought|kept|found|run)(?:\s+" + _STEP_PREPOSITION
+_FIRST_STEP = (r"(?P<first>(?:[a-z]+(?:ed|en|ing)|" + _IRREGULAR_PARTICIPLE + r")(?:\s+" + _STEP_PREPOSITION
                + r")?|(?!(?:more|less|[a-z]+er|there)\b)[a-z]+\s+" + _STEP_PREPOSITION + r"|have|has|had|with|"
                r"(?:manage|supply|suppl(?:ies)|make|produce|use|contain|need|include|serve|employ|own|sell|buy|build|"
                r"cover|hold|run|lead|head)s?)")
