@@ -964,6 +964,16 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
      "list :: ?u1 | is a | bill of lading ; ?u1 | total weight | ?u2 :: order ?u2 desc 1",
      "list :: ?u1 | is a | bill of lading ; ?u2 | lading | ?u1 ; ?u2 | is a | items ; ?u2 | weight | ?u3 "
      ":: order sum ?u3 desc 1"),
+    # "Which <kind>'s <relation> is <name>?": the answer is of the kind before the possessive (with_possessor_kind)
+    ("with_possessor_kind", "Which state's largest city is Omaha?", "list :: ?u1 | largest city | Omaha",
+     "list :: ?u1 | is a | state ; ?u1 | largest city | Omaha"),
+    ("with_possessor_kind", "What sports team's arena is The Palace of Auburn Hills",
+     "list :: ?u1 | sports team | ?u2 ; ?u2 | is a | arena ; ?u2 | is The Palace of | Auburn Hills",
+     "list :: ?u1 | is a | sports team ; ?u1 | arena | The Palace of Auburn Hills"),
+    ("with_possessor_kind", "Which department's manager is Waldtraud Kuttner?",
+     "list :: ?u1 | is a | department ; ?u1 | manager | Waldtraud Kuttner", None),
+    ("with_possessor_kind", "Which supplier's products are sensors?",  # no name after the verb
+     "list :: ?u1 | supplier | ?u2 ; ?u2 | products | sensors", None),
     # "the <kind> in <name>" is a thing of that kind placed there (with_kind_in_place)
     ("with_kind_in_place", "Who is the manager in the Engineering department?", "list :: ?u1 | manager | Engineering",
      "list :: ?u1 | is a | manager ; ?u1 | in | Engineering"),

@@ -80,7 +80,7 @@ def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     pattern = with_agents_origin(question, with_role_of_name_asked(question, with_head_verb(question, pattern)))
     pattern = with_had_thing(question, with_apposed_kind(question, with_counted_name(question, pattern)))
     pattern = with_named_by_its_kind(question, with_role_of(question, with_kind_in_place(question, pattern)))
-    pattern = without_glued_name(question, without_glued_participle(question, pattern))
+    pattern = with_possessor_kind(question, without_glued_name(question, without_glued_participle(question, pattern)))
     return with_asked_kind_counting(question, with_others_excluded(question, pattern))
 
 
@@ -160,6 +160,30 @@ def without_glued_name(question: str, pattern: PhraseGraphPattern) -> PhraseGrap
                if t.is_type and is_unknown(t.subject) and (found := _GLUED_NAME.match(t.object)) and said(found) else t
                for t in pattern.triples]
     return pattern if triples == list(pattern.triples) else replace(pattern, triples=tuple(dict.fromkeys(triples)))
+
+
+# "Which state's largest city is Omaha?": the possessor's kind, what it has, and the one name that is
+_POSSESSOR_KIND = re.compile(r"^\s*(?i:which|what)\s+(?P<kind>[a-z]+(?:\s+[a-z]+)?)['’]s\s+(?P<relation>[a-z]+(?:\s+[a-z]+){0,2}?)"
+                             r"\s+(?:is|are|was|were)\s+(?:the\s+)?(?P<name>[A-Z0-9][\w&.,'’-]*(?:\s+(?!and\b)[\w&.,'’-]+)*?)"
+                             r"\s*[?.!]*\s*$")
+
+
+def with_possessor_kind(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"Which state's largest city is Omaha?" decoded as `?u1 | largest city | Omaha` (or worse: "What
+    sports team's arena is The Palace of Auburn Hills" as `?u1 | sports team | ?u2 ; ?u2 | is a | arena
+    ...`): the answer is of the kind before the possessive and has the named thing as its relation,
+    `?u1 | is a | state ; ?u1 | largest city | Omaha`, as every such question of the training data says."""
+    found = _POSSESSOR_KIND.match(question)
+    if found is None or pattern.form is not QuestionForm.LIST or pattern.comparisons or pattern.ordering is not None:
+        return pattern
+    kind, relation, name = found.group("kind"), found.group("relation"), found.group("name")
+    typed = PhraseTriple(ANSWER, TYPE_RELATION, kind)
+    if any(t.is_type and t.subject == ANSWER and same_words(t.object, kind) for t in pattern.triples):
+        return pattern
+    related = [t for t in pattern.triples if not t.is_type and ANSWER in t.nodes() and name in t.nodes()]
+    if len(related) == 1 and len(pattern.triples) == 1:
+        return replace(pattern, triples=(typed, *pattern.triples))
+    return PhraseGraphPattern((typed, PhraseTriple(ANSWER, relation, name)))
 
 
 _KIND_IN_PLACE = re.compile(r"^\s*(?:who|which|what)\s+(?:is|are|was|were)\s+the\s+(?P<kind>[a-z]+(?:\s+[a-z]+)?)\s+"
