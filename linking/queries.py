@@ -786,9 +786,11 @@ def counted_instead(pattern: PhraseGraphPattern, nodes: frozenset[str]) -> Phras
     if not nodes:
         return pattern
     ordering = pattern.ordering
-    if ordering is not None and ordering.node in nodes:
+    if ordering is not None and ordering.node in nodes and not ordering.per_group:
         ordering = replace(ordering, by_count=True)
-    comparisons = tuple(replace(c, by_count=True) if c.node in nodes else c for c in pattern.comparisons)
+    # a comparison of an aggregate of the same unknown ("an average attendance above 2000") stays one
+    comparisons = tuple(replace(c, by_count=True) if c.node in nodes and not c.per_group else c
+                        for c in pattern.comparisons)
     return replace(pattern, ordering=ordering, comparisons=comparisons)
 
 

@@ -609,3 +609,14 @@ def test_a_compared_value_is_read_in_the_unit_its_predicate_names() -> None:
     assert in_predicate_unit(Comparison("?unknown3", ">", "0.02 kg"), body).value == "20"
     for node, value in (("?unknown2", "15 mm"), ("?unknown2", "6"), ("?unknown3", "6 cm"), ("?unknown4", "6 cm")):
         assert in_predicate_unit(Comparison(node, ">", value), body).value == value
+
+
+def test_counting_instead_leaves_an_aggregate_compared_alone() -> None:
+    """"an average attendance above 2000 or a highest attendance below 900" read onto one unknown: the plain
+    comparison becomes a count, the average stays an average (before, building it raised an error)."""
+    from linking.queries import counted_instead
+
+    pattern = PhraseGraphPattern.from_text("list :: ?u1 | is a | stadiums ; ?u1 | attendance | ?u2 :: order ?u2 desc 1 "
+                                           ":: filter avg ?u2 > 2000 :: filter ?u2 < 900")
+    counted = counted_instead(pattern, frozenset({"?unknown2"}))
+    assert [(c.aggregate, c.by_count) for c in counted.comparisons] == [("avg", False), (None, True)]
