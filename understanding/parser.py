@@ -103,9 +103,11 @@ from understanding.syntax import (
     kind_holding_a_thing,
     kind_of_an_owned_things_relation,
     kind_related_to_name,
+    kind_verbed_with_value,
     kind_verbing_name,
     named_compared_with_named,
     named_compared_with_value,
+    named_having_a_thing,
     named_holding_a_thing,
     named_related_to_named,
     negated_link,
@@ -130,7 +132,8 @@ _TEXT_READERS = (attribute_of_a_name, restricted_comparison, coordinated_compari
                  kind_related_to_name, through_a_clause, kind_of_an_owned_things_relation, value_as_attribute,
                  place_of_a_name, kind_having_a_thing, stated_value_of_kind, same_as_named, kind_a_name_relates_to,
                  restricted_kind_related, placed_kind_related, kind_compared, kind_having_own, kind_verbing_name,
-                 named_related_to_named, kind_holding_a_thing, named_holding_a_thing, participle_chain)
+                 named_related_to_named, kind_holding_a_thing, named_holding_a_thing, participle_chain,
+                 kind_verbed_with_value, named_having_a_thing)
 
 MAX_QUESTION_CHARS = 1000
 MAX_ALTERNATIVES = 2  # readings after the best one kept for a second try (`UnderstoodQuestion.alternatives`)
@@ -677,6 +680,9 @@ class QuestionParser:
         held = named_holding_a_thing(understood.question)  # "Does the X BOM contain any part from a German supplier?"
         if held is not None and not _same_reading(held, understood.pattern):
             return held, AnswerKind.BOOLEAN
+        had = named_having_a_thing(understood.question)  # "Does 'X' provide a replication package?"
+        if had is not None and not _same_reading(had, understood.pattern):
+            return had, AnswerKind.BOOLEAN
         related_names = named_related_to_named(understood.question)  # "Is the service X eligible for the product Y?"
         if related_names is not None and not set(related_names.nodes()) <= set(understood.pattern.nodes()):
             return related_names, AnswerKind.BOOLEAN
@@ -696,6 +702,10 @@ class QuestionParser:
                     "?unknown2", having.triples[-1].relation.split()[-1], "?unknown3"),))):
                 return _NextReading(having), None  # the model kept the thing ("contain a sensor" as `| sensor`)
             return having, AnswerKind.NUMBER if having.form is QuestionForm.COUNT else AnswerKind.RESOURCE
+        verbed = kind_verbed_with_value(understood.question)  # "Which papers were evaluated with a case study?"
+        if verbed is not None and (not _says_all(understood.pattern, verbed) or not any(
+                same_words(node, verbed.triples[-1].object) for node in understood.pattern.nodes())):
+            return verbed, AnswerKind.NUMBER if verbed.form is QuestionForm.COUNT else AnswerKind.RESOURCE
         own = kind_having_own(understood.question)  # "How many hardware products have a compatible product?"
         if own is not None and not _says_all(understood.pattern, own):
             return own, AnswerKind.NUMBER if own.form is QuestionForm.COUNT else AnswerKind.RESOURCE

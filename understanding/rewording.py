@@ -32,9 +32,13 @@ _TOLD_FIRST = re.compile(r"^(?!\s*" + _ASKING + r")[^?]*?(?:\s[-\u2013\u2014]\s|
                          r"(?P<asked>" + _ASKING + r"[^?]*\?)\s*$")
 # "Which of our hardware products come from ...?" asks what "Which hardware products ...?" asks; the
 # model, trained on few such questions, makes the things asked among an intermediate node
-_WHICH_OF_OUR = re.compile(r"^(?P<wh>which|what|how\s+many(?=\s+of\s+our\b))\s+of\s+(?:all\s+)?(?:our|the)\s+"
+_WHICH_OF_OUR = re.compile(r"^(?P<wh>which|what|how\s+many(?=\s+of\s+(?:our|the)\b))\s+of\s+(?:all\s+)?(?:our|the)\s+"
                            r"(?!(?:two|three|four|five|following|above|below|these|those)\b)(?=(?:[a-z-]+\s+){0,2}[a-z]+s\s+(?!of\b)[a-z])",
                            re.IGNORECASE)
+# "How much is the Sensor Warp?", "how much is product C721-7900144 (price in EUR)?": a named thing's price
+_HOW_MUCH_IS_NAMED = re.compile(r"^\s*(?i:how\s+much)\s+(?:is|are)\s+(?:the\s+)?(?:(?:product|service|item|hardware(?:\s+item)?)\s+)?"
+                                r"(?P<name>[A-Z0-9][\w&'-]*(?:\s+[A-Z0-9][\w&'-]*)*)\s*"
+                                r"(?:\(\s*(?:price|cost)(?:\s+in\s+[A-Za-z\u20ac$]+)?\s*\))?\s*[?.!]?\s*$")
 # "Cheapest sensor?", "Most reliable resistor from Japan?": a superlative noun phrase asked alone
 _ELLIPTIC_SUPERLATIVE = re.compile(r"^\s*(?:the\s+)?(?P<phrase>(?:most|least)\s+[a-z]+\s+[a-z]|(?P<word>[a-z]+)\s+[a-z])",
                                    re.IGNORECASE)
@@ -703,7 +707,8 @@ def read_text(question: str) -> str:
     "of every X" as "of all Xs", an attribute of a name asked alone ("price of X?", "email waldtraud
     kuttner") as "What is the price of X?" (a name typed in lower case capitalised), "Who are X's colleagues
     in her department?" as "Who works in the same department as X?", "Is A in the same X as B?" as "Are A
-    and B in the same X?", "any supplier in X?" as "Which supplier is in X?"; the understood question keeps
+    and B in the same X?", "any supplier in X?" as "Which supplier is in X?", "How much is X?" as "What is the
+    price of X?"; the understood question keeps
     the words as asked."""
     question = asked_plainly(_terse_attribute(spelled(question)))
     question = question[:1].upper() + question[1:]  # "how many people work in Data Services" as asked formally
@@ -719,6 +724,9 @@ def read_text(question: str) -> str:
         group = grouped.group("group")
         question = f"{asked[:1].upper()}{asked[1:]} {group[:1].lower()}{group[1:]}{grouped.group('end') or '?'}"
     question = _WHICH_OF_OUR.sub(lambda found: found.group("wh") + " ", question)
+    priced = _HOW_MUCH_IS_NAMED.match(question)
+    if priced is not None:
+        question = f"What is the price of {priced.group('name')}?"
     elliptic = _ELLIPTIC_SUPERLATIVE.match(question)
     word = (elliptic.group("word") or "most").lower() if elliptic is not None else ""
     if word in SUPERLATIVE_DESCENDING and word not in ("first", "best", "max", "min") and \

@@ -1134,6 +1134,29 @@ _HAVING_A_THING = re.compile(
     r"\s*[?.!]?$")  # (not "expertise in rheostats": the model relates expertise to rheostats)
 
 
+# "Does 'Trace Link Recovery for Software Architecture Documentation' provide a replication package?", "Does the
+# paper X reference a threats-to-validity guideline?": whether a named thing has a thing of a kind
+_NAMED_HAVING_A_THING = re.compile(
+    r"^(?:does|did)\s+(?:the\s+(?:paper|study|article|publication|work)\s+)?(?:'(?P<quoted>[^']+)'|\"(?P<double>[^\"]+)\"|"
+    r"[\u2018\u201c](?P<curly>[^\u2019\u201d]+)[\u2019\u201d]|(?P<name>" + _NAME_OR_CODE + r"))\s+"
+    r"(?P<verb>provide|offer|reference|report|mention)\s+(?:an?\s+|any\s+|some\s+)?"
+    r"(?P<thing>[a-z][a-z-]*(?: (?!(?:in|of|for|with|from|on|at|by|to|about)\b)[a-z][a-z-]*){0,3})\s*[?.!]?$")
+
+
+def named_having_a_thing(question: str) -> PhraseGraphPattern | None:
+    """"Does 'Trace Link Recovery ...' provide a replication package?" as `boolean :: Trace Link Recovery ... |
+    provide replication package | ?u1 :: filter ?u1 != false`: what `kind_having_a_thing` asks of things of a
+    kind, asked of one named thing (the model copies the title into both ends); None for anything else."""
+    found = _lowered_match(question, _NAMED_HAVING_A_THING)
+    if found is None or found.group("thing").split()[0] in _NOT_ATTRIBUTES | _COMPARING_WORDS:
+        return None
+    name = found.group("quoted") or found.group("double") or found.group("curly") or found.group("name")
+    return PhraseGraphPattern(form=QuestionForm.BOOLEAN,
+                              triples=(PhraseTriple(name.strip(), f"{found.group('verb')} {found.group('thing')}",
+                                                    ANSWER),),
+                              comparisons=(Comparison(ANSWER, "!=", "false"),))
+
+
 # "How many hardware products have a compatible product?", "Which employees have a phone number?" (not
 # "expertise in rheostats", which relates expertise to rheostats)
 _HAVING_OWN = re.compile(_COUNTED_OR_LISTED_KIND + r"(?:have|has)\s+(?:an?\s+|any\s+)?"
@@ -1164,6 +1187,27 @@ def kind_having_a_thing(question: str) -> PhraseGraphPattern | None:
     relation = f"{verb_base(found.group('verb'))} {found.group('thing')}"
     return replace(asked, triples=(*asked.triples, PhraseTriple(ANSWER, relation, "?unknown2")),
                    comparisons=(Comparison("?unknown2", "!=", "false"),))
+
+
+# "Which papers were evaluated with a case study?", "How many papers were evaluated by means of a controlled
+# experiment?": things a participle relates to a value written in lower case (which the model leaves out)
+_VERBED_WITH_VALUE = re.compile(
+    _COUNTED_OR_LISTED_KIND + r"(?:are|is|were|was|have\s+been|has\s+been)\s+(?P<verb>[a-z]+ed)\s+"
+    r"(?P<preposition>with|using|through|via|by\s+means\s+of|by\s+way\s+of)\s+(?:an?\s+|the\s+)?"
+    r"(?P<value>[a-z][a-z-]*(?: (?!(?:and|or|but|in|of|for|with|from|on|at|by|to|about)\b)[a-z][a-z-]*){0,3})\s*[?.!]?$")
+
+
+def kind_verbed_with_value(question: str) -> PhraseGraphPattern | None:
+    """"Which papers were evaluated with a case study?" as `?u1 | is a | papers ; ?u1 | evaluated with |
+    case study` (counted after "How many"; "ICSA papers" keeps its qualifying name): the value is named by
+    common words, which the model drops; None for anything else."""
+    read = _counted_or_listed(question, _VERBED_WITH_VALUE, "value")
+    if read is None:
+        return None
+    found, asked = read
+    preposition = " ".join(found.group("preposition").split())
+    return replace(asked, triples=(*asked.triples, PhraseTriple(ANSWER, f"{found.group('verb')} {preposition}",
+                                                                found.group("value"))))
 
 
 def _counted_or_listed(question: str, shape: re.Pattern[str],
@@ -1208,6 +1252,9 @@ _PLACE_OF_NAME = (
     # "In which country is the supplier of product J785-9314350 located?": the place of a named thing's owned thing
     re.compile(r"^(?:in|at)\s+(?:which|what)\s+(?P<kind>[a-z]+(?: [a-z]+)?)\s+(?:is|are|was|were)\s+the\s+"
                r"(?P<owned>[a-z]+(?: [a-z]+)?)\s+(?:of|for)\s+" + _NAME + r"\s+" + _PLACE_VERB + r"\s*[?.!]?$"),
+    # "Which country is the supplier of the Planck Network Warp in?": the same, its preposition last
+    re.compile(r"^(?:which|what)\s+(?P<kind>[a-z]+(?: [a-z]+)?)\s+(?:is|are|was|were)\s+the\s+"
+               r"(?P<owned>[a-z]+(?: [a-z]+)?)\s+(?:of|for)\s+" + _NAME + r"(?:\s+" + _PLACE_VERB + r")?\s+(?:in|at)\s*[?.!]?$"),
 )
 
 
