@@ -964,6 +964,12 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
      "list :: ?u1 | is a | bill of lading ; ?u1 | total weight | ?u2 :: order ?u2 desc 1",
      "list :: ?u1 | is a | bill of lading ; ?u2 | lading | ?u1 ; ?u2 | is a | items ; ?u2 | weight | ?u3 "
      ":: order sum ?u3 desc 1"),
+    # a kind word after a name is the name's, not the relation's (without_glued_kind_word)
+    ("without_glued_kind_word", "What department does the product manager of the Predictive Maintenance service belong to?",
+     "list :: ?u1 | is a | department ; ?u2 | product manager | Predictive Maintenance ; ?u2 | service belong to | ?u1",
+     "list :: ?u1 | is a | department ; ?u2 | product manager | Predictive Maintenance ; ?u2 | belong to | ?u1"),
+    ("without_glued_kind_word", "Which services does the product manager of Predictive Maintenance handle?",
+     "list :: ?u1 | is a | services ; ?u2 | product manager | Predictive Maintenance ; ?u2 | handle | ?u1", None),
     # "Which <kind>'s <relation> is <name>?": the answer is of the kind before the possessive (with_possessor_kind)
     ("with_possessor_kind", "Which state's largest city is Omaha?", "list :: ?u1 | largest city | Omaha",
      "list :: ?u1 | is a | state ; ?u1 | largest city | Omaha"),
@@ -2697,6 +2703,8 @@ READER_CASES = [
     ("named_having_a_thing", "Does the Sensor Warp contain a capacitor?", None),  # a part of a kind, not a yes/no value
     ("place_of_a_name", "Which country is the supplier of the Planck Network Warp in?",
      "list :: ?u1 | country | ?u2 ; ?u2 | supplier | Planck Network Warp"),
+    ("place_of_a_name", 'At which venue was "ECo-IoT: An Architectural Approach for Realizing Emergent Configurations" '
+     "published?", "list :: ?u1 | venue | ECo-IoT: An Architectural Approach for Realizing Emergent Configurations"),
     ("kind_having_a_thing", "Which papers provide Dublin Core metadata?", None),  # a name: not a kind of thing
     ("stated_value_of_kind", "Which papers are classified as personal experience papers?",
      "list :: ?u1 | is a | papers ; ?u1 | classified as | personal experience papers"),
@@ -3290,6 +3298,8 @@ def test_a_money_unit_read_as_the_compared_relation_is_the_price() -> None:
     ("How many of our Brazilian suppliers deliver at least one Capacitor?", "How many Brazilian suppliers deliver a Capacitor?"),
     ("How many of the papers provide a replication package?", "How many papers provide a replication package?"),
     ("How much is the Sensor Warp?", "What is the price of Sensor Warp?"),
+    ("I need the email of the boss of whoever is product manager for the Aluminum Switch",
+     "Give me the email of the boss of the product manager of the Aluminum Switch."),
     ("how much is product C721-7900144 (price in EUR)?", "What is the price of C721-7900144?"),
     ("Which department is in charge of our most expensive service?",
      "Which department is responsible for our most expensive service?"),

@@ -162,6 +162,26 @@ def without_glued_name(question: str, pattern: PhraseGraphPattern) -> PhraseGrap
     return pattern if triples == list(pattern.triples) else replace(pattern, triples=tuple(dict.fromkeys(triples)))
 
 
+# kind words a question puts after a name ("the Predictive Maintenance service")
+# (not "department": rewording writes "the department X" as "the X department" before the repairs read it)
+_KIND_AFTER_NAME = frozenset({"service", "product", "category", "supplier", "company", "paper"})
+
+
+def without_glued_kind_word(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"What department does the product manager of the Predictive Maintenance service belong to?" decoded
+    with `?u2 | service belong to | ?u1`: the kind word after the name is the name's, not the relation's
+    (`?u2 | belong to | ?u1`)."""
+    names = [n for n in pattern.nodes() if not is_unknown(n)]
+    triples = []
+    for triple in pattern.triples:
+        first, _, rest = triple.relation.partition(" ")
+        if not triple.is_type and rest and first.lower() in _KIND_AFTER_NAME and any(
+                re.search(rf"{re.escape(name)}\s+{re.escape(triple.relation)}\b", question) for name in names):
+            triple = replace(triple, relation=rest)
+        triples.append(triple)
+    return pattern if triples == list(pattern.triples) else replace(pattern, triples=tuple(triples))
+
+
 # "Which state's largest city is Omaha?": the possessor's kind, what it has, and the one name that is
 _POSSESSOR_KIND = re.compile(r"^\s*(?i:which|what)\s+(?P<kind>[a-z]+(?:\s+[a-z]+)?)['’]s\s+(?P<relation>[a-z]+(?:\s+[a-z]+){0,2}?)"
                              r"\s+(?:is|are|was|were)\s+(?:the\s+)?(?P<name>[A-Z0-9][\w&.,'’-]*(?:\s+(?!and\b)[\w&.,'’-]+)*?)"
@@ -245,12 +265,12 @@ def with_named_by_its_kind(question: str, pattern: PhraseGraphPattern) -> Phrase
 def finished(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """Repairs applied last, to every reading, including those the syntax readers write: the ordinal's
     offset, the participle before "by a <noun>", a bound in cents, the agents' origin, a bound on an
-    average the things have, an attribute the things lack (after the negations are read) and the unit a
-    compared value is stated in."""
+    average the things have, an attribute the things lack (after the negations are read), the unit a
+    compared value is stated in and a kind word after a name left out of the relation."""
     pattern = with_stated_limit(question, with_agent_phrase(question, with_quoted_title(question, pattern)))
     pattern = with_cents(question, with_value_asked_too(question, with_stated_offset(question, pattern)))
     pattern = with_lacked_attribute(question, with_aggregate_compared(question, with_agents_origin(question, pattern)))
-    return with_stated_unit(question, pattern)
+    return without_glued_kind_word(question, with_stated_unit(question, pattern))
 
 
 _COMPARED_AGGREGATES = {"average": "avg", "mean": "avg", "total": "sum", "combined": "sum", "maximum": "max",

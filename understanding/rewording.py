@@ -344,7 +344,8 @@ _GREETING = re.compile(r"^\s*(?:hi|hello|hey|dear\s+\w+)(?:\s+there)?\s*[,!.:;-]
 _POLITE_ASKING = re.compile(r"^\s*(?:(?:please|kindly)\s+|(?:can|could|would|will)\s+you\s+(?:please\s+|kindly\s+)?"
                             r"(?:(?:tell|show)\s+me\s+|let\s+me\s+know\s+|find\s+out\s+)?|i(?:'d| would)\s+like\s+to\s+know\s+"
                             r"|i\s+want\s+to\s+know\s+|do\s+you\s+know\s+)(?=\w)", re.IGNORECASE)
-_MAY_I_HAVE = re.compile(r"^\s*(?:can|could|may)\s+i\s+(?:please\s+)?(?:get|have|see)\s+(?=\w)", re.IGNORECASE)
+_MAY_I_HAVE = re.compile(r"^\s*(?:(?:can|could|may)\s+i\s+(?:please\s+)?(?:get|have|see)|i\s+(?:need|want))\s+(?=(?:the|all)\b)",
+                         re.IGNORECASE)
 _POLITE_END = re.compile(r"\s*,?\s+please\s*(?=[?.!]?\s*$)", re.IGNORECASE)
 # "Please list everyone who reports to X." asks "Who reports to X?"
 _EVERYONE_WHO = re.compile(r"^\s*(?:list|show|give\s+me|name|find)\s+(?:all\s+)?(?:everyone|everybody|anyone|anybody|"
@@ -356,6 +357,8 @@ _AT_LEAST_ONE = re.compile(r"\bat\s+least\s+one\s+(?=[A-Za-z])(?!(?:of|more|othe
 _IN_CHARGE_OF = re.compile(r"\b(?:is|are|was|were)\s+in\s+charge\s+of\b", re.IGNORECASE)
 # "whoever heads the Data Services department": the head of it
 _WHOEVER = re.compile(r"\bwhoever\s+(?P<verb>heads|leads|manages|runs)\s+(?=the\b|[A-Z])")
+# "the boss of whoever is product manager for the Aluminum Switch": the role's holder
+_WHOEVER_IS = re.compile(r"\bwhoever\s+is\s+(?:the\s+)?(?P<role>[a-z]+(?:\s+[a-z]+)?)\s+(?:for|of)\s+(?=the\b|[A-Z0-9])")
 _WHOEVER_ROLE = {"heads": "head", "leads": "lead", "manages": "manager", "runs": "head"}
 # "Which department has the most people in it?": "in it" says nothing more
 _IN_IT = re.compile(r"\b(?P<counted>(?:most|fewest|least|more|fewer)\s+[a-z]+)(?:\s+(?:working|employed|listed|based))?\s+in\s+"
@@ -523,8 +526,9 @@ def _spelled_word(found: re.Match[str]) -> str:
 
 def asked_plainly(question: str) -> str:
     """The question without the words that ask it politely or as a chat would ("Hi, which oscillator
-    ...", "Could you tell me which ...", "Can I get the email ...", "..., please"), "List everyone who X"
-    as "Who X?", "whoever heads the X" as "the head of the X", "in it" after a count left out, a kind
+    ...", "Could you tell me which ...", "Can I get the email ...", "I need the email ...", "..., please"), "List
+    everyone who X" as "Who X?", "whoever heads the X" as "the head of the X", "whoever is product manager
+    for X" as "the product manager of X", "in it" after a count left out, a kind
     compared without a verb ("breakers heavier than 18 g") as "Which breakers are heavier than 18 g?", and
     "Are there X? Which ones?" as "Which X?", a bare noun phrase ("suppliers from brazil") as "Give me the
     suppliers from brazil.", "whats" as "what is", a yes/no question with its verb
@@ -545,6 +549,7 @@ def asked_plainly(question: str) -> str:
     if (everyone := _EVERYONE_WHO.match(question)) is not None:
         question = f"Who {everyone.group('rest')}?"
     question = _WHOEVER.sub(lambda found: f"the {_WHOEVER_ROLE[found.group('verb')]} of ", question)
+    question = _WHOEVER_IS.sub(lambda found: f"the {found.group('role')} of ", question)
     if (need := _NEED_ITS.match(question)) is not None and len(re.findall(r"\b[A-Z][a-z]+\s+[A-Z]", need.group("first"))) == 1:
         question = f"What is the {need.group('wanted').lower()} of {need.group('name')}?"
     question = _HYPHENATED_ORDINAL.sub(r"\g<ordinal> ", question)

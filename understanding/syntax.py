@@ -1252,6 +1252,10 @@ _PLACE_OF_NAME = (
     # "In which country is the supplier of product J785-9314350 located?": the place of a named thing's owned thing
     re.compile(r"^(?:in|at)\s+(?:which|what)\s+(?P<kind>[a-z]+(?: [a-z]+)?)\s+(?:is|are|was|were)\s+the\s+"
                r"(?P<owned>[a-z]+(?: [a-z]+)?)\s+(?:of|for)\s+" + _NAME + r"\s+" + _PLACE_VERB + r"\s*[?.!]?$"),
+    # "At which venue was "ECo-IoT: An Architectural Approach ..." published?": where a quoted title appeared
+    re.compile(r"^(?:in|at)\s+(?:which|what)\s+(?P<kind>[a-z]+(?: [a-z]+)?)\s+(?:is|are|was|were)\s+(?:the\s+[a-z]+\s+)?"
+               r"[\"'\u201c\u2018](?P<name>[^\"\u201d\u2019]+?)[\"'\u201d\u2019]\s+(?P<verb>published|presented|located|based)"
+               r"\s*[?.!]?$"),
     # "Which country is the supplier of the Planck Network Warp in?": the same, its preposition last
     re.compile(r"^(?:which|what)\s+(?P<kind>[a-z]+(?: [a-z]+)?)\s+(?:is|are|was|were)\s+the\s+"
                r"(?P<owned>[a-z]+(?: [a-z]+)?)\s+(?:of|for)\s+" + _NAME + r"(?:\s+" + _PLACE_VERB + r")?\s+(?:in|at)\s*[?.!]?$"),
