@@ -253,3 +253,24 @@ async def describe_predicates(endpoint: Endpoint, iris: Sequence[str]) -> dict[s
         if text:
             described[iri] = " ".join(text.split())
     return described
+
+
+RDF_TYPE_IRI = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+
+
+async def member_predicate(endpoint: Endpoint, container_class: str) -> str | None:
+    """The predicate that holds the members of a container class's instances (ORKG's `List` of
+    authors holds each name by `hasListElement`): the one most of its statements use besides type and
+    labels, if it is used at least twice as often as any other; None otherwise or on an error."""
+    skipped = ", ".join(iri_ref(p) for p in (RDF_TYPE_IRI, *(await endpoint.profile()).label_predicates))
+    query = (f"SELECT ?m (COUNT(*) AS ?n) WHERE {{ ?c a {iri_ref(container_class)} . ?c ?m ?v "
+             f"FILTER(?m NOT IN ({skipped})) }} GROUP BY ?m ORDER BY DESC(?n) LIMIT 2")
+    try:
+        result = await endpoint.sparql.select(query)
+    except SparqlError as exc:
+        log.info("no member predicate for %s: %s", container_class, exc)
+        return None
+    counts = [(row["m"].value, int(row["n"].value)) for row in result.rows if "m" in row and "n" in row]
+    if not counts or (len(counts) > 1 and counts[0][1] < 2 * counts[1][1]):
+        return None
+    return counts[0][0]

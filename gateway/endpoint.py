@@ -55,6 +55,7 @@ class Endpoint:
         self._profile_lock = asyncio.Lock()
         self._labels: dict[str, str | None] = {}
         self._predicate_text: dict[str, str] = {}
+        self._members: dict[str, str | None] = {}
 
     @property
     def name(self) -> str:
@@ -118,6 +119,15 @@ class Endpoint:
             with endpoint_setup():  # kept for every later question: counted apart, like the setup
                 self._predicate_text.update(await describe_predicates(self, missing))
         return {iri: self._predicate_text[iri] for iri in iris if iri in self._predicate_text}
+
+    async def member_predicate(self, container_class: str) -> str | None:
+        """The predicate holding the members of a container class's instances (asked once per class)."""
+        from gateway.discovery import member_predicate
+
+        if container_class not in self._members:
+            with endpoint_setup():  # kept for every later question: counted apart, like the setup
+                self._members[container_class] = await member_predicate(self, container_class)
+        return self._members[container_class]
 
     async def close(self) -> None:
         await self.sparql.close()

@@ -102,6 +102,7 @@ from understanding.repairs import (
 
 NAME = "kgqan"
 CONTAINER_CLASSES = ("list", "seq", "bag", "alt", "collection", "container")
+MEMBER_FACTOR = 1.01  # a container's members read through it are what is asked, a little ahead of the container
 COUNTED_ALTERNATIVES = 5000  # how many things each alternative of a count question may list
 MERGE_MIN_SCORE = 0.7  # a relation phrase must name a class this clearly to be read as one
 # Two-hop readings (through a value's holder or an intermediate node) are many: only those whose
@@ -1052,6 +1053,11 @@ class KgqanPath:
         degrees = node_degrees(pattern.triples)
         for triple in triples:
             anchor = _entity_anchor(triple)
+            far = (triple.object if anchor == triple.subject else triple.subject) if anchor is not None else None
+            if anchor is not None and far is not None and not is_unknown(far) and nodes.get(anchor) and \
+                    nodes.get(far) and all(c.is_literal for c in nodes[anchor]) and \
+                    not any(c.is_literal for c in nodes[far]):
+                anchor = far  # "Is Uwe Zdun one of the authors of X?": the thing has the paths, the value only its holders
             if anchor is not None:
                 sets = {}
                 for candidate in nodes.get(anchor, []):
@@ -1094,6 +1100,7 @@ class KgqanPath:
                 ranked[key] = await self.relation_linker.rank(triple.relation, predicate_set, endpoint,
                                                               top_k=options.predicates_per_edge,
                                                               descriptions=descriptions, class_words=class_words)
+                ranked[key] = await _with_container_members(ranked[key], predicate_set, endpoint)
                 if anchor not in held:
                     weak = not ranked[key] or ranked[key][0].score < MIN_HOP_SCORE  # no predicate of theirs fits
                     holding = holds and not any(  # "contain" may name a record's link to a thing of no said kind
@@ -1685,6 +1692,23 @@ def _named_tail(phrase: str) -> str | None:
     Matrix"), else None."""
     found = _LOWER_THEN_NAME.match(phrase.strip())
     return found.group("name") if found else None
+
+
+async def _with_container_members(ranked: list[LinkedPredicate], around: PredicateSet,
+                                  endpoint: Endpoint) -> list[LinkedPredicate]:
+    """Predicates leading to containers ("the authors" of a paper as one `List` node) also read one hop
+    more, to the containers' members (`authors/hasListElement`), a little ahead of the container itself:
+    what is counted, ordered or listed are the members ("How many authors does X have?"). One request
+    per container class and endpoint."""
+    members: list[LinkedPredicate] = []
+    for predicate in ranked:
+        if predicate.direction != OUT or predicate.literal or predicate.through or predicate.value_of:
+            continue
+        containers = sorted(c for c in around.ends.get((predicate.iri, OUT), ()) if _is_container(c))
+        member = await endpoint.member_predicate(containers[0]) if containers else None
+        if member is not None:
+            members.append(replace(predicate, value_of=member, literal=True, score=predicate.score * MEMBER_FACTOR))
+    return sorted([*ranked, *members], key=lambda p: -p.score) if members else ranked
 
 
 def _is_container(class_iri: str) -> bool:

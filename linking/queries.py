@@ -267,7 +267,10 @@ class QueryBuilder:
                 if asks_class:
                     predicate = replace(predicate, score=predicate.score * MERGE_FACTOR)
                 if predicate.through or predicate.value_of:
-                    if not is_unknown(edge.other) or (predicate.direction != OUT and (
+                    # "Is Uwe Zdun one of the authors of X?": a named value held one hop on (`authors/hasListElement`)
+                    held_value = bool(predicate.value_of) and not predicate.through and edge.other in chosen and \
+                        chosen[edge.other].is_literal
+                    if (not is_unknown(edge.other) and not held_value) or (predicate.direction != OUT and (
                             predicate.value_of or edge.other in valued - {ANSWER})):
                         continue  # an ordered, compared or aggregated value is never a subject
                     start, first = anchor, ""

@@ -75,6 +75,8 @@ def alternatives_asked(question: str) -> Alternatives | None:
         first, second = found.group("first").strip(), found.group("second").strip()
         return Alternatives(_put(question, found, first), _put(question, found, second), (first, second))
     found = _NAMES.search(question)
+    if found is not None and _quoted(question, found):
+        return None
     if found is None:
         words = _WORDS.search(question)
         if words is None or {words.group("first"), words.group("second")} & (_NOT_ALTERNATIVES | STOP_WORDS) or \
@@ -106,11 +108,21 @@ _JOINT = re.compile(r"\b(?:both|same|between|common|together|compare|than|either
                     r"did|has|have|can)\b", re.IGNORECASE)
 
 
+# a quoted title ("How many authors does "A Framework for the Automation and Execution of ..." have?")
+_QUOTED = re.compile(r"(?<!\w)([\"\u201c\u2018]|')(?P<inside>.+?)([\"\u201d\u2019]|')(?!\w)")
+
+
+def _quoted(question: str, found: re.Match[str]) -> bool:
+    """Whether the match lies inside a quoted title: one name, whatever "and" or "or" it holds."""
+    return any(q.start("inside") <= found.start() and found.end() <= q.end("inside") for q in _QUOTED.finditer(question))
+
+
 def two_names_asked(question: str) -> tuple[str, str] | None:
     """The two names a question asks about one after the other ("... of A and B"), or None (also where the
-    question relates them to each other: "both", "the same", "than", a yes/no question)."""
+    question relates them to each other: "both", "the same", "than", a yes/no question, or the names are
+    in one quoted title)."""
     found = _TWO_NAMES.search(question)
-    if found is None or _JOINT.search(question):
+    if found is None or _JOINT.search(question) or _quoted(question, found):
         return None
     return found.group("first"), found.group("second")
 

@@ -196,6 +196,27 @@ async def test_a_vertex_leads_to_the_answer_through_an_intermediate_node(path: K
     assert result.sparql_requests < 30
 
 
+async def test_a_containers_members_are_counted_and_ranked(path: KgqanPath, virtuoso) -> None:  # noqa: ANN001
+    # "How many authors does X have?": the members of the paper's one authors List, not the list
+    title = "Aligning Architecture with Business Goals in the Automotive Domain"
+    async with open_endpoint(virtuoso, "orkg-path-members", "orkg") as orkg:
+        assert await orkg.member_predicate("http://orkg.org/orkg/class/List") == \
+            "http://orkg.org/orkg/predicate/hasListElement"
+        counted = await path.answer_understood(
+            understood(f"count :: ?u1 | authors | {title}", AnswerType(AnswerKind.NUMBER)), orkg, KGQAN_ONLY)
+        truth = await orkg.sparql.select(
+            f'SELECT (COUNT(?a) AS ?n) WHERE {{ ?p <http://www.w3.org/2000/01/rdf-schema#label> "{title}" ; '
+            '<http://orkg.org/orkg/predicate/authors>/<http://orkg.org/orkg/predicate/hasListElement> ?a }')
+        most = await path.answer_understood(
+            understood("list :: ?u1 | is a | paper ; ?u1 | authors | ?u2 :: order count ?u2 desc 1",
+                       AnswerType(AnswerKind.RESOURCE, "paper")), orkg, KGQAN_ONLY)
+        longest = await orkg.sparql.select(
+            "SELECT ?p WHERE { ?p a <http://orkg.org/orkg/class/Paper> ; <http://orkg.org/orkg/predicate/authors>/"
+            "<http://orkg.org/orkg/predicate/hasListElement> ?a } GROUP BY ?p ORDER BY DESC(COUNT(?a)) LIMIT 1")
+    assert int(truth.rows[0]["n"].value) > 1 and [a.value for a in counted.answers] == [truth.rows[0]["n"].value]
+    assert [a.value for a in most.answers] == [longest.rows[0]["p"].value]
+
+
 async def test_a_named_node_that_names_a_class_is_read_as_its_members(path: KgqanPath, concert: Endpoint) -> None:
     # imperfect patterns put the class where a name would be: "the average age of singers"
     result = await path.answer_understood(
@@ -1157,6 +1178,7 @@ async def test_things_of_the_asked_kind_in_a_named_holder_are_found_through_its_
     ("Which products are supplied by Bennett, Best and Jacobson?", None),  # the last two of a list of names
     ("Do Lili Geier and Erhard Fried work in the same department?", None),  # related to each other
     ("Which products are compatible with both A100 and B200?", None),
+    ('How many authors does "A Framework for the Automation and Execution of Workflows" have?', None),  # one title
 ])
 def test_two_names_asked_one_after_the_other(question: str, names: tuple[str, str] | None) -> None:
     from linking.split import two_names_asked
@@ -1366,6 +1388,7 @@ async def test_a_bound_in_centimetres_against_a_width_in_millimetres(path: Kgqan
     ("Show the singers with a net worth above 28 million or whose citizenship is France.", None, None),
     ("How many singers are either male or younger than 30?", None, None),  # a word, then a comparison
     ("Find the names of museums with more than 30 staff or opened after 2010.", None, None),  # two clauses
+    ("Which papers cite 'Pride or Prejudice in Software Architecture'?", None, None),  # one quoted title
 ])
 def test_alternatives_asked_split_at_or(question: str, first: str | None, second: str | None) -> None:
     from linking.split import alternatives_asked
