@@ -2697,6 +2697,11 @@ READER_CASES = [
      "count :: ?u1 | is a | papers ; ?u1 | papers | ICSA ; ?u1 | evaluated by means of | controlled experiment"),
     ("kind_verbed_with_value", "Which papers were evaluated with a case study in 2020?", None),  # more than a value
     ("kind_verbed_with_value", "Which products are supplied by Bryan-James?", None),
+    ("kind_with_counted_things", "Which papers have more than seven authors?",
+     "list :: ?u1 | is a | papers ; ?u1 | authors | ?u2 :: filter count ?u2 > seven"),
+    ("kind_with_counted_things", "How many departments have at least 5 employees?",
+     "count :: ?u1 | is a | departments ; ?u1 | employees | ?u2 :: filter count ?u2 >= 5"),
+    ("kind_with_counted_things", "Which papers have more than seven authors from Germany?", None),
     ("named_having_a_thing", "Does 'Trace Link Recovery for Software Architecture Documentation' provide a replication "
      "package?", "boolean :: Trace Link Recovery for Software Architecture Documentation | provide replication package | "
      "?u1 :: filter ?u1 != false"),

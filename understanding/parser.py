@@ -105,6 +105,7 @@ from understanding.syntax import (
     kind_related_to_name,
     kind_verbed_with_value,
     kind_verbing_name,
+    kind_with_counted_things,
     named_compared_with_named,
     named_compared_with_value,
     named_having_a_thing,
@@ -133,7 +134,8 @@ _TEXT_READERS = (attribute_of_a_name, restricted_comparison, coordinated_compari
                  place_of_a_name, kind_having_a_thing, stated_value_of_kind, same_as_named, kind_a_name_relates_to,
                  restricted_kind_related, placed_kind_related, kind_compared, kind_having_own, kind_verbing_name,
                  named_related_to_named, kind_holding_a_thing, named_holding_a_thing, participle_chain,
-                 kind_verbed_with_value, named_having_a_thing)
+                 kind_verbed_with_value, named_having_a_thing,
+                 kind_with_counted_things)
 
 MAX_QUESTION_CHARS = 1000
 MAX_ALTERNATIVES = 2  # readings after the best one kept for a second try (`UnderstoodQuestion.alternatives`)
@@ -689,6 +691,9 @@ class QuestionParser:
         itself = self_compared(understood.question)  # "Which products are taller than they are wide?"
         if itself is not None:
             return itself, AnswerKind.NUMBER if itself.form is QuestionForm.COUNT else AnswerKind.RESOURCE
+        counted = kind_with_counted_things(understood.question)  # "Which papers have more than seven authors?"
+        if counted is not None and not _same_reading(counted, understood.pattern):
+            return _NextReading(counted), None  # the model's grouping reading fits a graph where the things are a class
         counts = count_compared_with_named(understood.question)  # "Which departments have more members than X?"
         if counts is not None:
             return counts, AnswerKind.NUMBER if counts.form is QuestionForm.COUNT else AnswerKind.RESOURCE

@@ -60,6 +60,7 @@ from understanding.grading import (
     COMPARATIVE_PHRASES,
     HAVING_VERB_FORMS,
     IMPLIED_ORDER,
+    NUMBER_WORDS,
     ORDINALS,
     SUPERLATIVE_DESCENDING,
     comparative_attribute,
@@ -1563,6 +1564,30 @@ def named_compared_with_value(question: str) -> PhraseGraphPattern | None:
     attribute, operator, value = compared
     return PhraseGraphPattern(form=QuestionForm.BOOLEAN, triples=(PhraseTriple(found.group("name"), attribute, ANSWER),),
                               comparisons=(Comparison(ANSWER, operator, value),))
+
+
+# "Which papers have more than seven authors?", "How many departments have at least 5 employees?": things of a
+# kind counted by how many things of theirs they have
+_KIND_WITH_COUNTED_THINGS = re.compile(
+    _COUNTED_OR_LISTED_KIND + r"(?:have|has|had|with)\s+(?P<bound>more\s+than|fewer\s+than|less\s+than|at\s+least|"
+    r"at\s+most|over|under|exactly)\s+(?P<number>\d+|" + "|".join(sorted(NUMBER_WORDS)) + r")\s+"
+    r"(?P<things>[a-z]+s)\s*[?.!]?$")
+_BOUND_OPERATOR = {"more than": ">", "over": ">", "fewer than": "<", "less than": "<", "under": "<", "at least": ">=",
+                   "at most": "<=", "exactly": "="}
+
+
+def kind_with_counted_things(question: str) -> PhraseGraphPattern | None:
+    """"Which papers have more than seven authors?" as `?u1 | is a | papers ; ?u1 | authors | ?u2 :: filter
+    count ?u2 > seven`: the answer's own things counted (the model reads Spider's grouping, `?u1 | papers |
+    ?u2 ; ?u2 | is a | authors`, which fits a graph where the counted things are a class); None for
+    anything else."""
+    read = _counted_or_listed(question, _KIND_WITH_COUNTED_THINGS, "things")
+    if read is None:
+        return None
+    found, asked = read
+    operator = _BOUND_OPERATOR[" ".join(found.group("bound").split())]
+    return replace(asked, triples=(*asked.triples, PhraseTriple(ANSWER, found.group("things"), "?unknown2")),
+                   comparisons=(Comparison("?unknown2", operator, found.group("number"), by_count=True),))
 
 
 # "Which departments have more members than the Engineering department?", "Which suppliers supply more products
