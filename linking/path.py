@@ -16,7 +16,7 @@ import asyncio
 import functools
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -160,6 +160,7 @@ NARROWER_SLACK = 0.05  # a next reading that only adds a class answers unless it
 NEXT_READING_REQUESTS = 15  # a poor fit is retried only below this many requests
 MIN_READING_REQUESTS = 6  # a next reading needs at least this many requests left of `max_requests`
 AFTER_EXECUTION = 3  # requests kept for after execution: containers, naming, labels
+DATED_NAME_MARGIN = 0.15  # "ECSA 2017" is ECSA and 2017 when "ECSA" alone fits a label this much better
 WHOLE_NAME_FIT = 0.95  # "Bennett, Best and Jacobson" is one name when a label matches it this well
 LABELLED_ANSWERS = 100  # answers presented with their labels: more (whole lists asked for) cost a request per 50
 EMPTY_READING_QUERIES = 6  # a reading whose best 6 queries find nothing gives way to the next reading
@@ -336,6 +337,7 @@ class KgqanPath:
         """The question understood, with names the model split read whole and values a relation phrase
         swallowed put back, where this graph has them (for answering and for generating SPARQL alike)."""
         understood = await self._whole_names(await self.understand(question), endpoint, options)
+        understood = await self._dated_names(understood, endpoint, options)
         understood = _each_reading(await self._compound_kinds(understood, endpoint), with_demonym_kinds)
         return with_counted_kind_reading(await self._swallowed_values(understood, endpoint))
 
@@ -358,6 +360,25 @@ class KgqanPath:
             return with_named_by_its_kind(understood.question, pattern)  # "the supplier Baker, Medina and George"
 
         return _each_reading(understood, merged)
+
+    async def _dated_names(self, understood: UnderstoodQuestion, endpoint: Endpoint,
+                           options: AskOptions) -> UnderstoodQuestion:
+        """Readings with "ECSA 2017" as the thing named "ECSA" and the year 2017 ("Which papers were presented
+        at ECSA 2017?": `?u1 | presented at | ECSA ; ?u1 | year | 2017`) where a label holding the name without
+        its year fits it clearly better than any fits the whole (two text searches per such name, which
+        linking then reuses)."""
+        readings = [understood.pattern, *understood.alternatives]
+        dated = list(dict.fromkeys(n for p in readings for n in p.nodes() if _DATED_NAME.match(n)))
+        if not dated:
+            return understood
+        found = await asyncio.gather(*(self.entity_linker.link_entities(n, endpoint, max_vertices=options.max_vertices)
+                                       for name in dated for n in (name, _DATED_NAME.match(name).group("name"))))
+        split = [name for name, whole, bare in zip(dated, found[::2], found[1::2], strict=True)
+                 if bare and re.search(rf"(?<!\w){re.escape(_DATED_NAME.match(name).group('name'))}(?!\w)", bare[0].label)
+                 and bare[0].score - max((hit.score for hit in whole), default=0.0) >= DATED_NAME_MARGIN]
+        if not split:
+            return understood
+        return _each_reading(understood, lambda pattern: with_dated_names(pattern, split))
 
     async def _compound_kinds(self, understood: UnderstoodQuestion, endpoint: Endpoint) -> UnderstoodQuestion:
         """Readings with "bill of material" as one kind where the model split it into a relation and a
@@ -1490,6 +1511,30 @@ def _joined_by_one_predicate(result: PathResult) -> bool:
 
 def _said_yes(result: PathResult) -> bool:
     return any(a.kind == "boolean" and a.value == "true" for a in result.answers)
+
+
+# "ECSA 2017", "ICSA 2021": a name and a year
+_DATED_NAME = re.compile(r"^(?P<name>[A-Z][\w&.-]*(?: [A-Z][\w&.-]*)*) (?P<year>(?:19|20)\d\d)$")
+
+
+def with_dated_names(pattern: PhraseGraphPattern, names: Sequence[str]) -> PhraseGraphPattern:
+    """The pattern with each of `names` ("ECSA 2017") as the name without its year, the year related to
+    the same unknown (`?u1 | year | 2017`)."""
+    triples: list[PhraseTriple] = []
+    for triple in pattern.triples:
+        for name in names:
+            if name in triple.nodes() and not triple.is_type:
+                found = _DATED_NAME.match(name)
+                assert found is not None
+                bare, year = found.group("name"), found.group("year")
+                unknown = triple.subject if triple.object == name else triple.object
+                triple = PhraseTriple(bare if triple.subject == name else triple.subject, triple.relation,
+                                      bare if triple.object == name else triple.object)
+                if is_unknown(unknown):
+                    triples.append(triple)
+                    triple = PhraseTriple(unknown, "year", year)
+        triples.append(triple)
+    return replace(pattern, triples=tuple(dict.fromkeys(triples)))
 
 
 def _each_reading(understood: UnderstoodQuestion,

@@ -1455,3 +1455,23 @@ async def test_people_sharing_a_value_with_a_named_person_hold_it_as_that_person
     truth = await ck25.sparql.select(f'SELECT DISTINCT ?c WHERE {{ ?l <{PV}name> "Liese Adam" ; <{PV}memberOf> ?d . '
                                      f'?c <{PV}memberOf> ?d FILTER(?c != ?l) }}')
     assert truth.rows and {a.value for a in result.answers} == {r["c"].value for r in truth.rows}
+
+
+def test_a_dated_name_is_the_name_and_a_year() -> None:
+    from linking.path import with_dated_names
+
+    pattern = PhraseGraphPattern.from_text("list :: ?u1 | is a | papers ; ?u1 | presented at | ECSA 2017")
+    assert with_dated_names(pattern, ["ECSA 2017"]) == PhraseGraphPattern.from_text(
+        "list :: ?u1 | is a | papers ; ?u1 | presented at | ECSA ; ?u1 | year | 2017")
+    assert with_dated_names(pattern, []) == pattern
+
+
+async def test_a_dated_venue_is_split_where_the_graph_names_the_venue_alone(path: KgqanPath, virtuoso) -> None:  # noqa: ANN001
+    async with open_endpoint(virtuoso, "orkg-path-dated", "orkg") as orkg:
+        result = await path.answer("Which papers were presented at ECSA 2017?", orkg, KGQAN_ONLY)
+        truth = await orkg.sparql.select(
+            "SELECT ?p WHERE { ?p a <http://orkg.org/orkg/class/Paper> ; <http://orkg.org/orkg/predicate/venue> ?v ; "
+            '<http://orkg.org/orkg/predicate/publicationYear> "2017" . ?v <http://www.w3.org/2000/01/rdf-schema#label> '
+            '"European Conference on Software Architecture (ECSA)" }')
+    assert truth.rows and {a.value for a in result.answers} == {t.value for t in truth.column("p")}
+    assert "| ECSA ; ?u1 | year | 2017" in result.evidence.pattern
