@@ -970,6 +970,16 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
      "list :: ?u1 | is a | department ; ?u2 | product manager | Predictive Maintenance ; ?u2 | belong to | ?u1"),
     ("without_glued_kind_word", "Which services does the product manager of Predictive Maintenance handle?",
      "list :: ?u1 | is a | services ; ?u2 | product manager | Predictive Maintenance ; ?u2 | handle | ?u1", None),
+    # an acronym before a kind names the things' venue or group (with_acronym_qualifier)
+    ("with_acronym_qualifier", "Which ECSA papers were published after 2020?",
+     "list :: ?u1 | is a | ECSA papers ; ?u1 | published after | ?u2 :: filter ?u2 > 2020",
+     "list :: ?u1 | is a | papers ; ?u1 | papers | ECSA ; ?u1 | published after | ?u2 :: filter ?u2 > 2020"),
+    ("with_acronym_qualifier", "Which Sensor products cost more than 5 EUR?",
+     "list :: ?u1 | is a | Sensor products ; ?u1 | cost | ?u2 :: filter ?u2 > 5", None),
+    # two relations glued at a year (without_glued_clause)
+    ("without_glued_clause", "Which papers published in 2021 were presented at ICSA?",
+     "list :: ?u1 | is a | papers ; ?u1 | published in 2021 were presented at | ICSA",
+     "list :: ?u1 | is a | papers ; ?u1 | published in | 2021 ; ?u1 | presented at | ICSA"),
     # "Which <kind>'s <relation> is <name>?": the answer is of the kind before the possessive (with_possessor_kind)
     ("with_possessor_kind", "Which state's largest city is Omaha?", "list :: ?u1 | largest city | Omaha",
      "list :: ?u1 | is a | state ; ?u1 | largest city | Omaha"),

@@ -81,6 +81,7 @@ def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     pattern = with_had_thing(question, with_apposed_kind(question, with_counted_name(question, pattern)))
     pattern = with_named_by_its_kind(question, with_role_of(question, with_kind_in_place(question, pattern)))
     pattern = with_possessor_kind(question, without_glued_name(question, without_glued_participle(question, pattern)))
+    pattern = with_acronym_qualifier(question, pattern)
     return with_asked_kind_counting(question, with_others_excluded(question, pattern))
 
 
@@ -160,6 +161,45 @@ def without_glued_name(question: str, pattern: PhraseGraphPattern) -> PhraseGrap
                if t.is_type and is_unknown(t.subject) and (found := _GLUED_NAME.match(t.object)) and said(found) else t
                for t in pattern.triples]
     return pattern if triples == list(pattern.triples) else replace(pattern, triples=tuple(dict.fromkeys(triples)))
+
+
+# "published in 2021 were presented at": a relation, its value, a copula and the next relation
+_GLUED_CLAUSE = re.compile(r"^(?P<first>[a-z]+(?: [a-z]+){0,2}) (?P<value>(?:19|20)\d\d) (?:were|was|are|is|and) "
+                           r"(?P<second>[a-z]+(?: [a-z]+){0,2})$")
+
+
+def without_glued_clause(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"Which papers published in 2021 were presented at ICSA?" decoded with `?u1 | published in 2021 were
+    presented at | ICSA`: two relations of the same thing, one to the year (`?u1 | published in | 2021 ;
+    ?u1 | presented at | ICSA`)."""
+    triples: list[PhraseTriple] = []
+    for triple in pattern.triples:
+        found = None if triple.is_type else _GLUED_CLAUSE.match(triple.relation)
+        if found is None or not re.search(re.escape(triple.relation), question):
+            triples.append(triple)
+            continue
+        owner = triple.subject if is_unknown(triple.subject) else triple.object
+        triples += [PhraseTriple(owner, found.group("first"), found.group("value")),
+                    replace(triple, relation=found.group("second"))]
+    return pattern if len(triples) == len(pattern.triples) else replace(pattern, triples=tuple(triples))
+
+
+# "ICSA papers": an acronym before a kind in lower case
+_ACRONYM_KIND = re.compile(r"^(?P<acronym>[A-Z]{3,}) (?P<kind>[a-z]+s)$")
+
+
+def with_acronym_qualifier(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"Which ECSA papers were published after 2020?" decoded with `?u1 | is a | ECSA papers`: the acronym
+    names the things' venue, group or maker, not part of their kind (`?u1 | is a | papers ; ?u1 | papers |
+    ECSA`, as the syntax readers read "ICSA papers")."""
+    for triple in pattern.triples:
+        found = _ACRONYM_KIND.match(triple.object) if triple.is_type else None
+        if found is not None and re.search(rf"\b{re.escape(triple.object)}\b", question):
+            kind = PhraseTriple(triple.subject, TYPE_RELATION, found.group("kind"))
+            qualified = PhraseTriple(triple.subject, found.group("kind"), found.group("acronym"))
+            return replace(pattern, triples=tuple(dict.fromkeys(
+                t for old in pattern.triples for t in ((kind, qualified) if old == triple else (old,)))))
+    return pattern
 
 
 # kind words a question puts after a name ("the Predictive Maintenance service")
@@ -270,7 +310,7 @@ def finished(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     pattern = with_stated_limit(question, with_agent_phrase(question, with_quoted_title(question, pattern)))
     pattern = with_cents(question, with_value_asked_too(question, with_stated_offset(question, pattern)))
     pattern = with_lacked_attribute(question, with_aggregate_compared(question, with_agents_origin(question, pattern)))
-    return without_glued_kind_word(question, with_stated_unit(question, pattern))
+    return without_glued_clause(question, without_glued_kind_word(question, with_stated_unit(question, pattern)))
 
 
 _COMPARED_AGGREGATES = {"average": "avg", "mean": "avg", "total": "sum", "combined": "sum", "maximum": "max",
