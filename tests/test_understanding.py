@@ -1557,6 +1557,14 @@ def test_a_relation_named_like_the_asked_noun_offers_the_kind_reading(decoded: s
      "list :: ?u1 | is a | employees ; ?u1 | phone | ?u2", "list :: ?u1 | is a | employees ; ?u1 | not phone | ?u2"),
     # the positive reading does not say which relation the negation governs: still unsupported
     ("Which papers do not use a case study?", "Which papers use a case study?", "list :: ?u1 | is a | papers", None),
+    # "never" negates the verb it stands before, with its auxiliary or without one
+    ("Which research objects were never evaluated with a case study?",
+     "Which research objects were evaluated with a case study?",
+     "list :: ?u1 | is a | research objects ; ?u1 | evaluated with | case study",
+     "list :: ?u1 | is a | research objects ; ?u1 | not evaluated with | case study"),
+    ("Which papers never provide a replication package?", "Which papers provide a replication package?",
+     "list :: ?u1 | is a | papers ; ?u1 | provide replication package | ?u2 :: filter ?u2 != false",
+     "list :: ?u1 | is a | papers ; ?u1 | not provide replication package | ?u2 :: filter ?u2 != false"),
     # a value only the negated relation reaches may be compared: not having one that is not stated false
     ("Which papers do not provide a replication package?", "Which papers provide a replication package?",
      "list :: ?u1 | is a | papers ; ?u1 | provide replication package | ?u2 :: filter ?u2 != false",

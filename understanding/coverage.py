@@ -40,7 +40,8 @@ def unsupported_reason(question: str, pattern: PhraseGraphPattern) -> str | None
             "the KGQAN path answers nothing rather than the un-negated question")
 
 
-_NEGATED_VERB = re.compile(r"\b(?:(?P<aux>do|does|did)\s+not|(?P<be>are|is|were|was|have|has|had)\s+not|"
+_NEGATED_VERB = re.compile(r"\b(?:(?P<aux>do|does|did)\s+not|(?P<be>are|is|were|was|have|has|had)\s+(?:not|never)|"
+                           r"(?P<never>never)|"
                            r"(?P<aux2>do|does|did)n't|(?P<be2>are|is|were|was|have|has|had)n't|"
                            r"(?P<have>have|has|had|with)\s+no(?!\s+(?:more|less|fewer|later|earlier)\b)|"
                            r"(?P<without>without)(?:\s+(?:an?|any))?|(?P<lack>lacks?|lacking)(?:\s+(?:an?|any))?)\s+"
@@ -51,7 +52,8 @@ _STOP = frozenset({"the", "a", "an", "in", "of", "by", "to", "from", "at", "on",
 
 def positive_question(question: str) -> tuple[str, list[str]] | None:
     """The question without its one negated verb ("Which suppliers are not located in Japan?" ->
-    "Which suppliers are located in Japan?") and the content words the negation governs ("located",
+    "Which suppliers are located in Japan?", "Which papers never provide ..." -> "Which papers provide ...")
+    and the content words the negation governs ("located",
     "japan"); None when the question's negation is not of that shape."""
     if len(_NEGATION.findall(QUOTED.sub(" ", question))) != 1:
         return None

@@ -344,8 +344,8 @@ _GREETING = re.compile(r"^\s*(?:hi|hello|hey|dear\s+\w+)(?:\s+there)?\s*[,!.:;-]
 _POLITE_ASKING = re.compile(r"^\s*(?:(?:please|kindly)\s+|(?:can|could|would|will)\s+you\s+(?:please\s+|kindly\s+)?"
                             r"(?:(?:tell|show)\s+me\s+|let\s+me\s+know\s+|find\s+out\s+)?|i(?:'d| would)\s+like\s+to\s+know\s+"
                             r"|i\s+want\s+to\s+know\s+|do\s+you\s+know\s+)(?=\w)", re.IGNORECASE)
-_MAY_I_HAVE = re.compile(r"^\s*(?:(?:can|could|may)\s+i\s+(?:please\s+)?(?:get|have|see)|i\s+(?:need|want))\s+(?=(?:the|all)\b)",
-                         re.IGNORECASE)
+_MAY_I_HAVE = re.compile(r"^\s*(?:(?:can|could|may)\s+i\s+(?:please\s+)?(?:get|have|see)|"
+                         r"i\s+(?:need|want)(?=\s+(?:the|all)\b)(?!.*\b(?:what|which|who|how)\b))\s+(?=\w)", re.IGNORECASE)
 _POLITE_END = re.compile(r"\s*,?\s+please\s*(?=[?.!]?\s*$)", re.IGNORECASE)
 # "Please list everyone who reports to X." asks "Who reports to X?"
 _EVERYONE_WHO = re.compile(r"^\s*(?:list|show|give\s+me|name|find)\s+(?:all\s+)?(?:everyone|everybody|anyone|anybody|"
