@@ -2720,6 +2720,11 @@ READER_CASES = [
     ("kind_with_counted_things", "How many departments have at least 5 employees?",
      "count :: ?u1 | is a | departments ; ?u1 | employees | ?u2 :: filter count ?u2 >= 5"),
     ("kind_with_counted_things", "Which papers have more than seven authors from Germany?", None),
+    ("most_common_value", "What is the most commonly used evaluation method across the papers?",
+     "list :: ?u1 | evaluation method | ?u2 ; ?u2 | is a | papers :: order count ?u2 desc 1"),
+    ("most_common_value", "What is the most frequently studied research object among ECSA papers?",
+     "list :: ?u1 | research object | ?u2 ; ?u2 | is a | papers ; ?u2 | papers | ECSA :: order count ?u2 desc 1"),
+    ("most_common_value", "What is the most expensive product?", None),
     ("named_having_a_thing", "Does 'Trace Link Recovery for Software Architecture Documentation' provide a replication "
      "package?", "boolean :: Trace Link Recovery for Software Architecture Documentation | provide replication package | "
      "?u1 :: filter ?u1 != false"),

@@ -106,6 +106,7 @@ from understanding.syntax import (
     kind_verbed_with_value,
     kind_verbing_name,
     kind_with_counted_things,
+    most_common_value,
     named_compared_with_named,
     named_compared_with_value,
     named_having_a_thing,
@@ -135,7 +136,7 @@ _TEXT_READERS = (attribute_of_a_name, restricted_comparison, coordinated_compari
                  restricted_kind_related, placed_kind_related, kind_compared, kind_having_own, kind_verbing_name,
                  named_related_to_named, kind_holding_a_thing, named_holding_a_thing, participle_chain,
                  kind_verbed_with_value, named_having_a_thing,
-                 kind_with_counted_things)
+                 kind_with_counted_things, most_common_value)
 
 MAX_QUESTION_CHARS = 1000
 MAX_ALTERNATIVES = 2  # readings after the best one kept for a second try (`UnderstoodQuestion.alternatives`)
@@ -691,6 +692,9 @@ class QuestionParser:
         itself = self_compared(understood.question)  # "Which products are taller than they are wide?"
         if itself is not None:
             return itself, AnswerKind.NUMBER if itself.form is QuestionForm.COUNT else AnswerKind.RESOURCE
+        common = most_common_value(understood.question)  # "What is the most common evaluation method across the papers?"
+        if common is not None and not _same_reading(common, understood.pattern):
+            return common, None
         counted = kind_with_counted_things(understood.question)  # "Which papers have more than seven authors?"
         if counted is not None and not _same_reading(counted, understood.pattern):
             return _NextReading(counted), None  # the model's grouping reading fits a graph where the things are a class

@@ -1566,6 +1566,27 @@ def named_compared_with_value(question: str) -> PhraseGraphPattern | None:
                               comparisons=(Comparison(ANSWER, operator, value),))
 
 
+# "What is the most commonly used evaluation method across the papers?", "What is the most frequently studied
+# research object among ECSA papers?": the value of an attribute that most things of a kind have
+_MOST_COMMON_VALUE = re.compile(
+    r"^(?:what|which)(?:'s|\s+is|\s+was|\s+are|\s+were)\s+the\s+most\s+(?:(?:commonly|frequently|often)\s+[a-z]+ed|"
+    r"common|frequent|popular|used|studied|applied)\s+(?P<attribute>[a-z]+(?: [a-z]+){0,2}?)\s+(?:across|among|of|in|for)\s+"
+    r"(?:all\s+)?(?:the\s+|our\s+)?(?:(?P<qualifier>[A-Z][A-Za-z0-9&-]*)\s+)?(?P<kind>[a-z]+(?: [a-z]+)?)\s*[?.!]?$")
+
+
+def most_common_value(question: str) -> PhraseGraphPattern | None:
+    """"What is the most commonly used evaluation method across the papers?" as `?u1 | evaluation method |
+    ?u2 ; ?u2 | is a | papers :: order count ?u2 desc 1` (the value most things have; "ECSA papers": `?u2 |
+    papers | ECSA`); None for anything else."""
+    found = _lowered_match(question, _MOST_COMMON_VALUE)
+    if found is None or found.group("kind").split()[0] in _NOT_KINDS:
+        return None
+    kind, qualifier = found.group("kind"), found.group("qualifier")
+    triples = (PhraseTriple(ANSWER, found.group("attribute"), "?unknown2"), PhraseTriple("?unknown2", TYPE_RELATION, kind),
+               *((PhraseTriple("?unknown2", kind, qualifier),) if qualifier else ()))
+    return PhraseGraphPattern(triples=triples, ordering=Ordering("?unknown2", descending=True, limit=1, by_count=True))
+
+
 # "Which papers have more than seven authors?", "How many departments have at least 5 employees?": things of a
 # kind counted by how many things of theirs they have
 _KIND_WITH_COUNTED_THINGS = re.compile(
