@@ -2025,6 +2025,15 @@ def test_a_per_group_question_is_answered_per_group_or_not_at_all() -> None:
     assert sorted_list.unsupported is None  # a sorted list, no ranking within groups
 
 
+def test_a_grouped_question_keeps_what_the_model_lost_of_it_without_its_group() -> None:
+    # the model keeps the kind and the group; read without its group, the question says what the papers have
+    model = FixedModel("count :: ?u1 | is a | papers ; ?u1 | publication year | ?u2 :: group ?u2", AnswerKind.NUMBER)
+    understood = QuestionParser(model=model).parse_sync(
+        ["For each publication year, how many papers provide a replication package?"])[0]
+    assert understood.pattern.to_text() == ("count :: ?u1 | is a | papers ; ?u1 | provide replication package | ?u2 ; "
+                                            "?u1 | publication year | ?u3 :: filter ?u2 != false :: group ?u3")
+
+
 @dataclass
 class QuestionModel:
     """A pattern model that decodes each question as given, and any other question as its default."""

@@ -138,6 +138,10 @@ _TEXT_READERS = (attribute_of_a_name, restricted_comparison, coordinated_compari
                  kind_verbed_with_value, named_having_a_thing,
                  kind_with_counted_things, most_common_value)
 
+# readers of a grouped question's words without its group ("For each year, how many papers provide a
+# replication package?"), whose readings come before the model's when the model lost their words
+_GROUPLESS_READERS = (kind_having_a_thing, kind_verbed_with_value)
+
 MAX_QUESTION_CHARS = 1000
 MAX_ALTERNATIVES = 2  # readings after the best one kept for a second try (`UnderstoodQuestion.alternatives`)
 MODEL_SWITCH = "KGQA_UNDERSTANDING_MODEL"  # "off" forces the fallback (for comparisons)
@@ -834,7 +838,8 @@ _MEASURE_OF_COUNTS = {"average": QuestionForm.AVG, "mean": QuestionForm.AVG,
 
 
 def _grouped(understood: UnderstoodQuestion, group: GroupNoun) -> tuple[UnderstoodQuestion, bool]:
-    """The question answered per group, its readings grouped; an average (or extreme) of the counts per
+    """The question answered per group, its readings grouped (first a text reader's reading of the question
+    without its group, where the model lost its words); an average (or extreme) of the counts per
     group is one number (`per`); where it asks for a count or an aggregate per group and no reading
     can be grouped, unsupported rather than answered as a total.
     The best of each group is unsupported here too, and flagged (True): the parser then reads it
@@ -852,7 +857,10 @@ def _grouped(understood: UnderstoodQuestion, group: GroupNoun) -> tuple[Understo
             return replace(understood, pattern=readings[0], alternatives=tuple(readings[1:MAX_ALTERNATIVES + 1]),
                            answer_type=build_answer_type(AnswerKind.NUMBER, readings[0],
                                                          understood.answer_type.confidence)), False
-    readings = grouped_readings([understood.pattern, *understood.alternatives], group)
+    plain = without_group(understood.question, group)  # "How many papers provide a replication package?"
+    told = [r for read in _GROUPLESS_READERS if plain and (r := read(plain)) is not None
+            and not _says_all(understood.pattern, r)]  # what the model lost of the question without its group
+    readings = grouped_readings([*told, understood.pattern, *understood.alternatives], group)
     if readings:
         return replace(understood, pattern=readings[0], alternatives=tuple(readings[1:MAX_ALTERNATIVES + 1]),
                        answer_type=build_answer_type(AnswerKind.NUMBER, readings[0],
