@@ -2738,6 +2738,9 @@ READER_CASES = [
      "package?", "boolean :: Trace Link Recovery for Software Architecture Documentation | provide replication package | "
      "?u1 :: filter ?u1 != false"),
     ("named_having_a_thing", "Does the Sensor Warp contain a capacitor?", None),  # a part of a kind, not a yes/no value
+    ("named_verbed_with_value", "Was 'Two Architectural Threat Analysis Techniques Compared' evaluated with a controlled "
+     "experiment?", "boolean :: Two Architectural Threat Analysis Techniques Compared | evaluated with | controlled experiment"),
+    ("named_verbed_with_value", "Was the Sensor Warp supplied by Bryan-James?", None),  # no quoted title, a name
     ("place_of_a_name", "Which country is the supplier of the Planck Network Warp in?",
      "list :: ?u1 | country | ?u2 ; ?u2 | supplier | Planck Network Warp"),
     ("place_of_a_name", 'At which venue was "ECo-IoT: An Architectural Approach for Realizing Emergent Configurations" '

@@ -112,6 +112,7 @@ from understanding.syntax import (
     named_having_a_thing,
     named_holding_a_thing,
     named_related_to_named,
+    named_verbed_with_value,
     negated_link,
     participle_chain,
     place_of_a_name,
@@ -136,7 +137,7 @@ _TEXT_READERS = (attribute_of_a_name, restricted_comparison, coordinated_compari
                  restricted_kind_related, placed_kind_related, kind_compared, kind_having_own, kind_verbing_name,
                  named_related_to_named, kind_holding_a_thing, named_holding_a_thing, participle_chain,
                  kind_verbed_with_value, named_having_a_thing,
-                 kind_with_counted_things, most_common_value)
+                 kind_with_counted_things, most_common_value, named_verbed_with_value)
 
 # readers of a grouped question's words without its group ("For each year, how many papers provide a
 # replication package?"), whose readings come before the model's when the model lost their words
@@ -687,6 +688,9 @@ class QuestionParser:
         held = named_holding_a_thing(understood.question)  # "Does the X BOM contain any part from a German supplier?"
         if held is not None and not _same_reading(held, understood.pattern):
             return held, AnswerKind.BOOLEAN
+        verbed_name = named_verbed_with_value(understood.question)  # "Was 'X' evaluated with a controlled experiment?"
+        if verbed_name is not None and not _same_reading(verbed_name, understood.pattern):
+            return verbed_name, AnswerKind.BOOLEAN
         had = named_having_a_thing(understood.question)  # "Does 'X' provide a replication package?"
         if had is not None and not _same_reading(had, understood.pattern):
             return had, AnswerKind.BOOLEAN

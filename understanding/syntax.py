@@ -1144,6 +1144,27 @@ _NAMED_HAVING_A_THING = re.compile(
     r"(?P<thing>[a-z][a-z-]*(?: (?!(?:in|of|for|with|from|on|at|by|to|about)\b)[a-z][a-z-]*){0,3})\s*[?.!]?$")
 
 
+# "Was 'Two Architectural Threat Analysis Techniques Compared' evaluated with a controlled experiment?": a named
+# title related by a participle to a value written in lower case
+_NAMED_VERBED_WITH_VALUE = re.compile(
+    r"^(?:was|were|is|are|has\s+been|have\s+been)\s+(?:the\s+(?:paper|study|article|publication|work)\s+)?"
+    r"(?:'(?P<quoted>[^']+)'|\"(?P<double>[^\"]+)\"|[\u2018\u201c](?P<curly>[^\u2019\u201d]+)[\u2019\u201d])\s+"
+    r"(?P<verb>[a-z]+ed)\s+(?P<preposition>with|using|through|via|by\s+means\s+of|by\s+way\s+of)\s+(?:an?\s+|the\s+)?"
+    r"(?P<value>[a-z][a-z-]*(?: (?!(?:and|or|but|in|of|for|with|from|on|at|by|to|about)\b)[a-z][a-z-]*){0,3})\s*[?.!]?$")
+
+
+def named_verbed_with_value(question: str) -> PhraseGraphPattern | None:
+    """"Was 'X' evaluated with a controlled experiment?" as `boolean :: X | evaluated with | controlled
+    experiment`: what `kind_verbed_with_value` asks of things of a kind, asked of one quoted title; None for
+    anything else."""
+    found = _lowered_match(question, _NAMED_VERBED_WITH_VALUE)
+    if found is None:
+        return None
+    name = found.group("quoted") or found.group("double") or found.group("curly")
+    relation = f"{found.group('verb')} {' '.join(found.group('preposition').split())}"
+    return PhraseGraphPattern(form=QuestionForm.BOOLEAN, triples=(PhraseTriple(name.strip(), relation, found.group("value")),))
+
+
 def named_having_a_thing(question: str) -> PhraseGraphPattern | None:
     """"Does 'Trace Link Recovery ...' provide a replication package?" as `boolean :: Trace Link Recovery ... |
     provide replication package | ?u1 :: filter ?u1 != false`: what `kind_having_a_thing` asks of things of a
