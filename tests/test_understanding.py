@@ -1596,6 +1596,9 @@ def test_a_negated_relation_is_read_from_the_positive_question(question: str, po
     ("Which employees are not in Sales?", None, None),  # a place, not a kind
     ("Which services are not listed?", None, None),  # a participle
     ("Which products are not sensors and not gauges?", None, None),  # two negations
+    ("What is the Marketing department responsible for, not counting services?",  # things of a kind left out, last
+     "What is the Marketing department responsible for?", "services"),
+    ("Which suppliers are in Japan, except Sony?", None, None),  # a name: rewording's named exception
 ])
 def test_the_answer_said_not_to_be_of_a_kind(question: str, rest: str | None, kind: str | None) -> None:
     from understanding.coverage import negated_kind, with_negated_kind
@@ -2741,6 +2744,8 @@ READER_CASES = [
     ("named_verbed_with_value", "Was 'Two Architectural Threat Analysis Techniques Compared' evaluated with a controlled "
      "experiment?", "boolean :: Two Architectural Threat Analysis Techniques Compared | evaluated with | controlled experiment"),
     ("named_verbed_with_value", "Was the Sensor Warp supplied by Bryan-James?", None),  # no quoted title, a name
+    ("kind_a_name_relates_to", "What is the Marketing department responsible for?",
+     "list :: Marketing | responsible for | ?u1"),
     ("place_of_a_name", "Which country is the supplier of the Planck Network Warp in?",
      "list :: ?u1 | country | ?u2 ; ?u2 | supplier | Planck Network Warp"),
     ("place_of_a_name", 'At which venue was "ECo-IoT: An Architectural Approach for Realizing Emergent Configurations" '
@@ -3338,6 +3343,7 @@ def test_a_money_unit_read_as_the_compared_relation_is_the_price() -> None:
     ("How many of our Brazilian suppliers deliver at least one Capacitor?", "How many Brazilian suppliers deliver a Capacitor?"),
     ("How many of the papers provide a replication package?", "How many papers provide a replication package?"),
     ("How much is the Sensor Warp?", "What is the price of Sensor Warp?"),
+    ("What is the Marketing dept responsible for?", "What is the Marketing department responsible for?"),
     ("I need the email of the boss of whoever is product manager for the Aluminum Switch",
      "Give me the email of the boss of the product manager of the Aluminum Switch."),
     ("how much is product C721-7900144 (price in EUR)?", "What is the price of C721-7900144?"),

@@ -113,11 +113,20 @@ _NOT_OF_KIND = re.compile(r"\s+(?:(?:are|is|were|was)\s+not|(?:are|is|were|was)n
                           r"(?:(?:an?\s+)(?P<one>[a-z]+(?:\s+[a-z]+)?)|(?P<many>(?:[a-z]+\s+)?[a-z]+[^s\W]s))\s*[?.!]?\s*$")
 
 
+# "What is the Marketing department responsible for, not counting services?": things of a kind left out, said last
+_EXCEPT_KIND = re.compile(r",?\s+(?:not\s+counting|except(?:\s+for)?|excluding|other\s+than|apart\s+from|but\s+not)\s+"
+                          r"(?:the\s+|any\s+)?(?P<many>(?:[a-z]+\s+)?[a-z]+[^s\W]s)\s*[?.!]?\s*$")
+
+
 def negated_kind(question: str) -> tuple[str, str] | None:
-    """The question without its closing "are not <kind>" and that kind ("Which products managed by Sabrina
-    Bayer are not sensors?" -> "Which products managed by Sabrina Bayer?", "sensors"), or None."""
+    """The question without its closing "are not <kind>" (or ", not counting <kinds>") and that kind ("Which
+    products managed by Sabrina Bayer are not sensors?" -> "Which products managed by Sabrina Bayer?",
+    "sensors"), or None."""
     if len(_NEGATION.findall(QUOTED.sub(" ", question))) != 1:
         return None
+    excepted = _EXCEPT_KIND.search(question)
+    if excepted is not None:
+        return question[:excepted.start()].rstrip() + "?", excepted.group("many").lower()
     found = _NOT_OF_KIND.search(question)
     if found is None or found.group(0).rstrip().endswith(("ed", "ed?", "ed.")):
         return None

@@ -215,6 +215,8 @@ _RESPONSIBLE_AS = re.compile(r"\b(?P<kind>[a-z]+s)\s+(?:(?:that|which)\s+)?(?P<n
 # over a thing said by "responsible for", which means the role's "of"
 _ROLE_RESPONSIBLE = re.compile(r"\b(?P<role>(?:[a-z]+\s+)?(?:manager|owner|lead|head|supervisor|contact|engineer|"
                                r"officer|coordinator))\s+(?:(?:who|that)\s+(?:is|was)\s+)?responsible\s+for\s+", re.IGNORECASE)
+# "the Marketing dept": a department
+_DEPT = re.compile(r"\b(?P<dept>[Dd])ept(?P<plural>s)?\b\.?(?=\s|[,?!]|$)")
 # "the largest quantity of a single part": "single" and "individual" only stress the article
 _SINGLE = re.compile(r"\b(?P<article>a|an|one|each|any|every)\s+(?:single|individual)\s+(?=[a-z])", re.IGNORECASE)
 # "How many units of parts in total are needed to build X?", "the total number of component units": the
@@ -701,7 +703,7 @@ def read_text(question: str) -> str:
     quantity?", a kind word before the name ending a chain of "of" left out, a named exception ("other than
     Marketing", or said last: "..., not counting Lili herself") left out, a name compared with,
     its code in brackets, read as the code, "the product with the ID X" as "X",
-    "the department X" as "the X department", "a single part" as "a part",
+    "the department X" as "the X department", "dept" as "department", "a single part" as "a part",
     "the product manager responsible for X" as "the product manager of X", "For which X can Y be booked?"
     as "Which X can Y be booked for?", a restatement after "i.e.", "on file" after what is had and "in the
     catalogue" left out, "broken down by X" or "by X" after an aggregate as "per X", "the price of its most
@@ -771,6 +773,7 @@ def read_text(question: str) -> str:
     question = _COUNT_PER_ONE.sub(lambda found: f"{found.group('head')} per "
                                                 f"{found.group('group') or found.group('agent') or found.group('container')}", question)
     question = _SINGLE.sub(lambda found: found.group("article") + " ", question)
+    question = _DEPT.sub(lambda found: f"{found.group('dept')}epartment{found.group('plural') or ''}", question)
     question = _ROLE_RESPONSIBLE.sub(lambda found: f"{found.group('role')} of ", question)
     for shape in (_ROLE_FOR, _RESPONSIBLE_AS):
         question = shape.sub(lambda found: f"{found.group('kind')} whose {found.group('role')} is {found.group('name')}",

@@ -1922,10 +1922,21 @@ _NAME_RELATES_TO_KIND = re.compile(
     r"(?P<relation>[a-z]+(?:\s+[a-z]+)?\s+(?:for|to|with|in|on|of|by|from|at|about|after))\s*[?.!]?$")
 
 
+# "What is the Marketing department responsible for?": the same without a kind asked
+_NAME_RELATES_TO_WHAT = re.compile(
+    r"^what\s+(?:is|are|was|were)\s+(?:the\s+)?(?P<name>" + _PROPER_NAME + r")(?:\s+(?:department|team|group|division|unit))?\s+"
+    r"(?P<relation>responsible\s+for|in\s+charge\s+of|accountable\s+for)\s*[?.!]?$")
+
+
 def kind_a_name_relates_to(question: str) -> PhraseGraphPattern | None:
     """"Which products is the Production department responsible for?" (or "can the X service be booked
     for?") as `?u1 | is a | products ; Production | responsible for | ?u1` (the noun after the name,
-    "department", says what it is and goes); None for anything else."""
+    "department", says what it is and goes); "What is the Marketing department responsible for?" as
+    `Marketing | responsible for | ?u1`; None for anything else."""
+    what = _lowered_match(question, _NAME_RELATES_TO_WHAT)
+    if what is not None:
+        return PhraseGraphPattern(triples=(PhraseTriple(what.group("name"), " ".join(what.group("relation").split()),
+                                                        ANSWER),))
     found = _lowered_match(question, _NAME_RELATES_TO_KIND)
     if found is None or found.group("relation").split()[0] in _NOT_ATTRIBUTES | _COMPARING_WORDS or \
             found.group("kind").split()[0] in _NOT_KINDS:
