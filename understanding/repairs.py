@@ -306,7 +306,8 @@ def finished(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """Repairs applied last, to every reading, including those the syntax readers write: the ordinal's
     offset, the participle before "by a <noun>", a bound in cents, the agents' origin, a bound on an
     average the things have, an attribute the things lack (after the negations are read), the unit a
-    compared value is stated in and a kind word after a name left out of the relation."""
+    compared value is stated in, a kind word after a name left out of the relation and two relations glued at
+    a year split."""
     pattern = with_stated_limit(question, with_agent_phrase(question, with_quoted_title(question, pattern)))
     pattern = with_cents(question, with_value_asked_too(question, with_stated_offset(question, pattern)))
     pattern = with_lacked_attribute(question, with_aggregate_compared(question, with_agents_origin(question, pattern)))
