@@ -1752,7 +1752,8 @@ async def _with_container_members(ranked: list[LinkedPredicate], around: Predica
         containers = sorted(c for c in around.ends.get((predicate.iri, OUT), ()) if _is_container(c))
         member = await endpoint.member_predicate(containers[0]) if containers else None
         if member is not None:
-            members.append(replace(predicate, value_of=member, literal=True, score=predicate.score * MEMBER_FACTOR))
+            members.append(replace(predicate, value_of=member, literal=True, members=True,
+                                   score=predicate.score * MEMBER_FACTOR))
     return sorted([*ranked, *members], key=lambda p: -p.score) if members else ranked
 
 

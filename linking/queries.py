@@ -284,7 +284,12 @@ class QueryBuilder:
                     else:
                         subject, obj = (start, other) if predicate.direction == OUT else (other, start)
                         hop = f"{subject} <{predicate.iri}> {obj}"
-                    edge_choices.append(_Choice(first + hop, predicate.score))
+                    # "papers with at least 5 authors": a container's members are counted, not compared, where the
+                    # phrase names them ("published before 2019" compares a year, whatever predicate it fits)
+                    members = edge.other if predicate.members and to_value and edge.other in countable and \
+                        {w.rstrip("s") for w in _words(predicate.label)} & {w.rstrip("s") for w in _words(triple.relation)} \
+                        else ""
+                    edge_choices.append(_Choice(first + hop, predicate.score, members))
                     continue
                 if edge.other in chosen and chosen[edge.other].is_literal and (
                         predicate.direction != OUT or predicate.iri not in chosen[edge.other].predicates):

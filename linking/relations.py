@@ -85,6 +85,7 @@ class LinkedPredicate:
     through: str | None = None  # two hops: the first hop's predicate, to an intermediate thing this one starts from
     through_out: bool = False  # the first hop goes out of the anchor (anchor -through-> ?x); else ?x -through-> anchor
     value_of: str | None = None  # one hop more, out to the number or date of the thing this one leads to (`amount`)
+    members: bool = False  # `value_of` reaches a container's members: a number compared with them counts them
 
     def to_dict(self) -> dict[str, object]:
         out: dict[str, object] = {"iri": self.iri, "label": self.label, "score": round(self.score, 4),

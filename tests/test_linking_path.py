@@ -213,8 +213,16 @@ async def test_a_containers_members_are_counted_and_ranked(path: KgqanPath, virt
         longest = await orkg.sparql.select(
             "SELECT ?p WHERE { ?p a <http://orkg.org/orkg/class/Paper> ; <http://orkg.org/orkg/predicate/authors>/"
             "<http://orkg.org/orkg/predicate/hasListElement> ?a } GROUP BY ?p ORDER BY DESC(COUNT(?a)) LIMIT 1")
+        many = await path.answer_understood(
+            understood("count :: ?u1 | is a | papers ; ?u1 | authors | ?u2 :: filter ?u2 >= 5",
+                       AnswerType(AnswerKind.NUMBER)), orkg, KGQAN_ONLY)  # a number compared with members counts them
+        at_least_five = await orkg.sparql.select(
+            "SELECT (COUNT(*) AS ?n) WHERE { { SELECT ?p WHERE { ?p a <http://orkg.org/orkg/class/Paper> ; "
+            "<http://orkg.org/orkg/predicate/authors>/<http://orkg.org/orkg/predicate/hasListElement> ?a } GROUP BY ?p "
+            "HAVING(COUNT(DISTINCT ?a) >= 5) } }")
     assert int(truth.rows[0]["n"].value) > 1 and [a.value for a in counted.answers] == [truth.rows[0]["n"].value]
     assert [a.value for a in most.answers] == [longest.rows[0]["p"].value]
+    assert [a.value for a in many.answers] == [at_least_five.rows[0]["n"].value]
 
 
 async def test_a_named_node_that_names_a_class_is_read_as_its_members(path: KgqanPath, concert: Endpoint) -> None:
