@@ -16,7 +16,7 @@ import pyoxigraph as ox
 
 from gateway.endpoint import EndpointProfile
 from gateway.errors import EndpointUnreachable, SparqlError
-from gateway.sparql import make_iri
+from gateway.sparql import RDF_TYPE, make_iri
 from gateway.textsearch import detect_dialect, iri_ref, settings_cache
 
 if TYPE_CHECKING:
@@ -255,14 +255,12 @@ async def describe_predicates(endpoint: Endpoint, iris: Sequence[str]) -> dict[s
     return described
 
 
-RDF_TYPE_IRI = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
-
 
 async def member_predicate(endpoint: Endpoint, container_class: str) -> str | None:
     """The predicate that holds the members of a container class's instances (ORKG's `List` of
     authors holds each name by `hasListElement`): the one most of its statements use besides type and
     labels, if it is used at least twice as often as any other; None otherwise or on an error."""
-    skipped = ", ".join(iri_ref(p) for p in (RDF_TYPE_IRI, *(await endpoint.profile()).label_predicates))
+    skipped = ", ".join(iri_ref(p) for p in (RDF_TYPE, *(await endpoint.profile()).label_predicates))
     query = (f"SELECT ?m (COUNT(*) AS ?n) WHERE {{ ?c a {iri_ref(container_class)} . ?c ?m ?v "
              f"FILTER(?m NOT IN ({skipped})) }} GROUP BY ?m ORDER BY DESC(?n) LIMIT 2")
     try:

@@ -47,6 +47,7 @@ log = logging.getLogger(__name__)
 Term = ox.NamedNode | ox.Literal | ox.BlankNode
 XSD = "http://www.w3.org/2001/XMLSchema#"
 RDF_LANG_STRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
+RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 
 SELECT_ACCEPT = "application/sparql-results+json"
 GRAPH_ACCEPT = "application/n-triples, text/turtle;q=0.9, application/rdf+xml;q=0.5"

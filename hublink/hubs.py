@@ -28,7 +28,8 @@ import pyoxigraph as ox
 
 from gateway.endpoint import Endpoint
 from gateway.errors import SparqlError
-from hublink.settings import RDF_TYPE, SCHEMA_NAMESPACES, HubLinkSettings
+from gateway.sparql import RDF_TYPE
+from hublink.settings import SCHEMA_NAMESPACES, HubLinkSettings
 
 log = logging.getLogger(__name__)
 

@@ -27,8 +27,9 @@ import pyoxigraph as ox
 
 from gateway.endpoint import Endpoint
 from gateway.errors import SparqlError
+from gateway.sparql import RDF_TYPE
 from hublink.hubs import iri_list
-from hublink.settings import RDF_TYPE, HubLinkSettings
+from hublink.settings import HubLinkSettings
 from hublink.store import KIND_NAMES, HubIndex
 from hublink.topics import TopicEntity
 

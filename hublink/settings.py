@@ -15,7 +15,6 @@ from typing import Any
 
 from gateway.errors import ConfigurationError
 
-RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 # Vocabularies that describe schemas, not data: their classes are never hubs.
 SCHEMA_NAMESPACES = (
     "http://www.w3.org/1999/02/22-rdf-syntax-ns#",

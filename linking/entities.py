@@ -19,12 +19,11 @@ import numpy as np
 import pyoxigraph as ox
 
 from gateway.endpoint import Endpoint
-from gateway.sparql import XSD, Term, endpoint_setup, optional_select
+from gateway.sparql import RDF_TYPE, XSD, Term, endpoint_setup, optional_select
 from linking.affinity import AffinityScorer, split_words
 from understanding.grading import plural, singular
 from understanding.resources import known_words
 
-RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 SUBCLASS_OF = "http://www.w3.org/2000/01/rdf-schema#subClassOf"
 _YEAR = re.compile(r"^(1[0-9]{3}|20[0-9]{2})$")
 _NUMBER = re.compile(r"^[+-]?\d+(?:[.,]\d+)?$")
