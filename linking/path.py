@@ -368,13 +368,13 @@ class KgqanPath:
         its year fits it clearly better than any fits the whole (two text searches per such name, which
         linking then reuses)."""
         readings = [understood.pattern, *understood.alternatives]
-        dated = list(dict.fromkeys(n for p in readings for n in p.nodes() if _DATED_NAME.match(n)))
+        dated = {n: found.group("name") for p in readings for n in p.nodes() if (found := _DATED_NAME.match(n))}
         if not dated:
             return understood
         found = await asyncio.gather(*(self.entity_linker.link_entities(n, endpoint, max_vertices=options.max_vertices)
-                                       for name in dated for n in (name, _DATED_NAME.match(name).group("name"))))
-        split = [name for name, whole, bare in zip(dated, found[::2], found[1::2], strict=True)
-                 if bare and re.search(rf"(?<!\w){re.escape(_DATED_NAME.match(name).group('name'))}(?!\w)", bare[0].label)
+                                       for name, bare_name in dated.items() for n in (name, bare_name)))
+        split = [name for (name, bare_name), whole, bare in zip(dated.items(), found[::2], found[1::2], strict=True)
+                 if bare and re.search(rf"(?<!\w){re.escape(bare_name)}(?!\w)", bare[0].label)
                  and bare[0].score - max((hit.score for hit in whole), default=0.0) >= DATED_NAME_MARGIN]
         if not split:
             return understood

@@ -1135,11 +1135,21 @@ _HAVING_A_THING = re.compile(
     r"\s*[?.!]?$")  # (not "expertise in rheostats": the model relates expertise to rheostats)
 
 
+# a title in quotes, straight or curly ('X', "X", ‘X’, “X”), read by `_quoted_title`
+_QUOTED_TITLE = (r"(?:'(?P<quoted>[^']+)'|\"(?P<double>[^\"]+)\"|[\u2018\u201c](?P<curly>[^\u2019\u201d]+)"
+                 r"[\u2019\u201d])")
+
+
+def _quoted_title(found: re.Match[str]) -> str | None:
+    """The title a `_QUOTED_TITLE` matched, without its quotes."""
+    return found.group("quoted") or found.group("double") or found.group("curly")
+
+
 # "Does 'Trace Link Recovery for Software Architecture Documentation' provide a replication package?", "Does the
 # paper X reference a threats-to-validity guideline?": whether a named thing has a thing of a kind
 _NAMED_HAVING_A_THING = re.compile(
-    r"^(?:does|did)\s+(?:the\s+(?:paper|study|article|publication|work)\s+)?(?:'(?P<quoted>[^']+)'|\"(?P<double>[^\"]+)\"|"
-    r"[\u2018\u201c](?P<curly>[^\u2019\u201d]+)[\u2019\u201d]|(?P<name>" + _NAME_OR_CODE + r"))\s+"
+    r"^(?:does|did)\s+(?:the\s+(?:paper|study|article|publication|work)\s+)?(?:" + _QUOTED_TITLE + r"|"
+    r"(?P<name>" + _NAME_OR_CODE + r"))\s+"
     r"(?P<verb>provide|offer|reference|report|mention)\s+(?:an?\s+|any\s+|some\s+)?"
     r"(?P<thing>[a-z][a-z-]*(?: (?!(?:in|of|for|with|from|on|at|by|to|about)\b)[a-z][a-z-]*){0,3})\s*[?.!]?$")
 
@@ -1148,8 +1158,7 @@ _NAMED_HAVING_A_THING = re.compile(
 # title related by a participle to a value written in lower case
 _NAMED_VERBED_WITH_VALUE = re.compile(
     r"^(?:was|were|is|are|has\s+been|have\s+been)\s+(?:the\s+(?:paper|study|article|publication|work)\s+)?"
-    r"(?:'(?P<quoted>[^']+)'|\"(?P<double>[^\"]+)\"|[\u2018\u201c](?P<curly>[^\u2019\u201d]+)[\u2019\u201d])\s+"
-    r"(?P<verb>[a-z]+ed)\s+(?P<preposition>with|using|through|via|by\s+means\s+of|by\s+way\s+of)\s+(?:an?\s+|the\s+)?"
+    + _QUOTED_TITLE + r"\s+(?P<verb>[a-z]+ed)\s+(?P<preposition>with|using|through|via|by\s+means\s+of|by\s+way\s+of)\s+(?:an?\s+|the\s+)?"
     r"(?P<value>[a-z][a-z-]*(?: (?!(?:and|or|but|in|of|for|with|from|on|at|by|to|about)\b)[a-z][a-z-]*){0,3})\s*[?.!]?$")
 
 
@@ -1160,7 +1169,7 @@ def named_verbed_with_value(question: str) -> PhraseGraphPattern | None:
     found = _lowered_match(question, _NAMED_VERBED_WITH_VALUE)
     if found is None:
         return None
-    name = found.group("quoted") or found.group("double") or found.group("curly")
+    name = _quoted_title(found) or ""
     relation = f"{found.group('verb')} {' '.join(found.group('preposition').split())}"
     return PhraseGraphPattern(form=QuestionForm.BOOLEAN, triples=(PhraseTriple(name.strip(), relation, found.group("value")),))
 
@@ -1172,7 +1181,7 @@ def named_having_a_thing(question: str) -> PhraseGraphPattern | None:
     found = _lowered_match(question, _NAMED_HAVING_A_THING)
     if found is None or found.group("thing").split()[0] in _NOT_ATTRIBUTES | _COMPARING_WORDS:
         return None
-    name = found.group("quoted") or found.group("double") or found.group("curly") or found.group("name")
+    name = _quoted_title(found) or found.group("name")
     return PhraseGraphPattern(form=QuestionForm.BOOLEAN,
                               triples=(PhraseTriple(name.strip(), f"{found.group('verb')} {found.group('thing')}",
                                                     ANSWER),),
@@ -1614,8 +1623,6 @@ _KIND_WITH_COUNTED_THINGS = re.compile(
     _COUNTED_OR_LISTED_KIND + r"(?:have|has|had|with)\s+(?P<bound>more\s+than|fewer\s+than|less\s+than|at\s+least|"
     r"at\s+most|over|under|exactly)\s+(?P<number>\d+|" + "|".join(sorted(NUMBER_WORDS)) + r")\s+"
     r"(?P<things>[a-z]+s)\s*[?.!]?$")
-_BOUND_OPERATOR = {"more than": ">", "over": ">", "fewer than": "<", "less than": "<", "under": "<", "at least": ">=",
-                   "at most": "<=", "exactly": "="}
 
 
 def kind_with_counted_things(question: str) -> PhraseGraphPattern | None:
@@ -1627,7 +1634,8 @@ def kind_with_counted_things(question: str) -> PhraseGraphPattern | None:
     if read is None:
         return None
     found, asked = read
-    operator = _BOUND_OPERATOR[" ".join(found.group("bound").split())]
+    bound = " ".join(found.group("bound").split())
+    operator = "=" if bound == "exactly" else _OPERATOR_OF[bound]
     return replace(asked, triples=(*asked.triples, PhraseTriple(ANSWER, found.group("things"), "?unknown2")),
                    comparisons=(Comparison("?unknown2", operator, found.group("number"), by_count=True),))
 
