@@ -1219,6 +1219,9 @@ WRONG_OPERATOR_MODEL = FixedModel("list :: ?u1 | is a | stadiums ; ?u1 | capacit
     ("List the top 5 products by price.", StatedOrdering(True, False, 5)),
     ("What is the top speed of the car?", None),  # a top speed is no ranking
     ("Which are the three suppliers that supply the most products?", StatedOrdering(True, True, 3)),  # "the three ..."
+    ("Which airport has the most departing flights?", StatedOrdering(True, True)),  # a participle says what is counted
+    ("Which author has the most published papers?", StatedOrdering(True, True)),
+    ("Which supplier has the most interesting products?", StatedOrdering(True, False)),  # a graded quality
 ])
 def test_the_superlative_states_the_ordering(question: str, expected: StatedOrdering | None) -> None:
     assert stated_ordering(question) == expected
@@ -1360,7 +1363,7 @@ def test_the_wh_noun_is_kept_beside_a_pattern_without_an_answer_class() -> None:
     """The understood answer type stays as the pattern says (no class: no semantic type, as in the
     derived gold); the wh-noun is kept for the answer filter."""
     parser = QuestionParser(model=SUPPLIER_RELATION_MODEL)
-    asked, plain = parser.parse_sync(["Which suppliers are located in Ghana?", "What is located in Ghana?"])
+    asked, plain = parser.parse_sync(["Which suppliers have their seat in Ghana?", "What is located in Ghana?"])
     assert asked.wh_noun == "suppliers" and asked.answer_type.semantic_type is None
     assert plain.wh_noun is None
     from understanding.answer_types import wh_noun
@@ -2610,6 +2613,8 @@ def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> Non
     ("In which cities are the suppliers of the products Karen Brant manages located?",
      "What is the city of the suppliers of the products Karen Brant manages?"),
     ("In which city is the distributor of Jeevan Mrityu located?", "In which city is the distributor of Jeevan Mrityu located?"),
+    ("In which country is the supplier of hardware product J731-7469427 based?",  # a code after its kind words
+     "What is the country of the supplier of J731-7469427?"),
     # colleagues in one's department are those who work in the same department
     ("Who are Liese Adam's colleagues in her department?", "Who works in the same department as Liese Adam?"),
     ("Who are Liese Adam's colleagues?", "Who are Liese Adam's colleagues?"),
@@ -2845,6 +2850,10 @@ READER_CASES = [
     ("kind_related_to_name", "How many hardware products belong to the Sensor category?",  # a verb of membership
      "count :: ?u1 | is a | hardware products ; ?u1 | belong to | Sensor"),
     ("kind_related_to_name", "Which suppliers come from Japan?", "list :: ?u1 | is a | suppliers ; ?u1 | come from | Japan"),
+    ("kind_related_to_name", "Can you list all suppliers located in Germany.",  # a participle after a listing verb
+     "list :: ?u1 | is a | suppliers ; ?u1 | located in | Germany"),
+    ("kind_related_to_name", "List few schools situated in Reading, Berkshire?", None),  # a quantifier, not a kind
+    ("kind_related_to_name", "Name the sports played by Jamiatu Muslim Mindanao?", None),  # "Name the X": the X of it
     ("through_a_clause", "How many products have a product manager who belongs to the Engineering department?",
      "count :: ?u1 | is a | products ; ?u1 | product manager | ?u2 ; ?u2 | belongs to | Engineering"),
     ("through_a_clause", "How many Capacitor products have a product manager who belongs to the Engineering department?",
@@ -3347,6 +3356,8 @@ def test_a_money_unit_read_as_the_compared_relation_is_the_price() -> None:
     ("I need the email of the boss of whoever is product manager for the Aluminum Switch",
      "Give me the email of the boss of the product manager of the Aluminum Switch."),
     ("how much is product C721-7900144 (price in EUR)?", "What is the price of C721-7900144?"),
+    ('How much does the service "Enterprise Navigation" cost?', "What is the price of Enterprise Navigation?"),
+    ("How much does the Coil Driver weigh?", "How much does the Coil Driver weigh?"),  # not its price
     ("Which department is in charge of our most expensive service?",
      "Which department is responsible for our most expensive service?"),
     ("What is the highest price any of the services has?", "What is the highest price of the services?"),

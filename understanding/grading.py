@@ -231,6 +231,10 @@ _PLAIN_SUPERLATIVES = {word: descending for word, descending in SUPERLATIVE_DESC
 ATTRIBUTE_ADJECTIVE_ENDS = ("ive", "ous", "ful", "able", "ible", "al", "ic", "ant", "ent")
 _ADJECTIVE_END = re.compile(r"(ive|ous|ful|able|ible|al|ic|ant|ent|ar|ing|ed|y)$")
 _IRREGULAR_PLURALS = frozenset({"people", "children", "men", "women"})  # not "staff": often a stored number
+# participles that say which things are counted, not how much of a quality they have: "the most departing
+# flights" counts flights (where "the most expensive products" grades them)
+_COUNTED_PARTICIPLES = frozenset({"departing", "arriving", "outgoing", "incoming", "outbound", "inbound", "connecting",
+                                  "participating", "competing", "remaining", "upcoming", "ongoing", "published"})
 _COUNT_NOUN = re.compile(r"(number|count)\s+of\b")
 _BY_COUNT = re.compile(r"\bby (?:the )?(?:number|count) of\b")
 _RANK_NOUN = re.compile(r"\b(rank|ranking|position|place|placing)\b")
@@ -251,7 +255,8 @@ def stated_ordering(question: str) -> StatedOrdering | None:
         if lower in ("most", "least", "fewest") and previous != "at":
             after = words[index + 1].lower() if index + 1 < len(words) else ""
             descending = lower == "most"
-            if lower == "fewest" or _COUNT_NOUN.match(following):
+            if lower == "fewest" or _COUNT_NOUN.match(following) or (
+                    after in _COUNTED_PARTICIPLES and following.split()[1:2] and following.split()[1].endswith("s")):
                 found.append((descending, True, index))
             elif after in ATTRIBUTE_OF or _ADJECTIVE_END.search(after):
                 found.append((descending, False, index))

@@ -750,8 +750,10 @@ class QuestionParser:
                 or len(understood.pattern.unknowns()) < len(clause.unknowns())):  # the chain folded into one edge
             return clause, AnswerKind.NUMBER if clause.form is QuestionForm.COUNT else None
         related = kind_related_to_name(understood.question)  # "Which products are compatible with X?"
-        if related is not None and not _same_reading(related, understood.pattern) and \
-                not _says_all(understood.pattern, related):
+        if related is not None and not _same_reading(related, understood.pattern) and (
+                not _says_all(understood.pattern, related)
+                or (related.triples[0] not in understood.pattern.triples  # the kind read as a relation
+                    and f"{related.triples[1].relation} {related.triples[1].object}" in understood.question)):
             return related, AnswerKind.NUMBER if related.form is QuestionForm.COUNT else None
         holding = kind_holding_a_thing(understood.question)  # "Which BOMs include a part from the Crystal category?"
         if holding is not None and not _same_reading(holding, understood.pattern) and \

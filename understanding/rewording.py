@@ -35,10 +35,12 @@ _TOLD_FIRST = re.compile(r"^(?!\s*" + _ASKING + r")[^?]*?(?:\s[-\u2013\u2014]\s|
 _WHICH_OF_OUR = re.compile(r"^(?P<wh>which|what|how\s+many(?=\s+of\s+(?:our|the)\b))\s+of\s+(?:all\s+)?(?:our|the)\s+"
                            r"(?!(?:two|three|four|five|following|above|below|these|those)\b)(?=(?:[a-z-]+\s+){0,2}[a-z]+s\s+(?!of\b)[a-z])",
                            re.IGNORECASE)
-# "How much is the Sensor Warp?", "how much is product C721-7900144 (price in EUR)?": a named thing's price
-_HOW_MUCH_IS_NAMED = re.compile(r"^\s*(?i:how\s+much)\s+(?:is|are)\s+(?:the\s+)?(?:(?:product|service|item|hardware(?:\s+item)?)\s+)?"
-                                r"(?P<name>[A-Z0-9][\w&'-]*(?:\s+[A-Z0-9][\w&'-]*)*)\s*"
-                                r"(?:\(\s*(?:price|cost)(?:\s+in\s+[A-Za-z\u20ac$]+)?\s*\))?\s*[?.!]?\s*$")
+# "How much is the Sensor Warp?", "how much is product C721-7900144 (price in EUR)?", 'How much does the service "X" cost?': a
+# named thing's price
+_HOW_MUCH_IS_NAMED = re.compile(r"^\s*(?i:how\s+much)\s+(?:(?P<is>is|are)|does|do)\s+(?:the\s+)?"
+                                r"(?:(?:product|service|item|hardware(?:\s+item)?)\s+)?[\"“]?"
+                                r"(?P<name>[A-Z0-9][\w&'-]*(?:\s+[A-Z0-9][\w&'-]*)*)[\"”]?\s*"
+                                r"(?(is)(?:\(\s*(?:price|cost)(?:\s+in\s+[A-Za-z\u20ac$]+)?\s*\))?|cost)\s*[?.!]?\s*$")
 # "Cheapest sensor?", "Most reliable resistor from Japan?": a superlative noun phrase asked alone
 _ELLIPTIC_SUPERLATIVE = re.compile(r"^\s*(?:the\s+)?(?P<phrase>(?:most|least)\s+[a-z]+\s+[a-z]|(?P<word>[a-z]+)\s+[a-z])",
                                    re.IGNORECASE)
@@ -137,12 +139,14 @@ _QUANTITY_RANKED = (
     re.compile(r"^\s*(?:in|within|for)\s+(?P<place>[^,]+),\s*(?P<wh>which|what)\s+(?P<kind>[a-z]+(?:\s+[a-z]+)?)\s+" +
                _NEEDED + r"\s*\?\s*$", re.IGNORECASE),
 )
-# "In which country is the supplier of the Network Memristor?": the place of a named thing's owner, asked as its
-# attribute ("the country of the supplier of ...")
+# "In which country is the supplier of the Network Memristor?" (or "of hardware product J731-7469427"): the place
+# of a named thing's owner, asked as its attribute ("the country of the supplier of ...")
 _PLACE_OF_A_NAMED_THINGS_OWNER = re.compile(
     r"^\s*(?:in|at)\s+which\s+(?P<kind>[a-z]+)\s+(?:is|are|was|were)\s+(?P<thing>the\s+[a-z]+(?:\s+[a-z]+)?\s+of\s+"
-    r"(?:the\s+)?(?:[a-z]+\s+)?(?-i:[A-Z0-9][\w&.,'-]*(?:\s+[A-Z0-9][\w&.,'-]*)*))"
+    r"(?:the\s+)?(?:[a-z]+\s+){0,2}(?-i:[A-Z0-9][\w&.,'-]*(?:\s+[A-Z0-9][\w&.,'-]*)*))"
     r"(?:\s+(?:located|based|situated|headquartered|registered))?\s*\?\s*$", re.IGNORECASE)
+# "of hardware product J731-7469427": a code after its kind's words
+_CODE_AFTER_KIND = re.compile(r"\bof\s+(?:the\s+)?(?:[a-z]+\s+){1,2}[A-Z][A-Z0-9]*\d[\w-]*$")
 # "What phone number can I use to reach Karen Brant's manager?": the means of reaching someone is theirs
 _USED_TO_REACH = re.compile(r"^\s*(?:what|which)\s+(?P<means>[a-z]+(?:[\s-][a-z]+)?)\s+(?:can|could|should|do|may)\s+"
                             r"(?:i|we|you)\s+use\s+to\s+(?:reach|contact|call|e-?mail|write\s+to)\s+(?P<whom>[^?]+?)\s*\?\s*$",
@@ -833,12 +837,16 @@ def read_text(question: str) -> str:
     question = _MORE_THAN_ANY.sub(lambda found: f"the {'most' if found.group('more').lower() == 'more' else 'fewest'} "
                                                 f"{found.group('things')}", question)
     question = _BUT_COMPARED.sub(lambda found: found.group("unit") + " and ", question)
-    placed = _PLACE_OF_A_DESCRIBED_THING.match(question) or _PLACE_OF_A_NAMED_THINGS_OWNER.match(question)
-    thing = placed.group("thing") or placed.group("coming") if placed is not None else None
-    if placed is not None and (stated_ordering(thing) is not None  # of the cheapest ...: a chain
-                               or placed.re is _PLACE_OF_A_NAMED_THINGS_OWNER  # "the supplier of the Network Memristor"
-                               or _DESCRIBED_BY_NAME.search(thing)):  # "the suppliers of the products managed by X"
+    described = _PLACE_OF_A_DESCRIBED_THING.match(question)
+    thing = described.group("thing") or described.group("coming") if described is not None else None
+    placed = described or _PLACE_OF_A_NAMED_THINGS_OWNER.match(question)
+    if placed is not None and (thing is None  # "the supplier of the Network Memristor"
+                               or stated_ordering(thing) is not None  # of the cheapest ...: a chain
+                               or _DESCRIBED_BY_NAME.search(thing)  # "the suppliers of the products managed by X"
+                               or _CODE_AFTER_KIND.search(thing)):  # "of hardware product J731-7469427"
+        thing = placed.group("thing") or placed.group("coming")
         question = f"What is the {singular(placed.group('kind') or placed.group('origin'))} of {thing}?"
+        question = _KIND_WORD_ENDING_A_CHAIN.sub(lambda found: found.group("chain"), question)  # a chain now
     if (reach := _USED_TO_REACH.match(question)) is not None:
         question = f"What is the {reach.group('means')} of {reach.group('whom')}?"
     question = _among_asked_directly(question)

@@ -930,20 +930,34 @@ _KIND_BELONGS_TO_NAME = re.compile(
     r"^(?P<ask>which|what|how many)\s+(?P<kind>[a-z]+(?: [a-z]+)?)\s+(?P<relation>(?:belongs?|come|comes|fall|falls)\s+"
     r"(?:to|from|under|into|in))\s+" + _NAME + r"(?:\s+(?:category|department|group|team|division|class))?\s*[?.!]?$")
 
+# "List all suppliers located in Germany.", "Show me the employees based in Berlin.": a participle after a
+# listing verb, no "are"
+_LISTED_KIND_RELATED_TO_NAME = re.compile(
+    r"^(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?(?P<ask>list|show me|show|give me|find)\s+(?:all\s+)?(?:the\s+|our\s+)?"
+    r"(?P<kind>(?!(?:few|some|several|many|any|things|ones|items|entities)\b)[a-z]+(?: [a-z]+)?s)\s+"
+    r"(?P<relation>[a-z]+ed\s+(?:with|for|to|in|by|from|on|at))\s+" + _NAME + r"\s*[?.!]?$")
+
 
 def kind_related_to_name(question: str) -> PhraseGraphPattern | None:
     """"Which products are compatible with Y863-3538159?" (or "with the product Y863-3538159") as `?u1 |
     is a | products ; ?u1 | compatible with | Y863-3538159`, which the model often reads without the
-    adjective (`?u1 | products | Y863-3538159`); also "How many hardware products belong to the Sensor
-    category?" and "How many ... are eligible for ...?" (counted); None for anything else."""
-    found = _asked_kind_shape(question, (_KIND_RELATED_TO_NAME,)) or _lowered_match(question, _KIND_BELONGS_TO_NAME)
+    adjective (`?u1 | products | Y863-3538159`); also "List all suppliers located in Germany.", "How many
+    hardware products belong to the Sensor category?" and "How many ... are eligible for ...?" (counted); None for anything else."""
+    found = _asked_kind_shape(question, (_KIND_RELATED_TO_NAME, _LISTED_KIND_RELATED_TO_NAME)) or \
+        _lowered_match(question, _KIND_BELONGS_TO_NAME)
     if found is None or found.group("relation").split()[0] in ("more", "less", "not", "no", "there") or \
             found.group("kind").split()[0] in _NOT_KINDS:
         return None
     counted = found.group("ask") == "how many"
     return PhraseGraphPattern(form=QuestionForm.COUNT if counted else QuestionForm.LIST,
                               triples=(PhraseTriple(ANSWER, TYPE_RELATION, found.group("kind")),
-                                       PhraseTriple(ANSWER, found.group("relation"), found.group("name"))))
+                                       PhraseTriple(ANSWER, found.group("relation"), _sentence_name(found))))
+
+
+def _sentence_name(found: re.Match[str]) -> str:
+    """The name a shape matched, without the full stop ending the sentence ("Germany." but "Garcia Ltd.")."""
+    name = found.group("name")
+    return name[:-1] if name.endswith(".") and len(name.split()[-1]) > 4 else name
 
 
 # "Which bills of material use the product Driver Strain?", "How many suppliers deliver Gauge Warp?": a kind
