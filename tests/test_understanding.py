@@ -2731,6 +2731,11 @@ READER_CASES = [
     ("kind_verbed_with_value", "How many ICSA papers were evaluated by means of a controlled experiment?",
      "count :: ?u1 | is a | papers ; ?u1 | papers | ICSA ; ?u1 | evaluated by means of | controlled experiment"),
     ("kind_verbed_with_value", "Which papers were evaluated with a case study in 2020?", None),  # more than a value
+    ("kind_verbed_with_value", "Which papers use a case study?",  # active voice
+     "list :: ?u1 | is a | papers ; ?u1 | use | case study"),
+    ("kind_verbed_with_value", "Which ECSA papers used interviews for evaluation?",  # what the value is used for
+     "list :: ?u1 | is a | papers ; ?u1 | papers | ECSA ; ?u1 | used for evaluation | interviews"),
+    ("kind_verbed_with_value", "Which papers use the same method?", None),  # a comparison
     ("kind_verbed_with_value", "Which products are supplied by Bryan-James?", None),
     ("kind_with_counted_things", "Which papers have more than seven authors?",
      "list :: ?u1 | is a | papers ; ?u1 | authors | ?u2 :: filter count ?u2 > seven"),
@@ -2742,6 +2747,9 @@ READER_CASES = [
     ("most_common_value", "What is the most frequently studied research object among ECSA papers?",
      "list :: ?u1 | research object | ?u2 ; ?u2 | is a | papers ; ?u2 | papers | ECSA :: order count ?u2 desc 1"),
     ("most_common_value", "What is the most expensive product?", None),
+    ("most_common_value", "What is the most common evaluation method?",  # no kind named: the value most things have
+     "list :: ?u1 | evaluation method | ?u2 :: order count ?u2 desc 1"),
+    ("most_common_value", "What is the most common language in Spain?", None),  # a place, not a kind
     ("named_having_a_thing", "Does 'Trace Link Recovery for Software Architecture Documentation' provide a replication "
      "package?", "boolean :: Trace Link Recovery for Software Architecture Documentation | provide replication package | "
      "?u1 :: filter ?u1 != false"),
@@ -3742,6 +3750,9 @@ def test_a_spread_of_values_is_read_as_their_range(question: str, expected: str)
      "Which product from our suppliers in Spain is the cheapest?"),
     ("Who in Procurement is product manager of the most products? I need the name.",
      "Who in Procurement is product manager of the most products?"),
+    ("Which papers were evaluated with interviews? Titles please", "Which papers were evaluated with interviews?"),
+    ("Which papers use interviews? Just the titles.", "Which papers use interviews?"),
+    ("Which papers have titles?", None),  # titles asked for, not the answers named
     ("Which suppliers are in Spain, names only please?", "Which suppliers are in Spain?"),
     ("What is the name of the manager?", None),
     ("Name the BOM with the fewest positions.", None),  # "name" as the verb asking for the thing

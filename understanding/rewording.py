@@ -1287,10 +1287,12 @@ def ranged(question: str) -> str | None:
 
 # "Which manager has the fewest direct reports? Just the name please.", "..., tell me only its name": the
 # answers asked for by their names, said apart from the question
+_NAMES = r"(?:names?|titles?)"  # "Just the titles please."
 _BY_NAME = re.compile(r"(?:[?.!]\s*|,\s*)(?:(?:and\s+)?(?:please\s+)?(?:just|only|simply)\s+(?:give\s+me\s+|tell\s+me\s+)?"
-                      r"(?:the|its|their|his|her)\s+names?|(?:please\s+)?(?:give|tell|show)\s+me\s+(?:only\s+|just\s+)?"
-                      r"(?:the|its|their|his|her)\s+names?(?:\s+only)?|i\s+(?:need|want|only\s+need)\s+(?:only\s+|just\s+)?"
-                      r"(?:the|its|their|his|her)\s+names?|names?\s+only)(?:,?\s*please)?\s*[.!?]?\s*$", re.IGNORECASE)
+                      r"(?:the|its|their|his|her)\s+" + _NAMES + r"|(?:please\s+)?(?:give|tell|show)\s+me\s+(?:only\s+|just\s+)?"
+                      r"(?:the|its|their|his|her)\s+" + _NAMES + r"(?:\s+only)?|i\s+(?:need|want|only\s+need)\s+(?:only\s+|just\s+)?"
+                      r"(?:the|its|their|his|her)\s+" + _NAMES + r"|" + _NAMES + r"\s+only|(?:the\s+)?" + _NAMES +
+                      r"(?=,?\s*(?:please|pls|plz)\b))(?:,?\s*(?:please|pls|plz))?\s*[.!?]?\s*$", re.IGNORECASE)
 
 
 def by_name(question: str) -> str | None:

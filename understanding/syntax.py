@@ -1241,15 +1241,25 @@ _VERBED_WITH_VALUE = re.compile(
     r"(?P<preposition>with|using|through|via|by\s+means\s+of|by\s+way\s+of)\s+(?:an?\s+|the\s+)?"
     r"(?P<value>[a-z][a-z-]*(?: (?!(?:and|or|but|in|of|for|with|from|on|at|by|to|about)\b)[a-z][a-z-]*){0,3})\s*[?.!]?$")
 
+# "Which papers use a case study?", "Which ECSA papers used interviews for evaluation?": a method named by common
+# words, in the active voice
+_USING_A_VALUE = re.compile(
+    _COUNTED_OR_LISTED_KIND + r"(?P<verb>uses?|used|appl(?:y|ies|ied)|(?:employ|adopt|follow|conduct|perform)(?:s|ed)?)\s+(?:an?\s+|the\s+)?"
+    r"(?P<value>[a-z][a-z-]*(?: (?!(?:and|or|but|in|of|for|with|from|on|at|by|to|about|as)\b)[a-z][a-z-]*){0,3})"
+    r"(?:\s+(?P<purpose>for|as)\s+(?:an?\s+|the\s+|their\s+|its\s+)?(?P<what>[a-z]+(?: [a-z]+)?))?\s*[?.!]?$")
+
 
 def kind_verbed_with_value(question: str) -> PhraseGraphPattern | None:
     """"Which papers were evaluated with a case study?" as `?u1 | is a | papers ; ?u1 | evaluated with |
-    case study` (counted after "How many"; "ICSA papers" keeps its qualifying name): the value is named by
-    common words, which the model drops; None for anything else."""
-    read = _counted_or_listed(question, _VERBED_WITH_VALUE, "value")
+    case study` (counted after "How many"; "ICSA papers" keeps its qualifying name; also "Which papers use a
+    case study?"): the value is named by common words, which the model drops; None for anything else."""
+    read = _counted_or_listed(question, _VERBED_WITH_VALUE, "value") or _counted_or_listed(question, _USING_A_VALUE, "value")
     if read is None:
         return None
     found, asked = read
+    if found.re is _USING_A_VALUE:  # "used interviews for evaluation": `?u1 | used for evaluation | interviews`
+        relation = found.group("verb") + (f" {found.group('purpose')} {found.group('what')}" if found.group("what") else "")
+        return replace(asked, triples=(*asked.triples, PhraseTriple(ANSWER, relation, found.group("value"))))
     preposition = " ".join(found.group("preposition").split())
     return replace(asked, triples=(*asked.triples, PhraseTriple(ANSWER, f"{found.group('verb')} {preposition}",
                                                                 found.group("value"))))
@@ -1614,19 +1624,20 @@ def named_compared_with_value(question: str) -> PhraseGraphPattern | None:
 # research object among ECSA papers?": the value of an attribute that most things of a kind have
 _MOST_COMMON_VALUE = re.compile(
     r"^(?:what|which)(?:'s|\s+is|\s+was|\s+are|\s+were)\s+the\s+most\s+(?:(?:commonly|frequently|often)\s+[a-z]+ed|"
-    r"common|frequent|popular|used|studied|applied)\s+(?P<attribute>[a-z]+(?: [a-z]+){0,2}?)\s+(?:across|among|of|in|for)\s+"
-    r"(?:all\s+)?(?:the\s+|our\s+)?(?:(?P<qualifier>[A-Z][A-Za-z0-9&-]*)\s+)?(?P<kind>[a-z]+(?: [a-z]+)?)\s*[?.!]?$")
+    r"common|frequent|popular|used|studied|applied)\s+(?P<attribute>[a-z]+(?: [a-z]+){0,2}?)(?:\s+(?:across|among|of|in|for)\s+"
+    r"(?:all\s+)?(?:the\s+|our\s+)?(?:(?P<qualifier>[A-Z][A-Za-z0-9&-]*)\s+)?(?P<kind>[a-z]+(?: [a-z]+)?))?\s*[?.!]?$")
 
 
 def most_common_value(question: str) -> PhraseGraphPattern | None:
     """"What is the most commonly used evaluation method across the papers?" as `?u1 | evaluation method |
     ?u2 ; ?u2 | is a | papers :: order count ?u2 desc 1` (the value most things have; "ECSA papers": `?u2 |
-    papers | ECSA`); None for anything else."""
+    papers | ECSA`; "What is the most common evaluation method?" without the kind); None for anything else."""
     found = _lowered_match(question, _MOST_COMMON_VALUE)
-    if found is None or found.group("kind").split()[0] in _NOT_KINDS:
+    if found is None or (found.group("kind") or "").split()[:1] in [[w] for w in _NOT_KINDS]:
         return None
     kind, qualifier = found.group("kind"), found.group("qualifier")
-    triples = (PhraseTriple(ANSWER, found.group("attribute"), "?unknown2"), PhraseTriple("?unknown2", TYPE_RELATION, kind),
+    triples = (PhraseTriple(ANSWER, found.group("attribute"), "?unknown2"),  # without a kind: the value most things have
+               *((PhraseTriple("?unknown2", TYPE_RELATION, kind),) if kind else ()),
                *((PhraseTriple("?unknown2", kind, qualifier),) if qualifier else ()))
     return PhraseGraphPattern(triples=triples, ordering=Ordering("?unknown2", descending=True, limit=1, by_count=True))
 
