@@ -3664,6 +3664,11 @@ def test_a_named_clause_may_name_a_service() -> None:
      "Which products supplied by Wright Inc?", "Which products have a reliability index of at least 0.9?"),
     ("Which products cost more than 5 euros?", None, None),  # nothing restricts them before
     ("Show the names of properties of type Apartment whose agreed selling price is greater than 1000000.", None, None),
+    ("Which papers published before 2019 provide a replication package?",  # a participle's comparison said first
+     "Which papers provide a replication package?", "Which papers were published before 2019?"),
+    ("How many ECSA papers published after 2020 use a case study?",
+     "How many ECSA papers use a case study?", "How many ECSA papers were published after 2020?"),
+    ("Which papers published in 2019 use a case study?", None, None),  # a year, not a comparison
 ])
 def test_restricted_things_compared_last_are_asked_apart(question: str, restricted: str | None,
                                                          compared: str | None) -> None:

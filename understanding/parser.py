@@ -379,9 +379,10 @@ class QuestionParser:
         return results
 
     def _understand_compared(self, results: list[UnderstoodQuestion], texts: list[str]) -> list[UnderstoodQuestion]:
-        """Restricted things with a comparison said last are read as the restricted things and as the kind
-        with the comparison, and the two put together (`understanding.rewording.compared_tail`): first where
-        the model's reading of the whole lost a name of the restriction, next otherwise."""
+        """Restricted things with a comparison said last (or first, by a participle) are read as the restricted
+        things and as the kind with the comparison, and the two put together (`understanding.rewording.compared_tail`):
+        first where the model's reading of the whole lost a name of the restriction (or, the comparison said
+        first, a word of its relations), next otherwise."""
         found = {i: tail for i, text in enumerate(texts) if (tail := compared_tail(text)) is not None}
         if not found:
             return results
@@ -397,6 +398,10 @@ class QuestionParser:
             kept = _said_words(asked.pattern) | {w for c in asked.pattern.comparisons for w in str(c.value).lower().split()}
             named = {w for t in restricted.pattern.triples if not t.is_type for n in t.nodes() if not is_unknown(n)
                      for w in n.lower().split()}
+            if found[i].said_first:  # the model's reading kept the comparison said first and lost what follows
+                named |= {w for t in restricted.pattern.triples if not t.is_type for w in t.relation.lower().split()}
+                if any(re.match(r"\d+\s+[a-z]", n) for n in asked.pattern.nodes()):  # or glued it to the number
+                    kept = set()
             # first where the model's reading of the whole lost a name the restriction has
             results[i] = _offered(asked, [merged], first=bool(named - kept), kind=asked.answer_type.kind)
         return results

@@ -1196,6 +1196,16 @@ class ComparedTail:
 
     restricted: str
     compared: str
+    said_first: bool = False  # "Which papers published before 2019 provide a replication package?"
+
+
+# "Which papers published before 2019 provide a replication package?": a participle's comparison with a number
+# said first, then what the things do
+_COMPARED_FIRST = re.compile(
+    r"^(?P<ask>(?i:which|what|how\s+many|list|show(?:\s+me)?|give\s+me|find))\s+(?:(?i:all)\s+)?(?:(?i:the|our)\s+)?"
+    r"(?P<kind>(?:[A-Z][A-Za-z0-9&-]*\s+)?[a-z]+(?:\s+(?![a-z]+ed\b)[a-z]+)?)\s+"
+    r"(?P<comparison>(?P<participle>[a-z]+ed)\s+(?:before|after|since|until|prior\s+to|earlier\s+than|later\s+than)\s+\d+)\s+"
+    r"(?P<rest>(?!(?:and|or|but|in|of|for|with|from|on|at|by|to)\b)[a-z][^?]*?)\s*[?.!]?$")
 
 
 _COMPARED_TAIL = re.compile(
@@ -1208,8 +1218,14 @@ _COMPARED_TAIL = re.compile(
 
 
 def compared_tail(question: str) -> ComparedTail | None:
-    """The restricted things and the comparison said after them, asked apart: the model drops one of the two
-    in the whole question and reads each alone well (`QuestionParser._understand`). None for another shape."""
+    """The restricted things and the comparison said after them (or first, with a participle: "Which papers
+    published before 2019 provide a replication package?"), asked apart: the model drops one of the two in the
+    whole question and reads each alone well (`QuestionParser._understand`). None for another shape."""
+    first = _COMPARED_FIRST.match(question.strip())
+    if first is not None:
+        wh = "How many" if first.group("ask").lower().startswith("how") else "Which"
+        return ComparedTail(f"{wh} {first.group('kind')} {first.group('rest')}?",
+                            f"{wh} {first.group('kind')} were {first.group('comparison')}?", said_first=True)
     found = _COMPARED_TAIL.match(question.strip())
     if found is None or found.group("kind").split()[-1] in ("that", "which", "who", "whose") or \
             found.group("clause").startswith("of ") or (  # "names of properties": the comparison may be of either
