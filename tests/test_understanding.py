@@ -976,6 +976,9 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
      "list :: ?u1 | is a | papers ; ?u1 | papers | ECSA ; ?u1 | published after | ?u2 :: filter ?u2 > 2020"),
     ("with_acronym_qualifier", "Which Sensor products cost more than 5 EUR?",
      "list :: ?u1 | is a | Sensor products ; ?u1 | cost | ?u2 :: filter ?u2 > 5", None),
+    ("with_acronym_qualifier", "How many Virgin America flights leave from Albany?",  # a name of two words
+     "count :: ?u1 | is a | Virgin America flights ; ?u1 | leave from | Albany",
+     "count :: ?u1 | is a | flights ; ?u1 | flights | Virgin America ; ?u1 | leave from | Albany"),
     # two relations glued at a year (without_glued_clause)
     ("without_glued_clause", "Which papers published in 2021 were presented at ICSA?",
      "list :: ?u1 | is a | papers ; ?u1 | published in 2021 were presented at | ICSA",
@@ -3341,6 +3344,12 @@ def test_the_value_the_best_one_is_ranked_by_is_answered_when_asked_too(question
     ("Which German vendors make parts in the Sensor category?",  # one that loses another word is not taken
      ["list :: ?u1 | vendors | Sensor", "list :: ?u1 | is a | German vendors"], 0),
     ("Where was Antonio Giannini born?", ["list :: ?u1 | born | Antonio Giannini", "list :: ?u1 | born | Antonio"], 0),
+    # a best reading with a name that drops another name whole: the first reading keeping it and naming that one
+    ("How many Virgin America flights leave from airports in Albany?",
+     ["count :: ?u1 | is a | flights ; ?u1 | flights | Virgin America",
+      "count :: ?u1 | is a | flights ; ?u1 | flights | Virgin America ; ?u1 | leave from | Albany"], 1),
+    ("What is the address of employee Nancy Edwards?",  # a part of a name kept: not another name
+     ["list :: ?u1 | address | Edwards", "list :: ?u1 | address | ?u2 ; ?u2 | employee | Nancy Edwards"], 0),
 ])
 def test_a_reading_that_names_a_dropped_name_is_chosen(question: str, readings: list[str], chosen: int) -> None:
     from understanding.repairs import chosen_reading

@@ -184,13 +184,14 @@ def without_glued_clause(question: str, pattern: PhraseGraphPattern) -> PhraseGr
     return pattern if len(triples) == len(pattern.triples) else replace(pattern, triples=tuple(triples))
 
 
-# "ICSA papers": an acronym before a kind in lower case
-_ACRONYM_KIND = re.compile(r"^(?P<acronym>[A-Z]{3,}) (?P<kind>[a-z]+s)$")
+# "ICSA papers", "Virgin America flights": an acronym (or a name of two or more words) before a kind in lower case
+_ACRONYM_KIND = re.compile(r"^(?P<acronym>[A-Z]{3,}|[A-Z][\w&'-]*(?: [A-Z][\w&'-]*)+) (?P<kind>[a-z]+s)$")
 
 
 def with_acronym_qualifier(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """"Which ECSA papers were published after 2020?" decoded with `?u1 | is a | ECSA papers`: the acronym
-    names the things' venue, group or maker, not part of their kind (`?u1 | is a | papers ; ?u1 | papers |
+    (or a name of two words or more: "Virgin America flights") names the things' venue, group or maker, not part
+    of their kind (`?u1 | is a | papers ; ?u1 | papers |
     ECSA`, as the syntax readers read "ICSA papers")."""
     for triple in pattern.triples:
         found = _ACRONYM_KIND.match(triple.object) if triple.is_type else None
@@ -728,10 +729,12 @@ def chosen_reading(question: str, readings: list[PhraseGraphPattern]) -> int:
     best = readings[0]
     kept = _phrase_words(best)
     dropped = {word.lower() for word in _NAME_INSIDE.findall(question)} - kept
-    if not best.entity_phrases() and dropped:  # "Which products do we get from Bolton, Sanchez and Rodgers?"
-        # read as `?u1 | is a | products`: a reading that keeps it and names the name
+    if dropped:  # "Which products do we get from Bolton, Sanchez and Rodgers?" read as `?u1 | is a | products`
+        # (or "How many Virgin America flights leave from airports in Albany?" without Albany): a reading that
+        # keeps it and names a name it dropped
         named = next((i for i, reading in enumerate(readings) if reading.entity_phrases()
-                      and reading.form is best.form and _phrase_words(reading) >= kept), None)
+                      and reading.form is best.form and _phrase_words(reading) >= kept
+                      and (not best.entity_phrases() or _names_another(reading, best, dropped))), None)
         if named is not None:
             return named
     qualified = {found.group(1).lower() for found in _QUALIFIED_KIND.finditer(question)} & dropped
@@ -826,6 +829,15 @@ def apposition_relations(question: str, pattern: PhraseGraphPattern) -> list[str
 
 _PREPOSITIONS = frozenset({"in", "of", "from", "with", "by", "for", "to", "at", "on", "into", "under", "over",
                            "about", "as"})
+
+
+def _names_another(reading: PhraseGraphPattern, best: PhraseGraphPattern, dropped: set[str]) -> bool:
+    """Whether `reading` names a thing `best` dropped whole: a name of dropped words sharing no word with
+    `best`'s names ("Albany" beside "Virgin America"; not "Nancy Edwards" where `best` kept "Edwards")."""
+    named = {w for phrase in best.entity_phrases() for w in re.findall(r"\w+", phrase.lower())}
+    dropped = {w for word in dropped for w in re.findall(r"\w+", word)}
+    return any(words & dropped and not words & named
+               for phrase in reading.entity_phrases() if (words := set(re.findall(r"\w+", phrase.lower()))))
 
 
 def _phrase_words(pattern: PhraseGraphPattern) -> set[str]:
