@@ -1019,6 +1019,9 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
      "list :: ?u2 | is a | employees ; ?u1 | address | ?u2 ; ?u2 | on | Berliner Straße",
      "list :: ?u1 | is a | employees ; ?u1 | address | ?u2 :: filter ?u2 contains Berliner Straße"),
     ("with_text_match", "Which employees have an address?", "list :: ?u1 | employees | ?u2 ; ?u2 | is a | address", None),
+    ("with_text_match", "Which airports have the word International in their name?",  # one word after "the word"
+     "list :: ?u1 | is a | airports ; ?u1 | name | International",
+     "list :: ?u1 | is a | airports ; ?u1 | name | ?u2 :: filter ?u2 contains International"),
     ("with_text_match", "Which suppliers have a company name ending in 'and Sons'?",  # "ending in"
      "list :: ?u2 | is a | company ; ?u1 | name | ?u2",
      "list :: ?u1 | is a | suppliers ; ?u1 | company name | ?u2 :: filter ?u2 ends and Sons"),

@@ -2179,6 +2179,10 @@ _TEXT_MATCH = [
     re.compile(r"^\s*(?P<ask>which|what|how many|list|show(?:\s+me)?|give me|find)\s+(?:the\s+|all\s+)?" + _TEXT_KIND +
                r"(?:have|has|contain|contains|with)\s+" + _TEXT_NAMED + _TEXT_VALUE +
                r"\s+in\s+(?:their|its|the)\s+(?P<attribute>[a-z][a-z ]*?)" + _TEXT_CONDITION + r"\s*[?.]*\s*$", re.I),
+    # "Which airports have the word International in their name?": one word unquoted after "the word"
+    re.compile(r"^\s*(?P<ask>which|what|how many|list|show(?:\s+me)?|give me|find)\s+(?:the\s+|all\s+)?" + _TEXT_KIND +
+               r"(?:have|has|contain|contains|with)\s+the\s+(?:word|term|string|text)\s+(?P<value>[A-Za-z0-9][\w-]*)"
+               r"\s+in\s+(?:their|its|the)\s+(?P<attribute>[a-z][a-z ]*?)" + _TEXT_CONDITION + r"\s*[?.]*\s*$", re.I),
 ]
 
 
