@@ -970,6 +970,12 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
      "list :: ?u1 | is a | department ; ?u2 | product manager | Predictive Maintenance ; ?u2 | belong to | ?u1"),
     ("without_glued_kind_word", "Which services does the product manager of Predictive Maintenance handle?",
      "list :: ?u1 | is a | services ; ?u2 | product manager | Predictive Maintenance ; ?u2 | handle | ?u1", None),
+    # the bound a comparison states, glued to its relation (without_stated_bound)
+    ("without_stated_bound", "Which flights numbered below 100 leave from Aspen?",
+     "list :: ?u1 | is a | flights ; ?u1 | numbered below 100 | ?u2 ; ?u1 | leave from | Aspen :: filter ?u2 < 100",
+     "list :: ?u1 | is a | flights ; ?u1 | numbered | ?u2 ; ?u1 | leave from | Aspen :: filter ?u2 < 100"),
+    ("without_stated_bound", "Which flights numbered below 100 leave from Aspen?",  # another bound: left alone
+     "list :: ?u1 | is a | flights ; ?u1 | numbered below 100 | ?u2 :: filter ?u2 < 10", None),
     # an acronym before a kind names the things' venue or group (with_acronym_qualifier)
     ("with_acronym_qualifier", "Which ECSA papers were published after 2020?",
      "list :: ?u1 | is a | ECSA papers ; ?u1 | published after | ?u2 :: filter ?u2 > 2020",

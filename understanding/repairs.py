@@ -81,7 +81,7 @@ def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     pattern = with_had_thing(question, with_apposed_kind(question, with_counted_name(question, pattern)))
     pattern = with_named_by_its_kind(question, with_role_of(question, with_kind_in_place(question, pattern)))
     pattern = with_possessor_kind(question, without_glued_name(question, without_glued_participle(question, pattern)))
-    pattern = with_acronym_qualifier(question, pattern)
+    pattern = without_stated_bound(question, with_acronym_qualifier(question, pattern))
     return with_asked_kind_counting(question, with_others_excluded(question, pattern))
 
 
@@ -182,6 +182,25 @@ def without_glued_clause(question: str, pattern: PhraseGraphPattern) -> PhraseGr
         triples += [PhraseTriple(owner, found.group("first"), found.group("value")),
                     replace(triple, relation=found.group("second"))]
     return pattern if len(triples) == len(pattern.triples) else replace(pattern, triples=tuple(triples))
+
+
+# "numbered below 100": a relation with the bound its comparison states
+_BOUND_IN_RELATION = re.compile(r"^(?P<relation>[a-z]+(?: [a-z]+)*?) (?:below|under|above|over|(?:more|less|greater|fewer|"
+                                r"higher|lower) than|at (?:least|most)) (?P<bound>\d+(?:\.\d+)?)$")
+
+
+def without_stated_bound(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"List the flight numbers of Virgin America flights numbered below 100." decoded with `?u2 | numbered
+    below 100 | ?u3 :: filter ?u3 < 100`: the bound belongs to the comparison, not the relation (`?u2 |
+    numbered | ?u3`)."""
+    bounds = {(c.node, c.value) for c in pattern.comparisons}
+    triples = []
+    for triple in pattern.triples:
+        found = None if triple.is_type else _BOUND_IN_RELATION.match(triple.relation)
+        if found is not None and (triple.object, found.group("bound")) in bounds and triple.relation in question:
+            triple = replace(triple, relation=found.group("relation"))
+        triples.append(triple)
+    return pattern if triples == list(pattern.triples) else replace(pattern, triples=tuple(triples))
 
 
 # "ICSA papers", "Virgin America flights": an acronym (or a name of two or more words) before a kind in lower case
