@@ -2759,6 +2759,11 @@ READER_CASES = [
     ("most_common_value", "What is the most frequently studied research object among ECSA papers?",
      "list :: ?u1 | research object | ?u2 ; ?u2 | is a | papers ; ?u2 | papers | ECSA :: order count ?u2 desc 1"),
     ("most_common_value", "What is the most expensive product?", None),
+    ("counted_things_of_kind", "How many distinct authors appear across all papers?",  # the relation's things counted
+     "count :: ?u2 | is a | papers ; ?u2 | authors | ?u1"),
+    ("counted_things_of_kind", "How many different authors do the ECSA papers have?",
+     "count :: ?u2 | is a | papers ; ?u2 | papers | ECSA ; ?u2 | authors | ?u1"),
+    ("counted_things_of_kind", "How many authors do the papers have?", None),  # per paper, or all: not said
     ("most_common_value", "What is the most common evaluation method?",  # no kind named: the value most things have
      "list :: ?u1 | evaluation method | ?u2 :: order count ?u2 desc 1"),
     ("most_common_value", "What is the most common language in Spain?", None),  # a place, not a kind

@@ -94,6 +94,7 @@ from understanding.syntax import (
     coordinated_comparisons,
     coordinated_predicates,
     count_compared_with_named,
+    counted_things_of_kind,
     counted_chain_reading,
     counted_superlative_reading,
     kind_a_name_relates_to,
@@ -137,7 +138,7 @@ _TEXT_READERS = (attribute_of_a_name, restricted_comparison, coordinated_compari
                  restricted_kind_related, placed_kind_related, kind_compared, kind_having_own, kind_verbing_name,
                  named_related_to_named, kind_holding_a_thing, named_holding_a_thing, participle_chain,
                  kind_verbed_with_value, named_having_a_thing,
-                 kind_with_counted_things, most_common_value, named_verbed_with_value)
+                 kind_with_counted_things, most_common_value, named_verbed_with_value, counted_things_of_kind)
 
 # readers of a grouped question's words without its group ("For each year, how many papers provide a
 # replication package?"), whose readings come before the model's when the model lost their words
@@ -711,6 +712,9 @@ class QuestionParser:
         counted = kind_with_counted_things(understood.question)  # "Which papers have more than seven authors?"
         if counted is not None and not _same_reading(counted, understood.pattern):
             return _NextReading(counted), None  # the model's grouping reading fits a graph where the things are a class
+        things_of = counted_things_of_kind(understood.question)  # "How many distinct authors appear across all papers?"
+        if things_of is not None and not _same_reading(things_of, understood.pattern):
+            return things_of, AnswerKind.NUMBER
         counts = count_compared_with_named(understood.question)  # "Which departments have more members than X?"
         if counts is not None:
             return counts, AnswerKind.NUMBER if counts.form is QuestionForm.COUNT else AnswerKind.RESOURCE

@@ -1665,6 +1665,31 @@ def kind_with_counted_things(question: str) -> PhraseGraphPattern | None:
                    comparisons=(Comparison("?unknown2", operator, found.group("number"), by_count=True),))
 
 
+# "How many distinct authors appear across all papers?", "How many different authors do the papers have?": the
+# things of a kind's things counted, however many of them each has
+_COUNTED_THINGS_OF_KIND = re.compile(
+    r"^how\s+many\s+(?:distinct|different|unique|individual)\s+(?P<things>[a-z]+s)\s+(?:"
+    r"(?:appear|occur|are\s+(?:there|listed|named|mentioned))\s+(?:across|in|among|over|on)\s+(?:all\s+)?(?:the\s+|our\s+)?"
+    r"(?:(?P<qualifier>[A-Z][A-Za-z0-9&-]*)\s+)?(?P<kind>[a-z]+s)|"
+    r"(?:do|did)\s+(?:all\s+)?(?:the\s+|our\s+)?(?:(?P<qualifier_had>[A-Z][A-Za-z0-9&-]*)\s+)?(?P<kind_had>[a-z]+s)\s+"
+    r"(?:have|list|name|mention)(?:\s+(?:in\s+total|altogether|overall|together))?)\s*[?.!]?$")
+
+
+def counted_things_of_kind(question: str) -> PhraseGraphPattern | None:
+    """"How many distinct authors appear across all papers?" as `count :: ?u2 | is a | papers ; ?u2 |
+    authors | ?u1`: the answer is the things named by the relation, each counted once (the model counts
+    the papers that have authors); None for anything else."""
+    found = _lowered_match(question, _COUNTED_THINGS_OF_KIND)
+    if found is None:
+        return None
+    kind, qualifier = found.group("kind") or found.group("kind_had"), found.group("qualifier") or found.group("qualifier_had")
+    if kind.split()[0] in _NOT_KINDS:
+        return None
+    return PhraseGraphPattern(form=QuestionForm.COUNT, triples=(
+        PhraseTriple("?unknown2", TYPE_RELATION, kind), *((PhraseTriple("?unknown2", kind, qualifier),) if qualifier else ()),
+        PhraseTriple("?unknown2", found.group("things"), ANSWER)))
+
+
 # "Which departments have more members than the Engineering department?", "Which suppliers supply more products
 # than Williamson-Young?", "How many employees have more areas of expertise than Gretel Roth?": counts compared
 _COUNT_COMPARED_WITH_NAMED = re.compile(
