@@ -3302,6 +3302,10 @@ def test_the_parser_puts_a_named_subjects_clause_back() -> None:
     ("What is the email from the manager of the department Engineering?",  # an attribute "from" its holder
      "What is the email of the manager of the department Engineering?"),
     ("Which products does Thomas supply?", "Which products does Thomas supply?"),
+    ("who did Anne Koziolek co-author papers with?", "Who are the co-authors of Anne Koziolek?"),  # co-authors
+    ("Who wrote papers with Anne Koziolek?", "Who are the co-authors of Anne Koziolek?"),
+    ("Who did Anne Koziolek write?", "Who did Anne Koziolek write?"),  # no one written with
+    ("Who collaborated with Stanley Kubrick?", "Who collaborated with Stanley Kubrick?"),  # not said of papers
 ])
 def test_a_question_asked_politely_or_as_in_a_chat_is_read_plainly(question: str, plain: str) -> None:
     from understanding.rewording import asked_plainly

@@ -353,6 +353,16 @@ _POLITE_ASKING = re.compile(r"^\s*(?:(?:please|kindly)\s+|(?:can|could|would|wil
 _MAY_I_HAVE = re.compile(r"^\s*(?:(?:can|could|may)\s+i\s+(?:please\s+)?(?:get|have|see)|"
                          r"i\s+(?:need|want)(?=\s+(?:the|all)\b)(?!.*\b(?:what|which|who|how)\b))\s+(?=\w)", re.IGNORECASE)
 _POLITE_END = re.compile(r"\s*,?\s+please\s*(?=[?.!]?\s*$)", re.IGNORECASE)
+# "Who did Anne Koziolek co-author papers with?", "Who has co-authored a paper with X?", "Who has X written papers
+# with?": X's co-authors
+_WRITTEN_WITH = r"(?:co-?authored|co-?written|co-?wrote|co-?authors?|co-?write|written|wrote|write|authored|author|published)"
+_PAPERS = r"(?:(?:on\s+)?(?:a\s+)?(?P<papers>papers?|publications?|articles?)\s+)?"
+_COAUTHORS_OF = (
+    re.compile(r"^\s*(?i:who|which\s+(?:people|persons|authors|researchers))\s+(?:(?:has|have|did)\s+)?(?P<verb>"
+               + _WRITTEN_WITH + r")\s+" + _PAPERS + r"with\s+(?P<name>[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)+)\s*[?.!]?\s*$"),
+    re.compile(r"^\s*(?i:who|whom|with\s+whom)\s+(?:has|have|did)\s+(?P<name>[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)+)\s+"
+               r"(?P<verb>" + _WRITTEN_WITH + r")\s+" + _PAPERS + r"(?:with)?\s*[?.!]?\s*$"),
+)
 # "Please list everyone who reports to X." asks "Who reports to X?"
 _EVERYONE_WHO = re.compile(r"^\s*(?:list|show|give\s+me|name|find)\s+(?:all\s+)?(?:everyone|everybody|anyone|anybody|"
                            r"(?:all\s+)?(?:the\s+)?(?:people|persons|employees|staff)|all\s+those|those)\s+who\s+(?P<rest>.+?)"
@@ -533,7 +543,7 @@ def _spelled_word(found: re.Match[str]) -> str:
 def asked_plainly(question: str) -> str:
     """The question without the words that ask it politely or as a chat would ("Hi, which oscillator
     ...", "Could you tell me which ...", "Can I get the email ...", "I need the email ...", "..., please"), "List
-    everyone who X" as "Who X?", "whoever heads the X" as "the head of the X", "whoever is product manager
+    everyone who X" as "Who X?", "Who did X co-author papers with?" as "Who are the co-authors of X?", "whoever heads the X" as "the head of the X", "whoever is product manager
     for X" as "the product manager of X", "in it" after a count left out, a kind
     compared without a verb ("breakers heavier than 18 g") as "Which breakers are heavier than 18 g?", and
     "Are there X? Which ones?" as "Which X?", a bare noun phrase ("suppliers from brazil") as "Give me the
@@ -552,6 +562,10 @@ def asked_plainly(question: str) -> str:
     if polite is not None:  # "I'd like to know the addresses of ..." asks for them; "... which ..." is a question
         rest = question[polite.end():]
         question = ("Give me " + rest) if re.match(r"(?:the|a|an|all|our|its|their)\b", rest, re.IGNORECASE) else rest
+    for shape in _COAUTHORS_OF:
+        if (coauthors := shape.match(question)) is not None and re.search(r"\bwith\b", question, re.IGNORECASE) and (
+                coauthors.group("verb").lower().startswith("co") or coauthors.group("papers")):
+            question = f"Who are the co-authors of {coauthors.group('name')}?"
     if (everyone := _EVERYONE_WHO.match(question)) is not None:
         question = f"Who {everyone.group('rest')}?"
     question = _WHOEVER.sub(lambda found: f"the {_WHOEVER_ROLE[found.group('verb')]} of ", question)
