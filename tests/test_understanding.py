@@ -848,7 +848,10 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
     # a name ending in "in <year>" is the name and the year (with_year_apart)
     ("with_year_apart", "Which papers were published at ECSA in 2020?",
      "list :: ?u1 | is a | papers ; ?u1 | published at | ECSA in 2020",
-     "list :: ?u1 | is a | papers ; ?u1 | published at | ECSA ; ?u1 | in | 2020"),
+     "list :: ?u1 | is a | papers ; ?u1 | published at | ECSA ; ?u1 | published in | 2020"),  # the participle too
+    ("with_year_apart", "Which team won against Brazil in 2014?",
+     "list :: ?u1 | is a | team ; ?u1 | won against | Brazil in 2014",
+     "list :: ?u1 | is a | team ; ?u1 | won against | Brazil ; ?u1 | in | 2014"),
     ("with_year_apart", "Who won the World Cup in 2014?", "list :: ?u1 | won | World Cup", None),
     # "<attribute> of <capitalised kind>" to a lone unknown names its kind (with_kind_of_relation)
     ("with_kind_of_relation", "What is the average price of Sensors?", "avg :: ?u1 | price of Sensors | ?u2",
@@ -2743,6 +2746,11 @@ READER_CASES = [
     ("kind_verbed_with_value", "How many ICSA papers were evaluated by means of a controlled experiment?",
      "count :: ?u1 | is a | papers ; ?u1 | papers | ICSA ; ?u1 | evaluated by means of | controlled experiment"),
     ("kind_verbed_with_value", "Which papers were evaluated with a case study in 2020?", None),  # more than a value
+    ("kind_by_name_verbed", "Which papers by Patrizio Pelliccione were published in 2021?",  # made by, done when
+     "list :: ?u1 | is a | papers ; ?u1 | by | Patrizio Pelliccione ; ?u1 | published in | 2021"),
+    ("kind_by_name_verbed", "How many papers by Uwe Zdun were published at ECSA?",
+     "count :: ?u1 | is a | papers ; ?u1 | by | Uwe Zdun ; ?u1 | published at | ECSA"),
+    ("kind_by_name_verbed", "Which papers by Uwe Zdun were published after 2019?", None),  # a comparison
     ("kind_verbed_with_value", "Which papers use a case study?",  # active voice
      "list :: ?u1 | is a | papers ; ?u1 | use | case study"),
     ("kind_verbed_with_value", "Which ECSA papers used interviews for evaluation?",  # what the value is used for

@@ -98,6 +98,7 @@ from understanding.syntax import (
     counted_superlative_reading,
     counted_things_of_kind,
     kind_a_name_relates_to,
+    kind_by_name_verbed,
     kind_compared,
     kind_having_a_thing,
     kind_having_own,
@@ -138,7 +139,8 @@ _TEXT_READERS = (attribute_of_a_name, restricted_comparison, coordinated_compari
                  restricted_kind_related, placed_kind_related, kind_compared, kind_having_own, kind_verbing_name,
                  named_related_to_named, kind_holding_a_thing, named_holding_a_thing, participle_chain,
                  kind_verbed_with_value, named_having_a_thing,
-                 kind_with_counted_things, most_common_value, named_verbed_with_value, counted_things_of_kind)
+                 kind_with_counted_things, most_common_value, named_verbed_with_value, counted_things_of_kind,
+                 kind_by_name_verbed)
 
 # readers of a grouped question's words without its group ("For each year, how many papers provide a
 # replication package?"), whose readings come before the model's when the model lost their words
@@ -728,6 +730,9 @@ class QuestionParser:
                     "?unknown2", having.triples[-1].relation.split()[-1], "?unknown3"),))):
                 return _NextReading(having), None  # the model kept the thing ("contain a sensor" as `| sensor`)
             return having, AnswerKind.NUMBER if having.form is QuestionForm.COUNT else AnswerKind.RESOURCE
+        made = kind_by_name_verbed(understood.question)  # "Which papers by X were published in 2021?"
+        if made is not None and not _says_all(understood.pattern, made):
+            return made, AnswerKind.NUMBER if made.form is QuestionForm.COUNT else AnswerKind.RESOURCE
         verbed = kind_verbed_with_value(understood.question)  # "Which papers were evaluated with a case study?"
         if verbed is not None and (not _says_all(understood.pattern, verbed) or not any(
                 same_words(node, verbed.triples[-1].object) for node in understood.pattern.nodes())):

@@ -1942,8 +1942,8 @@ _NAME_IN_YEAR = re.compile(r"^(?P<name>.+?)\s+(?P<preposition>in|from|during)\s+
 def with_year_apart(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """"Which papers were published at ECSA in 2020?" decoded with one name "ECSA in 2020": a name
     ending in "in <year>" is two constraints on the unknown it describes, the name and the year
-    (`?u1 | published at | ECSA ; ?u1 | in | 2020`). It changes none of the derived dev or validation
-    patterns."""
+    (`?u1 | published at | ECSA ; ?u1 | published in | 2020`: the participle said of the name is said of the
+    year too). It changes none of the derived dev or validation patterns."""
     for triple in pattern.triples:
         for node, thing in ((triple.object, triple.subject), (triple.subject, triple.object)):
             found = None if triple.is_type or is_unknown(node) or not is_unknown(thing) else _NAME_IN_YEAR.match(node)
@@ -1951,7 +1951,9 @@ def with_year_apart(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPa
                 continue
             named = PhraseTriple(*(found.group("name") if n == node else n for n in (triple.subject, triple.relation,
                                                                                     triple.object)))
-            dated = PhraseTriple(thing, found.group("preposition"), found.group("year"))
+            verb = triple.relation.split()[0] if triple.relation.split()[0].endswith("ed") else None  # "published at"
+            dated = PhraseTriple(thing, f"{verb} {found.group('preposition')}" if verb else found.group("preposition"),
+                                 found.group("year"))
             return replace(pattern, triples=tuple(t for each in pattern.triples
                                                   for t in ((named, dated) if each == triple else (each,))))
     return pattern

@@ -954,9 +954,9 @@ def kind_related_to_name(question: str) -> PhraseGraphPattern | None:
                                        PhraseTriple(ANSWER, found.group("relation"), _sentence_name(found))))
 
 
-def _sentence_name(found: re.Match[str]) -> str:
+def _sentence_name(found: re.Match[str], group: str = "name") -> str:
     """The name a shape matched, without the full stop ending the sentence ("Germany." but "Garcia Ltd.")."""
-    name = found.group("name")
+    name = found.group(group)
     return name[:-1] if name.endswith(".") and len(name.split()[-1]) > 4 else name
 
 
@@ -1247,6 +1247,24 @@ _USING_A_VALUE = re.compile(
     _COUNTED_OR_LISTED_KIND + r"(?P<verb>uses?|used|appl(?:y|ies|ied)|(?:employ|adopt|follow|conduct|perform)(?:s|ed)?)\s+(?:an?\s+|the\s+)?"
     r"(?P<value>[a-z][a-z-]*(?: (?!(?:and|or|but|in|of|for|with|from|on|at|by|to|about|as)\b)[a-z][a-z-]*){0,3})"
     r"(?:\s+(?P<purpose>for|as)\s+(?:an?\s+|the\s+|their\s+|its\s+)?(?P<what>[a-z]+(?: [a-z]+)?))?\s*[?.!]?$")
+
+# "Which papers by Patrizio Pelliccione were published in 2021?": things a name made, and where or when they were
+# done (the model keeps one of the two)
+_KIND_BY_NAME_VERBED = re.compile(
+    _COUNTED_OR_LISTED_KIND + r"(?P<by>by|from)\s+(?P<name>" + _NAME_OR_CODE + r")\s+(?:are|is|were|was|have\s+been|has\s+been)\s+"
+    r"(?P<verb>[a-z]+ed)\s+(?P<preposition>in|at|on|during)\s+(?:the\s+)?(?P<value>" + _NAME_OR_CODE + r")\s*[?.!]?$")
+
+
+def kind_by_name_verbed(question: str) -> PhraseGraphPattern | None:
+    """"Which papers by Patrizio Pelliccione were published in 2021?" as `?u1 | is a | papers ; ?u1 | by |
+    Patrizio Pelliccione ; ?u1 | published in | 2021` (counted after "How many"); None for anything else."""
+    read = _counted_or_listed(question, _KIND_BY_NAME_VERBED, "verb")
+    if read is None:
+        return None
+    found, asked = read
+    return replace(asked, triples=(*asked.triples, PhraseTriple(ANSWER, found.group("by"), found.group("name")),
+                                   PhraseTriple(ANSWER, f"{found.group('verb')} {found.group('preposition')}",
+                                                _sentence_name(found, "value"))))
 
 
 def kind_verbed_with_value(question: str) -> PhraseGraphPattern | None:
