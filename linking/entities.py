@@ -39,7 +39,8 @@ _KIND_SYNONYMS = (("supplier", "vendor", "provider", "seller", "company", "firm"
                   ("product", "item", "article", "merchandise"),
                   ("employee", "staff", "worker", "personnel", "staffer", "colleague"),
                   ("department", "team", "division"), ("customer", "client", "buyer"), ("part", "component"),
-                  ("manager", "boss", "supervisor"))
+                  ("manager", "boss", "supervisor"), ("author", "researcher", "writer", "scholar"),
+                  ("paper", "publication"))
 KIND_SYNONYMS = {word: tuple(other for other in group if other != word) for group in _KIND_SYNONYMS for word in group}
 
 

@@ -116,6 +116,7 @@ async def test_a_kind_word_links_to_the_class_its_synonym_names(ck25: Endpoint) 
     assert kind_synonyms("vendors") == ["suppliers", "providers", "sellers", "companies", "firms"]
     assert kind_synonyms("Production team") == ["Production department", "Production division"]
     assert kind_synonyms("countries") == [] and kind_synonyms("component") == ["part"]
+    assert kind_synonyms("researchers") == ["authors", "writers", "scholars"]  # a scholarly graph's authors
     assert kind_synonyms("companies")[0] == "suppliers"
     classes = await EntityLinker(default_scorer()).link_classes("vendors", ck25)
     assert classes[0].term.value == PV + "Supplier" and classes[0].score == pytest.approx(SYNONYM_FACTOR)

@@ -3314,6 +3314,10 @@ def test_the_parser_puts_a_named_subjects_clause_back() -> None:
     ("Who wrote papers with Anne Koziolek?", "Who are the co-authors of Anne Koziolek?"),
     ("Who did Anne Koziolek write?", "Who did Anne Koziolek write?"),  # no one written with
     ("Who collaborated with Stanley Kubrick?", "Who collaborated with Stanley Kubrick?"),  # not said of papers
+    ("Who is the most prolific author in this collection?", "Which author has the most publications?"),
+    ("How many distinct authors appear across all papers in this collection?",
+     "How many distinct authors appear across all papers?"),  # the collection is the graph asked
+    ("Which songs are in the collection?", "Which songs are in the collection?"),
 ])
 def test_a_question_asked_politely_or_as_in_a_chat_is_read_plainly(question: str, plain: str) -> None:
     from understanding.rewording import asked_plainly

@@ -363,6 +363,13 @@ _COAUTHORS_OF = (
     re.compile(r"^\s*(?i:who|whom|with\s+whom)\s+(?:has|have|did)\s+(?P<name>[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)+)\s+"
                r"(?P<verb>" + _WRITTEN_WITH + r")\s+" + _PAPERS + r"(?:with)?\s*[?.!]?\s*$"),
 )
+# "... in this collection?", "across the whole dataset": the graph asked is the collection; the words say nothing more
+_IN_THIS_COLLECTION = re.compile(r"\s+(?:in|of|from|across|within)\s+(?:this|the(?:\s+whole)?|our)\s+"
+                                 r"(?:collection|dataset|data\s+set|knowledge\s+graph|graph)(?=\s*[?.!,]?\s*$)",
+                                 re.IGNORECASE)
+# "Who is the most prolific author?": the author with the most publications
+_MOST_PROLIFIC = re.compile(r"^\s*(?:who|which\s+(?P<asked>[a-z]+))\s+(?:is|was)\s+the\s+(?P<end>most|least)\s+prolific\s+"
+                            r"(?P<kind>author|researcher|writer|scholar|scientist)\s*[?.!]?\s*$", re.IGNORECASE)
 # "Please list everyone who reports to X." asks "Who reports to X?"
 _EVERYONE_WHO = re.compile(r"^\s*(?:list|show|give\s+me|name|find)\s+(?:all\s+)?(?:everyone|everybody|anyone|anybody|"
                            r"(?:all\s+)?(?:the\s+)?(?:people|persons|employees|staff)|all\s+those|those)\s+who\s+(?P<rest>.+?)"
@@ -543,7 +550,8 @@ def _spelled_word(found: re.Match[str]) -> str:
 def asked_plainly(question: str) -> str:
     """The question without the words that ask it politely or as a chat would ("Hi, which oscillator
     ...", "Could you tell me which ...", "Can I get the email ...", "I need the email ...", "..., please"), "List
-    everyone who X" as "Who X?", "Who did X co-author papers with?" as "Who are the co-authors of X?", "whoever heads the X" as "the head of the X", "whoever is product manager
+    everyone who X" as "Who X?", "Who did X co-author papers with?" as "Who are the co-authors of X?",
+    "in this collection" said last left out, "the most prolific author" as the author with the most publications, "whoever heads the X" as "the head of the X", "whoever is product manager
     for X" as "the product manager of X", "in it" after a count left out, a kind
     compared without a verb ("breakers heavier than 18 g") as "Which breakers are heavier than 18 g?", and
     "Are there X? Which ones?" as "Which X?", a bare noun phrase ("suppliers from brazil") as "Give me the
@@ -562,6 +570,12 @@ def asked_plainly(question: str) -> str:
     if polite is not None:  # "I'd like to know the addresses of ..." asks for them; "... which ..." is a question
         rest = question[polite.end():]
         question = ("Give me " + rest) if re.match(r"(?:the|a|an|all|our|its|their)\b", rest, re.IGNORECASE) else rest
+    collection = _IN_THIS_COLLECTION.search(question)
+    if collection is not None and not re.search(r"\b(?:is|are|was|were)$", question[:collection.start()], re.IGNORECASE):
+        question = question[:collection.start()] + question[collection.end():]  # (not "Which songs are in the collection?")
+    if (prolific := _MOST_PROLIFIC.match(question)) is not None:
+        fewest = "fewest" if prolific.group("end").lower() == "least" else "most"
+        question = f"Which {prolific.group('kind').lower()} has the {fewest} publications?"
     for shape in _COAUTHORS_OF:
         if (coauthors := shape.match(question)) is not None and re.search(r"\bwith\b", question, re.IGNORECASE) and (
                 coauthors.group("verb").lower().startswith("co") or coauthors.group("papers")):
