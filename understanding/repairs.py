@@ -209,9 +209,9 @@ _ACRONYM_KIND = re.compile(r"^(?P<acronym>[A-Z]{3,}|[A-Z][\w&'-]*(?: [A-Z][\w&'-
 
 def with_acronym_qualifier(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """"Which ECSA papers were published after 2020?" decoded with `?u1 | is a | ECSA papers`: the acronym
-    (or a name of two words or more: "Virgin America flights") names the things' venue, group or maker, not part
-    of their kind (`?u1 | is a | papers ; ?u1 | papers |
-    ECSA`, as the syntax readers read "ICSA papers")."""
+    (or a name of two words or more: "Virgin America flights") names the things' venue, group or maker, not
+    part of their kind (`?u1 | is a | papers ; ?u1 | papers | ECSA`, as the syntax readers read "ICSA
+    papers")."""
     for triple in pattern.triples:
         found = _ACRONYM_KIND.match(triple.object) if triple.is_type else None
         if found is not None and re.search(rf"\b{re.escape(triple.object)}\b", question):
@@ -854,8 +854,8 @@ def _names_another(reading: PhraseGraphPattern, best: PhraseGraphPattern, droppe
     """Whether `reading` names a thing `best` dropped whole: a name of dropped words sharing no word with
     `best`'s names ("Albany" beside "Virgin America"; not "Nancy Edwards" where `best` kept "Edwards")."""
     named = {w for phrase in best.entity_phrases() for w in re.findall(r"\w+", phrase.lower())}
-    dropped = {w for word in dropped for w in re.findall(r"\w+", word)}
-    return any(words & dropped and not words & named
+    lost = {w for word in dropped for w in re.findall(r"\w+", word)}
+    return any(words & lost and not words & named
                for phrase in reading.entity_phrases() if (words := set(re.findall(r"\w+", phrase.lower()))))
 
 

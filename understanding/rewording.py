@@ -35,8 +35,8 @@ _TOLD_FIRST = re.compile(r"^(?!\s*" + _ASKING + r")[^?]*?(?:\s[-\u2013\u2014]\s|
 _WHICH_OF_OUR = re.compile(r"^(?P<wh>which|what|how\s+many(?=\s+of\s+(?:our|the)\b))\s+of\s+(?:all\s+)?(?:our|the)\s+"
                            r"(?!(?:two|three|four|five|following|above|below|these|those)\b)(?=(?:[a-z-]+\s+){0,2}[a-z]+s\s+(?!of\b)[a-z])",
                            re.IGNORECASE)
-# "How much is the Sensor Warp?", "how much is product C721-7900144 (price in EUR)?", 'How much does the service "X" cost?': a
-# named thing's price
+# "How much is the Sensor Warp?", "how much is product C721-7900144 (price in EUR)?", 'How much does the service
+# "X" cost?': a named thing's price
 _HOW_MUCH_IS_NAMED = re.compile(r"^\s*(?i:how\s+much)\s+(?:(?P<is>is|are)|does|do)\s+(?:the\s+)?"
                                 r"(?:(?:product|service|item|hardware(?:\s+item)?)\s+)?[\"“]?"
                                 r"(?P<name>[A-Z0-9][\w&'-]*(?:\s+[A-Z0-9][\w&'-]*)*)[\"”]?\s*"
@@ -368,7 +368,7 @@ _IN_THIS_COLLECTION = re.compile(r"\s+(?:in|of|from|across|within)\s+(?:this|the
                                  r"(?:collection|dataset|data\s+set|knowledge\s+graph|graph)(?=\s*[?.!,]?\s*$)",
                                  re.IGNORECASE)
 # "Who is the most prolific author?": the author with the most publications
-_MOST_PROLIFIC = re.compile(r"^\s*(?:who|which\s+(?P<asked>[a-z]+))\s+(?:is|was)\s+the\s+(?P<end>most|least)\s+prolific\s+"
+_MOST_PROLIFIC = re.compile(r"^\s*(?:who|which\s+[a-z]+)\s+(?:is|was)\s+the\s+(?P<end>most|least)\s+prolific\s+"
                             r"(?P<kind>author|researcher|writer|scholar|scientist)\s*[?.!]?\s*$", re.IGNORECASE)
 # "Please list everyone who reports to X." asks "Who reports to X?"
 _EVERYONE_WHO = re.compile(r"^\s*(?:list|show|give\s+me|name|find)\s+(?:all\s+)?(?:everyone|everybody|anyone|anybody|"
@@ -550,9 +550,10 @@ def _spelled_word(found: re.Match[str]) -> str:
 def asked_plainly(question: str) -> str:
     """The question without the words that ask it politely or as a chat would ("Hi, which oscillator
     ...", "Could you tell me which ...", "Can I get the email ...", "I need the email ...", "..., please"), "List
-    everyone who X" as "Who X?", "Who did X co-author papers with?" as "Who are the co-authors of X?",
-    "in this collection" said last left out, "the most prolific author" as the author with the most publications, "whoever heads the X" as "the head of the X", "whoever is product manager
-    for X" as "the product manager of X", "in it" after a count left out, a kind
+    everyone who X" as "Who X?", "Who did X co-author papers with?" as "Who are the co-authors of X?", "in
+    this collection" said last left out, "the most prolific author" as the author with the most publications,
+    "whoever heads the X" as "the head of the X", "whoever is product manager for X" as "the product manager of
+    X", "in it" after a count left out, a kind
     compared without a verb ("breakers heavier than 18 g") as "Which breakers are heavier than 18 g?", and
     "Are there X? Which ones?" as "Which X?", a bare noun phrase ("suppliers from brazil") as "Give me the
     suppliers from brazil.", "whats" as "what is", a yes/no question with its verb
