@@ -2794,6 +2794,12 @@ READER_CASES = [
     ("stated_value_of_kind", "How many papers are at the secondary research level?",
      "count :: ?u1 | is a | papers ; ?u1 | level | secondary research"),
     ("stated_value_of_kind", "Which singers are at the top of the charts?", None),
+    ("stated_value_of_kind", "Which papers are secondary research?",  # a class said as a value, no verb
+     "list :: ?u1 | is a | papers ; ?u1 | classified as | secondary research"),
+    ("stated_value_of_kind", "How many papers are case studies?", "count :: ?u1 | is a | papers ; ?u1 | classified as | case studies"),
+    ("stated_value_of_kind", "Which country are most suppliers from?", None),  # a count
+    ("stated_value_of_kind", "Which papers are publicly available?", None),  # an adjective
+    ("stated_value_of_kind", "Which products are cheaper?", None),
     ("stated_value_of_kind", "Which papers are classified as Solution Proposal?", None),  # a name: the model's
     ("compared_with_named", "Which services are priced higher than Enterprise Navigation?",  # a participle's attribute
      "list :: ?u1 | is a | services ; ?u1 | price | ?u2 ; Enterprise Navigation | price | ?u3 :: filter ?u2 > ?u3"),

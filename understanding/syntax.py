@@ -1110,22 +1110,38 @@ _VALUE_AS_ATTRIBUTE = re.compile(
 _CLASSIFIED_AS = re.compile(
     _COUNTED_OR_LISTED_KIND + r"(?:are|is|were|was)\s+(?P<attribute>classified|categori[sz]ed|labell?ed|tagged|marked|typed|"
     r"rated|ranked|listed)\s+as\s+(?:an?\s+)?(?P<value>[a-z][a-z -]*?)\s*[?.!]?$")
+# "Which papers are secondary research?", "How many papers are case studies?": a class of the things said as a
+# value (two words, or a plural noun), with no verb
+_ARE_A_VALUE = re.compile(
+    _COUNTED_OR_LISTED_KIND + r"(?:are|is|were|was)\s+(?:an?\s+)?(?P<value>(?!(?:not|there|all|both|also|still|now|more|less|"
+    r"the|in|of|from|by|with|at|on|for|to)\b)[a-z]+(?:[a-z]*[^s\W]s| (?!(?:in|of|from|by|with|at|on|for|to|than|and|or)\b)"
+    r"[a-z]+(?: [a-z]+)?))\s*[?.!]?$")
 _AT_A_GRADE = re.compile(
     _COUNTED_OR_LISTED_KIND + r"(?:are|is|were|was)\s+(?:at|in|on|of)\s+(?:the|an?)\s+(?P<value>[a-z][a-z -]*?)\s+"
     r"(?P<attribute>level|stage|phase|type|category|class|kind|grade|tier|status)\s*[?.!]?$")
 
 
+def found_value(read: tuple[re.Match[str], PhraseGraphPattern]) -> str:
+    """The value a `_counted_or_listed` match read."""
+    return read[0].group("value")
+
+
 def stated_value_of_kind(question: str) -> PhraseGraphPattern | None:
     """"Which papers are classified as personal experience papers?" as `?u1 | is a | papers ; ?u1 |
     classified as | personal experience papers`, "... at the secondary research level" as `?u1 | level
-    | secondary research`: the value is an attribute's (the model reads it as a class or drops it);
-    None for anything else."""
-    for shape in (_CLASSIFIED_AS, _AT_A_GRADE):
+    | secondary research`, "Which papers are secondary research?" as classified so: the value is an
+    attribute's (the model reads it as a class or drops it); None for anything else (not "Which papers are
+    cheaper", "... available", "... published"."""
+    for shape in (_CLASSIFIED_AS, _AT_A_GRADE, _ARE_A_VALUE):
         read = _counted_or_listed(question, shape, "value")
-        if read is None:
+        if read is None or (shape is _ARE_A_VALUE and (
+                re.search(r"(?:er|est|ed|ing|able|ible)\b", found_value(read))
+                or found_value(read).split()[0] in ("most", "least", "fewest", "many", "few", "some")
+                or found_value(read).split()[-1] in _NOT_A_KINDS_END)):  # "Which country are most suppliers from?"
             continue
         found, asked = read
-        attribute = found.group("attribute") + (" as" if shape is _CLASSIFIED_AS else "")
+        attribute = "classified as" if shape is _ARE_A_VALUE else \
+            found.group("attribute") + (" as" if shape is _CLASSIFIED_AS else "")
         return replace(asked, triples=(*asked.triples, PhraseTriple(ANSWER, attribute, found.group("value"))))
     return None
 
