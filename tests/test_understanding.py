@@ -979,6 +979,12 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
      "list :: ?u1 | is a | flights ; ?u1 | numbered | ?u2 ; ?u1 | leave from | Aspen :: filter ?u2 < 100"),
     ("without_stated_bound", "Which flights numbered below 100 leave from Aspen?",  # another bound: left alone
      "list :: ?u1 | is a | flights ; ?u1 | numbered below 100 | ?u2 :: filter ?u2 < 10", None),
+    # things of a kind compared as a number: the attribute before the bound is compared (with_compared_attribute)
+    ("with_compared_attribute", "How many JetBlue Airways flights have a flight number greater than 1000?",
+     "count :: ?u1 | is a | flights ; ?u1 | flight number | JetBlue Airways :: filter ?u1 > 1000",
+     "count :: ?u1 | is a | flights ; ?u1 | flights | JetBlue Airways ; ?u1 | flight number | ?u2 :: filter ?u2 > 1000"),
+    ("with_compared_attribute", "How many flights have a flight number greater than 1000?",  # no name to place
+     "count :: ?u1 | is a | flights ; ?u1 | flight number | ?u2 :: filter ?u2 > 1000", None),
     # an acronym before a kind names the things' venue or group (with_acronym_qualifier)
     ("with_acronym_qualifier", "Which ECSA papers were published after 2020?",
      "list :: ?u1 | is a | ECSA papers ; ?u1 | published after | ?u2 :: filter ?u2 > 2020",

@@ -81,7 +81,7 @@ def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     pattern = with_had_thing(question, with_apposed_kind(question, with_counted_name(question, pattern)))
     pattern = with_named_by_its_kind(question, with_role_of(question, with_kind_in_place(question, pattern)))
     pattern = with_possessor_kind(question, without_glued_name(question, without_glued_participle(question, pattern)))
-    pattern = without_stated_bound(question, with_acronym_qualifier(question, pattern))
+    pattern = with_compared_attribute(question, without_stated_bound(question, with_acronym_qualifier(question, pattern)))
     return with_asked_kind_counting(question, with_others_excluded(question, pattern))
 
 
@@ -201,6 +201,30 @@ def without_stated_bound(question: str, pattern: PhraseGraphPattern) -> PhraseGr
             triple = replace(triple, relation=found.group("relation"))
         triples.append(triple)
     return pattern if triples == list(pattern.triples) else replace(pattern, triples=tuple(triples))
+
+
+def with_compared_attribute(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"How many JetBlue Airways flights have a flight number greater than 1000?" decoded with `?u1 | is a |
+    flights ; ?u1 | flight number | JetBlue Airways :: filter ?u1 > 1000`: things of a kind are not numbers; the
+    attribute said before the bound is what is compared, and the name before the kind qualifies the things
+    (`?u1 | flights | JetBlue Airways ; ?u1 | flight number | ?u2 :: filter ?u2 > 1000`)."""
+    kinds = [t.object for t in pattern.triples if t.is_type and t.subject == ANSWER]
+    compared = [c for c in pattern.comparisons if c.node == ANSWER and number_value(c.value) is not None]
+    if len(kinds) != 1 or len(compared) != 1:
+        return pattern
+    for triple in pattern.triples:
+        if triple.is_type or triple.subject != ANSWER or is_unknown(triple.object) or \
+                not re.search(rf"\b{re.escape(triple.relation)}\s+(?:of\s+)?(?:greater|more|less|higher|lower|fewer|"
+                              rf"above|below|over|under|at\s+least|at\s+most)\b", question) or \
+                not re.search(rf"\b{re.escape(triple.object)}\s+{re.escape(kinds[0])}\b", question):
+            continue
+        value = f"?unknown{next_unknown_number(pattern.unknowns())}"
+        triples = [t for each in pattern.triples for t in (
+            (PhraseTriple(ANSWER, kinds[0], triple.object), PhraseTriple(ANSWER, triple.relation, value))
+            if each == triple else (each,))]
+        comparisons = tuple(replace(c, node=value) if c == compared[0] else c for c in pattern.comparisons)
+        return replace(pattern, triples=tuple(triples), comparisons=comparisons)
+    return pattern
 
 
 # "ICSA papers", "Virgin America flights": an acronym (or a name of two or more words) before a kind in lower case
