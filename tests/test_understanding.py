@@ -3390,6 +3390,10 @@ def test_the_value_the_best_one_is_ranked_by_is_answered_when_asked_too(question
     ("How many Virgin America flights leave from airports in Albany?",
      ["count :: ?u1 | is a | flights ; ?u1 | flights | Virgin America",
       "count :: ?u1 | is a | flights ; ?u1 | flights | Virgin America ; ?u1 | leave from | Albany"], 1),
+    # two attributes of things of a kind, one of them (or the kind) dropped by the best reading
+    ("List the codes and names of all airports in Anchorage.",
+     ["list :: ?u1 | codes | Anchorage",
+      "list :: ?u1 | codes | ?u2 ; ?u2 | names | ?u3 ; ?u2 | is a | airports ; ?u2 | in | Anchorage :: select ?u1 ?u3"], 1),
     ("What is the address of employee Nancy Edwards?",  # a part of a name kept: not another name
      ["list :: ?u1 | address | Edwards", "list :: ?u1 | address | ?u2 ; ?u2 | employee | Nancy Edwards"], 0),
 ])

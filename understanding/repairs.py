@@ -795,6 +795,15 @@ def chosen_reading(question: str, readings: list[PhraseGraphPattern]) -> int:
                        None)
         if chained is not None:
             return chained
+    paired = _TWO_ATTRIBUTES_OF.search(question)  # "the codes and names of all airports in Anchorage"
+    wanted = {singular(w) for group in ("first", "second", "kind") if paired for w in paired.group(group).lower().split()}
+    if paired and not wanted <= {singular(w) for w in kept}:  # the best reading dropped one of the two attributes or
+        # their owners' kind
+        both = next((i for i, reading in enumerate(readings) if reading.form is best.form
+                     and {singular(w) for w in _phrase_words(reading)} >= {singular(w) for w in kept} | wanted
+                     and len(reading.projection) == 2), None)
+        if both is not None:
+            return both
     appositions = apposition_relations(question, best)
     if fits_stated_ordering(best, stated) and not appositions:
         return 0
@@ -802,6 +811,11 @@ def chosen_reading(question: str, readings: list[PhraseGraphPattern]) -> int:
     return next((i for i, reading in enumerate(readings) if fits_stated_ordering(reading, stated)
                  and not apposition_relations(question, reading)
                  and reading.form is best.form and _phrase_words(reading) >= kept), 0)
+
+
+# "List the codes and names of all airports in Anchorage.": two attributes of the things of a kind
+_TWO_ATTRIBUTES_OF = re.compile(r"\b(?:the|their|its)\s+(?P<first>[a-z]+(?: [a-z]+)?)\s+and\s+(?P<second>[a-z]+(?: [a-z]+)?)\s+"
+                                r"of\s+(?:all\s+)?(?:the\s+|our\s+)?(?P<kind>[a-z]+s)\b")
 
 
 def adds_a_class(best: PhraseGraphPattern, reading: PhraseGraphPattern) -> bool:
