@@ -1121,7 +1121,7 @@ _AT_A_GRADE = re.compile(
     r"(?P<attribute>level|stage|phase|type|category|class|kind|grade|tier|status)\s*[?.!]?$")
 
 
-def found_value(read: tuple[re.Match[str], PhraseGraphPattern]) -> str:
+def _found_value(read: tuple[re.Match[str], PhraseGraphPattern]) -> str:
     """The value a `_counted_or_listed` match read."""
     return read[0].group("value")
 
@@ -1131,13 +1131,13 @@ def stated_value_of_kind(question: str) -> PhraseGraphPattern | None:
     classified as | personal experience papers`, "... at the secondary research level" as `?u1 | level
     | secondary research`, "Which papers are secondary research?" as classified so: the value is an
     attribute's (the model reads it as a class or drops it); None for anything else (not "Which papers are
-    cheaper", "... available", "... published"."""
+    cheaper?", "... available?", "... published?")."""
     for shape in (_CLASSIFIED_AS, _AT_A_GRADE, _ARE_A_VALUE):
         read = _counted_or_listed(question, shape, "value")
         if read is None or (shape is _ARE_A_VALUE and (
-                re.search(r"(?:er|est|ed|ing|able|ible)\b", found_value(read))
-                or found_value(read).split()[0] in ("most", "least", "fewest", "many", "few", "some")
-                or found_value(read).split()[-1] in _NOT_A_KINDS_END)):  # "Which country are most suppliers from?"
+                re.search(r"(?:er|est|ed|ing|able|ible)\b", _found_value(read))
+                or _found_value(read).split()[0] in ("most", "least", "fewest", "many", "few", "some")
+                or _found_value(read).split()[-1] in _NOT_A_KINDS_END)):  # "Which country are most suppliers from?"
             continue
         found, asked = read
         attribute = "classified as" if shape is _ARE_A_VALUE else \
