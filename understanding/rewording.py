@@ -145,8 +145,10 @@ _PLACE_OF_A_NAMED_THINGS_OWNER = re.compile(
     r"^\s*(?:in|at)\s+which\s+(?P<kind>[a-z]+)\s+(?:is|are|was|were)\s+(?P<thing>the\s+[a-z]+(?:\s+[a-z]+)?\s+of\s+"
     r"(?:the\s+)?(?:[a-z]+\s+){0,2}(?-i:[A-Z0-9][\w&.,'-]*(?:\s+[A-Z0-9][\w&.,'-]*)*))"
     r"(?:\s+(?:located|based|situated|headquartered|registered))?\s*\?\s*$", re.IGNORECASE)
+# a product code's start: capitals and digits, ending in a digit ("J731", "E469")
+_CODE_START = r"[A-Z][A-Z0-9]*\d"
 # "of hardware product J731-7469427": a code after its kind's words
-_CODE_AFTER_KIND = re.compile(r"\bof\s+(?:the\s+)?(?:[a-z]+\s+){1,2}[A-Z][A-Z0-9]*\d[\w-]*$")
+_CODE_AFTER_KIND = re.compile(r"\bof\s+(?:the\s+)?(?:[a-z]+\s+){1,2}" + _CODE_START + r"[\w-]*$")
 # "What phone number can I use to reach Karen Brant's manager?": the means of reaching someone is theirs
 _USED_TO_REACH = re.compile(r"^\s*(?:what|which)\s+(?P<means>[a-z]+(?:[\s-][a-z]+)?)\s+(?:can|could|should|do|may)\s+"
                             r"(?:i|we|you)\s+use\s+to\s+(?:reach|contact|call|e-?mail|write\s+to)\s+(?P<whom>[^?]+?)\s*\?\s*$",
@@ -233,7 +235,7 @@ _UNITS_IN_TOTAL = re.compile(r"^\s*how\s+many\s+(?:units|pieces)(?:\s+of\s+(?P<t
 _CHAIN_END_KIND = r"(?:hardware\s+)?(?:product|service|supplier|employee|part|hardware|department)\s+"
 # (without "the", only before a code: "of product E469-1218832", not "a part of department 520")
 _KIND_WORD_ENDING_A_CHAIN = re.compile(r"(?P<chain>\bof\b.*\bof\s+)(?:the\s+" + _CHAIN_END_KIND + r"(?=[A-Z0-9])|"
-                                       + _CHAIN_END_KIND + r"(?=[A-Z][A-Z0-9]*\d))")
+                                       + _CHAIN_END_KIND + r"(?=" + _CODE_START + r"))")
 # "Which departments other than Marketing have more than 6 members?": a named exception after the asked kind,
 # read without it (`understanding.repairs.with_named_exception` puts it back as `other Marketing`)
 _EXCEPTED = (r"\s+(?:other\s+than|besides|except(?:\s+for)?|excluding|apart\s+from|not\s+counting)\s+(?:the\s+)?"

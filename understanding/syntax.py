@@ -1121,11 +1121,6 @@ _AT_A_GRADE = re.compile(
     r"(?P<attribute>level|stage|phase|type|category|class|kind|grade|tier|status)\s*[?.!]?$")
 
 
-def _found_value(read: tuple[re.Match[str], PhraseGraphPattern]) -> str:
-    """The value a `_counted_or_listed` match read."""
-    return read[0].group("value")
-
-
 def stated_value_of_kind(question: str) -> PhraseGraphPattern | None:
     """"Which papers are classified as personal experience papers?" as `?u1 | is a | papers ; ?u1 |
     classified as | personal experience papers`, "... at the secondary research level" as `?u1 | level
@@ -1134,15 +1129,17 @@ def stated_value_of_kind(question: str) -> PhraseGraphPattern | None:
     cheaper?", "... available?", "... published?")."""
     for shape in (_CLASSIFIED_AS, _AT_A_GRADE, _ARE_A_VALUE):
         read = _counted_or_listed(question, shape, "value")
-        if read is None or (shape is _ARE_A_VALUE and (
-                re.search(r"(?:er|est|ed|ing|able|ible)\b", _found_value(read))
-                or _found_value(read).split()[0] in ("most", "least", "fewest", "many", "few", "some")
-                or _found_value(read).split()[-1] in _NOT_A_KINDS_END)):  # "Which country are most suppliers from?"
+        if read is None:
             continue
         found, asked = read
+        value = found.group("value")
+        if shape is _ARE_A_VALUE and (re.search(r"(?:er|est|ed|ing|able|ible)\b", value)
+                                      or value.split()[0] in ("most", "least", "fewest", "many", "few", "some")
+                                      or value.split()[-1] in _NOT_A_KINDS_END):  # "Which country are most suppliers from?"
+            continue
         attribute = "classified as" if shape is _ARE_A_VALUE else \
             found.group("attribute") + (" as" if shape is _CLASSIFIED_AS else "")
-        return replace(asked, triples=(*asked.triples, PhraseTriple(ANSWER, attribute, found.group("value"))))
+        return replace(asked, triples=(*asked.triples, PhraseTriple(ANSWER, attribute, value)))
     return None
 
 
@@ -1667,9 +1664,11 @@ def most_common_value(question: str) -> PhraseGraphPattern | None:
     ?u2 ; ?u2 | is a | papers :: order count ?u2 desc 1` (the value most things have; "ECSA papers": `?u2 |
     papers | ECSA`; "What is the most common evaluation method?" without the kind); None for anything else."""
     found = _lowered_match(question, _MOST_COMMON_VALUE)
-    if found is None or (found.group("kind") or "").split()[:1] in [[w] for w in _NOT_KINDS]:
+    if found is None:
         return None
     kind, qualifier = found.group("kind"), found.group("qualifier")
+    if kind and kind.split()[0] in _NOT_KINDS:
+        return None
     triples = (PhraseTriple(ANSWER, found.group("attribute"), "?unknown2"),  # without a kind: the value most things have
                *((PhraseTriple("?unknown2", TYPE_RELATION, kind),) if kind else ()),
                *((PhraseTriple("?unknown2", kind, qualifier),) if qualifier else ()))
