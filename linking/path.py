@@ -66,7 +66,13 @@ from linking.relations import (
     literal_predicates,
     union,
 )
-from linking.relaxation import counted_as_attribute, is_count_attribute, read_as_classes, relax
+from linking.relaxation import (
+    counted_as_attribute,
+    is_count_attribute,
+    named_as_itself,
+    read_as_classes,
+    relax,
+)
 from linking.split import Alternatives, alternatives_asked, one_of, two_names_asked
 from understanding.answer_types import asks_for_several, build_answer_type, graded_thing, with_wh_class
 from understanding.demonyms import country_of
@@ -91,6 +97,7 @@ from understanding.repairs import (
     coordinated_names,
     dropped_values,
     kind_relation_reading,
+    relation_kind_reading,
     swallowed_values,
     with_compound_kind,
     with_counted_relation,
@@ -147,6 +154,7 @@ _FUNCTION_WORDS = frozenset({"whose", "which", "that", "who", "whom", "of", "wit
 MAX_NAMED_HOLDERS = 1  # a value between two names stands for its holder only when one thing holds it
 HOLDER_FACTOR = 0.95  # ... a little below the value itself
 NEIGHBOUR_FIT = 0.8  # a relation phrase fitting a predicate of a value's holder this well names a thing next to it
+NAMED_THING = 0.9  # a thing found this well by a name that names an unknown ("the property named 'park'") is it
 CLASS_FIT = 0.9  # a class phrase that no class fits this well is also looked for as a thing ("sensors")
 KIND_LINK_FACTOR = 0.9  # a relation phrase naming the answer's class, read as any link to things of that class
 MAX_OPENED_VALUES = 100  # answers looked into for their one value ("the price" node -> its amount)
@@ -435,7 +443,8 @@ class KgqanPath:
         """Answers with the model's best reading, and with its next one as well when the best one
         answers nothing, fits the graph poorly or leaves out a class the next one names (see
         `_next_reading`); when those find nothing, with the reading that makes the wh-noun the answer's
-        kind (`kind_relation_reading`), then with the spaCy rules' reading (`_rule_reading`); a count
+        kind (`kind_relation_reading`) or the asked kind the relation to a name (`relation_kind_reading`),
+        then with the spaCy rules' reading (`_rule_reading`); a count
         that every reading found 0 answers 0 (`_counted_nothing`)."""
         alternatives = bool(understood.alternatives) and not understood.unsupported and \
             not _drops_a_name_asked_about(understood.pattern, understood.alternatives[0])
@@ -455,6 +464,14 @@ class KgqanPath:
             result = await self._next_reading(replace(understood, alternatives=(kind,)), result, endpoint,
                                               replace(options, max_requests=left),
                                               what="the reading with the asked noun as the answer's kind")
+        left = options.max_requests - result.sparql_requests
+        # the asked kind as the named thing's relation where the graph has no such kind, when nothing answered
+        relation = relation_kind_reading(understood.pattern)
+        if relation is not None and relation not in understood.alternatives[:1] and not result.answers and \
+                not understood.unsupported and left >= MIN_READING_REQUESTS:
+            result = await self._next_reading(replace(understood, alternatives=(relation,)), result, endpoint,
+                                              replace(options, max_requests=left),
+                                              what="the reading with the asked kind as the relation")
         left = options.max_requests - result.sparql_requests
         if not result.answers and understood.source == "model" and not understood.unsupported and \
                 left >= MIN_READING_REQUESTS:
@@ -838,8 +855,17 @@ class KgqanPath:
                                             for k, ps in edge.by_anchor.items()})
 
         edges = [counts(e) if e.triple == added else e for e in other.linked.edges]
+        stored = any(p for e in edges if e.triple == added for p in e.by_anchor.values())
+        if stored and reading.counted_edge is not None:
+            # "the most rooms" where `room_count` holds them: counting that attribute's values counts one each
+            def uncounted(edge: EdgeLinks) -> EdgeLinks:
+                return replace(edge, by_anchor={k: [p for p in ps if not is_count_attribute(p.label, reading.thing)]
+                                                for k, ps in edge.by_anchor.items()})
+
+            linking = replace(linking, linked=replace(linking.linked, edges=[
+                uncounted(e) if e.triple == reading.counted_edge else e for e in linking.linked.edges]))
         queries = build(linking.linked)
-        if any(p for e in edges if e.triple == added for p in e.by_anchor.values()):
+        if stored:
             # the stored count only orders or filters: the answer is its owner, never the count itself
             owners = build(replace(other.linked, edges=edges), answer_kind=AnswerKind.RESOURCE)
             queries = sorted(queries + owners, key=lambda q: -q.score)
@@ -918,6 +944,10 @@ class KgqanPath:
             nodes[phrase] = sorted(vertices.get(phrase, []) + literal_map.get(phrase, []), key=lambda c: -c.score)
         await self._holders_of_named_values(pattern, nodes, endpoint)
         if retry:
+            things = {p for p in entity_phrases if nodes[p] and not nodes[p][0].is_literal and nodes[p][0].score >= NAMED_THING}
+            itself = named_as_itself(pattern, things)
+            if itself is not None:  # "the property named 'park'": the thing found by that name
+                return await self.link(itself, endpoint, options, retry=False, value_answer=value_answer)
             unmatched = [p for p in entity_phrases if not nodes[p] and not is_value_phrase(p)]
             named = await asyncio.gather(*(self.entity_linker.link_classes(p, endpoint, top_k=1,
                                                                            min_score=MERGE_MIN_SCORE)

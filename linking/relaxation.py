@@ -138,6 +138,7 @@ class StoredCountReading:
     pattern: PhraseGraphPattern
     edge: PhraseTriple  # owner | number of <thing> | the count
     thing: str
+    counted_edge: PhraseTriple | None = None  # the edge whose things are counted, where it has no class ("| rooms |")
 
 
 def counted_as_attribute(pattern: PhraseGraphPattern) -> StoredCountReading | None:
@@ -145,7 +146,8 @@ def counted_as_attribute(pattern: PhraseGraphPattern) -> StoredCountReading | No
     (`?u1 | shop | ?u2 ; ?u2 | is a | products :: order count ?u2 desc 1`) counts products per shop,
     but a graph derived from a table may store that count as an attribute (`number_products`):
     `?u1 | number of products | ?u2 :: order ?u2 desc 1`. Only for a counted unknown that has a
-    class phrase and one other edge; None otherwise. The caller keeps the reading only where the
+    class phrase and one other edge, or no class and one edge named by a plural ("the most rooms":
+    `?u1 | rooms | ?u2`, stored as `room_count`); None otherwise. The caller keeps the reading only where the
     graph has such an attribute (`is_count_attribute`)."""
     counted = {c.node for c in pattern.comparisons if c.by_count}
     if pattern.ordering is not None and pattern.ordering.by_count:
@@ -155,18 +157,23 @@ def counted_as_attribute(pattern: PhraseGraphPattern) -> StoredCountReading | No
     node = next(iter(counted))
     classes = [t for t in pattern.triples if t.is_type and t.subject == node and not is_unknown(t.object)]
     edges = [t for t in pattern.triples if not t.is_type and node in t.nodes()]
-    if len(classes) != 1 or len(edges) != 1:
+    if len(edges) != 1 or len(classes) > 1:
         return None
     owner = edges[0].object if edges[0].subject == node else edges[0].subject
-    kept = [t for t in pattern.triples if t not in (classes[0], edges[0])]
-    stored = PhraseTriple(owner, f"number of {classes[0].object}", node)
+    # "Which apartments have the most rooms?" (`?u1 | rooms | ?u2 :: order count ?u2 desc 1`): the things
+    # counted are the edge's own (`room_count`)
+    thing = classes[0].object if classes else edges[0].relation
+    if not classes and (not is_unknown(owner) or singular(thing) == thing):
+        return None
+    kept = [t for t in pattern.triples if t not in (*classes, edges[0])]
+    stored = PhraseTriple(owner, f"number of {thing}", node)
     triples = [*kept, stored]
     ordering = pattern.ordering
     if ordering is not None and ordering.by_count:
         ordering = replace(ordering, by_count=False)
     comparisons = tuple(replace(c, by_count=False) if c.by_count else c for c in pattern.comparisons)
     return StoredCountReading(replace(pattern, triples=tuple(triples), ordering=ordering, comparisons=comparisons),
-                              stored, classes[0].object)
+                              stored, thing, None if classes else edges[0])
 
 
 def is_count_attribute(label: str, thing: str) -> bool:
@@ -174,6 +181,29 @@ def is_count_attribute(label: str, thing: str) -> bool:
     words = set(re.findall(r"[a-z]+", label.lower()))
     things = {singular(w) for w in re.findall(r"[a-z]+", thing.lower())} - {"of"}
     return bool(words & COUNT_ATTRIBUTE_WORDS) and bool(things) and things <= {singular(w) for w in words}
+
+
+NAMING_RELATIONS = frozenset({"named", "called", "titled", "labelled", "labeled"})
+
+
+def named_as_itself(pattern: PhraseGraphPattern, things: set[str]) -> PhraseGraphPattern | None:
+    """"the address of the property named 'park'" (`?u1 | address | ?u2 ; ?u2 | is a | property ; ?u2 |
+    named | park`) where "park" is found as a thing (by its name): that thing in place of the unknown it
+    names (`?u1 | address | park`); None where no unknown besides the answer is named by one of `things`."""
+    held = {c.node for c in pattern.comparisons} | set(pattern.projection) | set(pattern.group) | \
+        ({pattern.ordering.node} if pattern.ordering else set())
+    for naming in pattern.triples:
+        if naming.is_type or naming.relation.lower() not in NAMING_RELATIONS:
+            continue
+        unknown, name = (naming.subject, naming.object) if is_unknown(naming.subject) else (naming.object, naming.subject)
+        if not is_unknown(unknown) or unknown == ANSWER or unknown in held or name not in things:
+            continue
+        rest = [t for t in pattern.triples if t != naming and not (t.is_type and t.subject == unknown)]
+        if not any(unknown in t.nodes() for t in rest):
+            continue
+        return replace(pattern, triples=tuple(PhraseTriple(name if t.subject == unknown else t.subject, t.relation,
+                                                           name if t.object == unknown else t.object) for t in rest))
+    return None
 
 
 def read_as_classes(pattern: PhraseGraphPattern, phrases: list[str]) -> PhraseGraphPattern:

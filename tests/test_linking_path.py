@@ -693,6 +693,35 @@ async def test_a_count_stored_as_an_attribute_competes_with_counting(path: Kgqan
     assert [a.value for a in counted.answers] == ["France"] and "COUNT" in counted.evidence.sparql
 
 
+async def test_a_count_of_an_edges_own_things_is_its_stored_count(path: KgqanPath, shops: Endpoint,
+                                                                    concert: Endpoint) -> None:
+    """"Which shop has the most products?" read as `?u1 | products | ?u2 :: order count ?u2`: the edge leads to
+    `number_products`, one number per shop, so its values are not counted but ranked; and "the stadium named
+    'Stark's Park'" is the stadium found by that name."""
+    most = understood("list :: ?u1 | is a | shop ; ?u1 | products | ?u2 :: order count ?u2 desc 1",
+                      AnswerType(AnswerKind.STRING))
+    result = await path.answer_understood(most, shops, KGQAN_ONLY)
+    assert [a.value for a in result.answers] == ["FC Lahti"] and "COUNT" not in result.evidence.sparql
+    named = understood("list :: ?u1 | capacity | ?u2 ; ?u2 | is a | stadium ; ?u2 | named | Stark's Park",
+                       AnswerType(AnswerKind.NUMBER))
+    capacity = await path.answer_understood(named, concert, KGQAN_ONLY)
+    assert [a.value for a in capacity.answers] == ["10104"]
+    assert "<http://valuenet/ontop/stadium/stadium_id=1> <http://valuenet/ontop/stadium#capacity>" in capacity.evidence.sparql
+
+
+async def test_an_asked_kind_the_graph_lacks_is_read_as_the_named_things_relation(path: KgqanPath,
+                                                                                virtuoso) -> None:  # noqa: ANN001
+    """"Which venue published "X"?": ORKG types no venue; the venue is the paper's `venue`."""
+    async with open_endpoint(virtuoso, "orkg-path-venue", "orkg") as orkg:
+        truth = await orkg.sparql.select(
+            "SELECT ?t ?v WHERE { ?p a <http://orkg.org/orkg/class/Paper> ; <http://www.w3.org/2000/01/rdf-schema#label> ?t ; "
+            "<http://orkg.org/orkg/predicate/venue> ?v } ORDER BY ?t LIMIT 1")
+        title, venue = truth.rows[0]["t"].value, truth.rows[0]["v"].value
+        result = await path.answer(f'Which venue published "{title}"?', orkg, KGQAN_ONLY)
+    assert [a.value for a in result.answers] == [venue]
+    assert any("asked kind as the relation" in note for note in result.notes)
+
+
 async def test_a_plural_value_phrase_finds_the_singular_value(path: KgqanPath, virtuoso) -> None:  # noqa: ANN001
     """"Which papers use interviews ...": the graph stores the value "Interview"."""
     async with open_endpoint(virtuoso, "orkg-path-values", "orkg") as orkg:

@@ -3,7 +3,13 @@ phrases, superlatives left as comparison values. Patterns are our own."""
 
 from __future__ import annotations
 
-from linking.relaxation import counted_as_attribute, is_count_attribute, read_as_classes, relax
+from linking.relaxation import (
+    counted_as_attribute,
+    is_count_attribute,
+    named_as_itself,
+    read_as_classes,
+    relax,
+)
 from understanding.pgp import Comparison, Ordering, PhraseGraphPattern
 
 
@@ -71,7 +77,24 @@ def test_a_per_group_count_is_also_read_as_a_stored_count() -> None:
     for text in ("list :: ?u1 | shop | ?u2 :: order count ?u2 desc 1",  # no class phrase: nothing to name
                  "list :: ?u1 | is a | shops ; ?u1 | number products | ?u2 :: order ?u2 desc 1"):
         assert counted_as_attribute(PhraseGraphPattern.from_text(text)) is None
+    rooms = counted_as_attribute(PhraseGraphPattern.from_text(  # "Which apartments have the most rooms?": no class
+        "list :: ?u1 | is a | apartments ; ?u1 | rooms | ?u2 :: order count ?u2 desc 1"))
+    assert rooms is not None and rooms.thing == "rooms" and rooms.counted_edge.relation == "rooms"
+    assert rooms.pattern.to_text() == "list :: ?u1 | is a | apartments ; ?u1 | number of rooms | ?u2 :: order ?u2 desc 1"
+    assert counted_as_attribute(most).counted_edge is None
     assert is_count_attribute("number products", "products") and is_count_attribute("num of staff", "staff")
     assert is_count_attribute("employee count", "employees")
     assert not is_count_attribute("shop id", "products") and not is_count_attribute("products", "products")
     assert not is_count_attribute("number of staff", "products")
+
+
+def test_an_unknown_named_by_a_found_thing_is_that_thing() -> None:
+    """"the address of the property named 'park'": the property found by its name is the thing asked about."""
+    named = PhraseGraphPattern.from_text("list :: ?u1 | address | ?u2 ; ?u2 | is a | property ; ?u2 | named | park")
+    assert named_as_itself(named, {"park"}).to_text() == "list :: ?u1 | address | park"
+    assert named_as_itself(named, set()) is None  # "park" found as no thing: the pattern stands
+    asked = PhraseGraphPattern.from_text("list :: ?u1 | is a | property ; ?u1 | named | park")
+    assert named_as_itself(asked, {"park"}) is None  # the answer itself is named: nothing else asks about it
+    ordered = PhraseGraphPattern.from_text(
+        "list :: ?u1 | address | ?u2 ; ?u2 | called | park ; ?u2 | size | ?u3 :: order ?u3 desc 1")
+    assert named_as_itself(ordered, {"park"}).to_text() == "list :: ?u1 | address | park ; park | size | ?u3 :: order ?u3 desc 1"

@@ -1552,6 +1552,22 @@ def test_a_relation_named_like_the_asked_noun_offers_the_kind_reading(decoded: s
     assert (reading.to_text() if reading else None) == expected
 
 
+@pytest.mark.parametrize(("decoded", "expected"), [
+    ('list :: ?u1 | is a | venue ; ?u1 | published | "Architectural Technical Debt"',
+     'list :: ?u1 | venue | "Architectural Technical Debt"'),
+    ("count :: ?u1 | is a | rivers ; Central Washington | flows through | ?u1", "count :: ?u1 | rivers | Central Washington"),
+    ("list :: ?u1 | is a | papers ; ?u1 | deal with | architectural", None),  # a word, not a name
+    ("list :: ?u1 | is a | venue ; ?u1 | published | ?u2", None),  # no name
+    ("list :: ?u1 | is a | venue ; ?u1 | published | X ; ?u1 | in | 2020", None),  # more than one relation
+    ("list :: ?u1 | is a | venue ; ?u1 | capacity | ?u2 :: order ?u2 desc 1", None),
+])
+def test_an_asked_kind_is_offered_as_the_relation_to_the_name(decoded: str, expected: str | None) -> None:
+    from understanding.repairs import relation_kind_reading
+
+    reading = relation_kind_reading(PhraseGraphPattern.from_text(decoded))
+    assert (reading.to_text() if reading else None) == expected
+
+
 @pytest.mark.parametrize(("question", "positive", "decoded", "negated"), [
     ("Which singers are not from France?", "Which singers are from France?",
      "list :: ?u1 | is a | singers ; ?u1 | from | France", "list :: ?u1 | is a | singers ; ?u1 | not from | France"),
@@ -2806,6 +2822,13 @@ READER_CASES = [
     ("stated_value_of_kind", "Which country are most suppliers from?", None),  # a count
     ("stated_value_of_kind", "Which papers are publicly available?", None),  # an adjective
     ("stated_value_of_kind", "Which products are cheaper?", None),
+    ("stated_value_of_kind", "Show me papers whose research object is technical debt.",
+     "list :: ?u1 | is a | papers ; ?u1 | research object | technical debt"),
+    ("stated_value_of_kind", "How many papers whose research object is technical debt are there?",
+     "count :: ?u1 | is a | papers ; ?u1 | research object | technical debt"),
+    ("stated_value_of_kind", "Which products whose price is above 5 are from Germany?", None),  # a comparison
+    ("stated_value_of_kind", "Name some shows whose company is owned by the CBS Corporation?", None),  # a relation
+    ("stated_value_of_kind", "How many papers whose research object is technical debt were published in 2020?", None),
     ("stated_value_of_kind", "Which papers are classified as Solution Proposal?", None),  # a name: the model's
     ("compared_with_named", "Which services are priced higher than Enterprise Navigation?",  # a participle's attribute
      "list :: ?u1 | is a | services ; ?u1 | price | ?u2 ; Enterprise Navigation | price | ?u3 :: filter ?u2 > ?u3"),
@@ -3394,6 +3417,14 @@ def test_the_value_the_best_one_is_ranked_by_is_answered_when_asked_too(question
     ("List the codes and names of all airports in Anchorage.",
      ["list :: ?u1 | codes | Anchorage",
       "list :: ?u1 | codes | ?u2 ; ?u2 | names | ?u3 ; ?u2 | is a | airports ; ?u2 | in | Anchorage :: select ?u1 ?u3"], 1),
+    # a name before a plural noun read as the answer's kind: the first reading of the noun's kind keeping the name
+    ("How many ECSA papers are from 2020?",
+     ["count :: ?u1 | is a | ECSA ; ?u1 | papers | 2020",
+      "count :: ?u1 | is a | ECSA ; ?u1 | papers | ?u2 :: filter ?u2 > 2020",
+      "count :: ?u1 | is a | papers ; ?u1 | papers | ECSA ; ?u1 | from | 2020"], 2),
+    ("How many ECSA papers are from 2020?",  # one that loses the year is not taken
+     ["count :: ?u1 | is a | ECSA ; ?u1 | papers | 2020", "count :: ?u1 | is a | papers ; ?u1 | papers | ECSA"], 0),
+    ("How many TV shows are there?", ["count :: ?u1 | is a | TV shows", "count :: ?u1 | is a | shows ; ?u1 | shows | TV"], 0),
     ("What is the address of employee Nancy Edwards?",  # a part of a name kept: not another name
      ["list :: ?u1 | address | Edwards", "list :: ?u1 | address | ?u2 ; ?u2 | employee | Nancy Edwards"], 0),
 ])
@@ -3415,6 +3446,9 @@ def test_a_money_unit_read_as_the_compared_relation_is_the_price() -> None:
     ("How many of our Brazilian suppliers deliver at least one Capacitor?", "How many Brazilian suppliers deliver a Capacitor?"),
     ("How many of the papers provide a replication package?", "How many papers provide a replication package?"),
     ("How much is the Sensor Warp?", "What is the price of Sensor Warp?"),
+    ("What is the address of the property called park?", "What is the address of the property named 'park'?"),
+    ("Who wrote a streetcar named desire?", "Who wrote a streetcar named desire?"),  # a title, not "the X named"
+    ("How many rooms does the property called high line have?", "How many rooms does the property called high line have?"),
     ("What is the Marketing dept responsible for?", "What is the Marketing department responsible for?"),
     ("I need the email of the boss of whoever is product manager for the Aluminum Switch",
      "Give me the email of the boss of the product manager of the Aluminum Switch."),

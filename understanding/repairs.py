@@ -743,6 +743,8 @@ def fits_stated_ordering(pattern: PhraseGraphPattern, stated: StatedOrdering | N
 _QUALIFIED_KIND = re.compile(r"(?<=[a-z,] )([A-Z][a-z]+(?:an|ese|ish))\s+(?!(?:and|or|of|the|in|on|at|to|for|with|by|from|"
                              r"was|is|are|were|has|have|had|who|which|that)\b)[a-z]{3,}")
 _NAME_INSIDE = re.compile(r"(?<=[a-z,] )[A-Z][\w'’&.-]*")  # a capitalised word inside the sentence: a name
+# "How many ECSA papers are from 2020?": a name before a plural noun, which the model may make the answer's kind
+_NAME_BEFORE_KIND = re.compile(r"(?<=[a-z,] )(?P<name>[A-Z][\w'’&.-]*(?: [A-Z][\w'’&.-]*)*) (?P<kind>[a-z]{3,}s)\b")
 # "report to Karch Moeller's manager": a verb said of the thing a name's role leads to
 _VERB_OF_POSSESSED = re.compile(r"\b(?P<verb>[a-z]+)(?:\s+(?:to|for|with|under|in|of|by))?\s+"
                                 r"[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*['’]s\s+(?P<role>[a-z]+)")
@@ -780,6 +782,17 @@ def chosen_reading(question: str, readings: list[PhraseGraphPattern]) -> int:
                       and (not best.entity_phrases() or _names_another(reading, best, dropped))), None)
         if named is not None:
             return named
+    named_kinds = [(found.group("name").lower(), found.group("kind")) for found in _NAME_BEFORE_KIND.finditer(question)]
+    kinds_named = [(name, kind) for name, kind in named_kinds if _answer_kind(best) == name]
+    if kinds_named:  # "How many ECSA papers are from 2020?" read as `?u1 | is a | ECSA ; ?u1 | papers | 2020`: a reading
+        # of the noun's kind that keeps the name as a name
+        name, kind = kinds_named[0]
+        of_kind = next((i for i, reading in enumerate(readings) if reading.form is best.form
+                        and _answer_kind(reading) == kind.lower()
+                        and name in {p.lower() for p in reading.entity_phrases()}
+                        and _phrase_words(reading) >= kept), None)
+        if of_kind is not None:
+            return of_kind
     qualified = {found.group(1).lower() for found in _QUALIFIED_KIND.finditer(question)} & dropped
     if qualified:  # "Which German vendors make parts in the Sensor category?" read without "German"
         keeping = next((i for i, reading in enumerate(readings) if reading.form is best.form
@@ -895,6 +908,12 @@ def _names_another(reading: PhraseGraphPattern, best: PhraseGraphPattern, droppe
     lost = {w for word in dropped for w in re.findall(r"\w+", word)}
     return any(words & lost and not words & named
                for phrase in reading.entity_phrases() if (words := set(re.findall(r"\w+", phrase.lower()))))
+
+
+def _answer_kind(pattern: PhraseGraphPattern) -> str | None:
+    """The answer's one kind, lower-cased (None without one, or with several)."""
+    kinds = [t.object.lower() for t in pattern.triples if t.is_type and t.subject == ANSWER]
+    return kinds[0] if len(kinds) == 1 else None
 
 
 def _phrase_words(pattern: PhraseGraphPattern) -> set[str]:
@@ -2143,6 +2162,25 @@ def kind_relation_reading(pattern: PhraseGraphPattern, noun: str | None) -> Phra
         merged = _renamed(rest, other, ANSWER)
         return replace(merged, triples=(PhraseTriple(ANSWER, TYPE_RELATION, noun), *merged.triples))
     return None
+
+
+def relation_kind_reading(pattern: PhraseGraphPattern) -> PhraseGraphPattern | None:
+    """"Which venue published "Accurate Analysis ..."?" read as `?u1 | is a | venue ; ?u1 | published |
+    Accurate Analysis ...`, where the graph types no venue: the asked kind is the named thing's relation
+    to the answer (`?u1 | venue | Accurate Analysis ...`), as LC-QuAD writes "Which river flows through
+    X?". The mirror of `kind_relation_reading`, offered as a next reading only: where the graph has the
+    kind, the pattern as read is right. None unless the answer has one kind and one relation, to a name."""
+    if pattern.form not in (QuestionForm.LIST, QuestionForm.COUNT) or pattern.comparisons or pattern.ordering \
+            or pattern.group or pattern.per or pattern.others or pattern.times or len(pattern.triples) != 2:
+        return None
+    kinds = [t for t in pattern.triples if t.is_type and t.subject == ANSWER]
+    related = [t for t in pattern.triples if not t.is_type and ANSWER in (t.subject, t.object)]
+    if len(kinds) != 1 or len(related) != 1:
+        return None
+    named = related[0].object if related[0].subject == ANSWER else related[0].subject
+    if is_unknown(named) or not re.match(r"[\"'‘“A-Z0-9]", named):  # a name, not a word the model cut ("architectural")
+        return None
+    return replace(pattern, triples=(PhraseTriple(ANSWER, kinds[0].object, named),))
 
 
 _GROUP_AGGREGATE = re.compile(

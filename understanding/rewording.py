@@ -278,6 +278,12 @@ _RESTATED = re.compile(r"\s*(?:,\s*|\s\()(?:i\.\s?e\.|that is,|in other words,?|
 _UNIT_AFTER_ATTRIBUTE = re.compile(r"\b(?P<attribute>price|cost|weight|height|width|depth|length)\s+\(?in\s+(?:EUR|euros?|USD|"
                                    r"dollars?|grams?|g|kg|kilograms?|mm|cm|millimet(?:er|re)s|centimet(?:er|re)s)\b\)?",
                                    re.IGNORECASE)  # also "(in grams)"
+# "What is the address of the property called park?": a name typed in lower case after "the <kind> called" (or
+# "named"), which the model drops; quoted, it reads it as the name ("the property named 'park'"); not "a streetcar
+# named desire", a title
+_CALLED_IN_LOWER_CASE = re.compile(r"\bthe\s+(?P<kind>[a-z]+)\s+(?:called|named)\s+(?P<name>(?!(?:after|by|for|in|on|at|the|a|an|as|"
+                                   r"to|from|with|of|and|or)\b)[a-z][\w-]*(?:\s+(?!(?:have|has|had|is|are|was|were|do|does|did)\b)[a-z][\w-]*){0,2})"
+                                   r"(?=\s*[?.!]?\s*$)")
 _REFERS_BACK = re.compile(r"\b(?:their|its|his|her|them|they|it|he|she|this|that|these|those|there)\b", re.IGNORECASE)
 
 
@@ -750,7 +756,8 @@ def read_text(question: str) -> str:
     kuttner") as "What is the price of X?" (a name typed in lower case capitalised), "Who are X's colleagues
     in her department?" as "Who works in the same department as X?", "Is A in the same X as B?" as "Are A
     and B in the same X?", "any supplier in X?" as "Which supplier is in X?", "How much is X?" as "What is the
-    price of X?"; the understood question keeps
+    price of X?", a name typed in lower case after "called" quoted ("the property named 'park'"); the
+    understood question keeps
     the words as asked."""
     question = asked_plainly(_terse_attribute(spelled(question)))
     question = question[:1].upper() + question[1:]  # "how many people work in Data Services" as asked formally
@@ -791,6 +798,7 @@ def read_text(question: str) -> str:
     if colleagues is not None:
         question = f"Who works in the same {colleagues.group('unit').lower()} as {colleagues.group('name')}?"
     question = _RESTATED.sub("", question)
+    question = _CALLED_IN_LOWER_CASE.sub(lambda found: f"the {found.group('kind')} named '{found.group('name')}'", question)
     question = _ON_FILE.sub(lambda found: found.group("had"), question)
     question = _MEASURE_OF_EVERY.sub(lambda found: f"{found.group('head')}all {plural(found.group('thing'))}", question)
     question = _IN_THE_CATALOGUE.sub("", question)

@@ -1116,6 +1116,14 @@ _ARE_A_VALUE = re.compile(
     _COUNTED_OR_LISTED_KIND + r"(?:are|is|were|was)\s+(?:an?\s+)?(?P<value>(?!(?:not|there|all|both|also|still|now|more|less|"
     r"the|in|of|from|by|with|at|on|for|to)\b)[a-z]+(?:[a-z]*[^s\W]s| (?!(?:in|of|from|by|with|at|on|for|to|than|and|or)\b)"
     r"[a-z]+(?: [a-z]+)?))\s*[?.!]?$")
+# "Show me papers whose research object is technical debt.": an attribute of the things and its value, which the
+# model reads as a class of an intermediate or drops (not "whose price is above 5", a comparison, nor "whose
+# company is owned by X", a relation)
+_WHOSE_VALUE = re.compile(
+    _COUNTED_OR_LISTED_KIND + r"whose\s+(?P<attribute>[a-z][a-z-]*(?: [a-z][a-z-]*){0,2})\s+(?:is|are|was|were)\s+"
+    r"(?:an?\s+|the\s+)?(?P<value>(?![\w -]*\b(?:than|above|below|over|under|between|least|most|before|after|"
+    r"since|until|by|in|of|from|at|on|with|for|to)\b)[A-Za-z0-9][\w-]*(?: (?!(?:is|are|was|were|has|have|had|do|does|"
+    r"did|and|or|that|which|who)\b)[\w-]+)*)(?:\s+(?:are|is|were|was)\s+there)?\s*[?.!]?$")
 _AT_A_GRADE = re.compile(
     _COUNTED_OR_LISTED_KIND + r"(?:are|is|were|was)\s+(?:at|in|on|of)\s+(?:the|an?)\s+(?P<value>[a-z][a-z -]*?)\s+"
     r"(?P<attribute>level|stage|phase|type|category|class|kind|grade|tier|status)\s*[?.!]?$")
@@ -1124,10 +1132,11 @@ _AT_A_GRADE = re.compile(
 def stated_value_of_kind(question: str) -> PhraseGraphPattern | None:
     """"Which papers are classified as personal experience papers?" as `?u1 | is a | papers ; ?u1 |
     classified as | personal experience papers`, "... at the secondary research level" as `?u1 | level
-    | secondary research`, "Which papers are secondary research?" as classified so: the value is an
+    | secondary research`, "Which papers are secondary research?" as classified so, "papers whose research
+    object is technical debt" as `?u1 | research object | technical debt`: the value is an
     attribute's (the model reads it as a class or drops it); None for anything else (not "Which papers are
     cheaper?", "... available?", "... published?")."""
-    for shape in (_CLASSIFIED_AS, _AT_A_GRADE, _ARE_A_VALUE):
+    for shape in (_CLASSIFIED_AS, _AT_A_GRADE, _WHOSE_VALUE, _ARE_A_VALUE):
         read = _counted_or_listed(question, shape, "value")
         if read is None:
             continue
