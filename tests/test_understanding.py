@@ -3758,6 +3758,9 @@ def test_a_named_clause_may_name_a_service() -> None:
     ("How many ECSA papers published after 2020 use a case study?",
      "How many ECSA papers use a case study?", "How many ECSA papers were published after 2020?"),
     ("Which papers published in 2019 use a case study?", None, None),  # a year, not a comparison
+    ("Which papers that used a controlled experiment were published before 2019?",  # a clause, then the year
+     "Which papers used a controlled experiment?", "Which papers were published before 2019?"),
+    ("Which papers that were published in 2019 are cited?", None, None),
 ])
 def test_restricted_things_compared_last_are_asked_apart(question: str, restricted: str | None,
                                                          compared: str | None) -> None:
@@ -3867,3 +3870,26 @@ def test_answers_asked_for_by_name_are_their_names() -> None:
     assert named_answers(PhraseGraphPattern.from_text("count :: ?u1 | is a | manager")) is None
     parsed = get_parser().parse_sync(["Who is the product manager of the cheapest service? Give me the name."])[0]
     assert "?u1 | name |" in parsed.pattern.to_text() and parsed.answer_type.kind is AnswerKind.STRING
+
+
+@pytest.mark.parametrize(("question", "decoded", "expected"), [
+    ("Which properties had an agreed selling price above 1,000,000?",
+     "list :: ?u1 | is a | properties ; ?u1 | price | ?u2 :: filter ?u2 > 1,000,000",
+     "list :: ?u1 | is a | properties ; ?u1 | agreed selling price | ?u2 :: filter ?u2 > 1,000,000"),
+    ("Which product has the highest price?", "list :: ?u1 | is a | product ; ?u1 | price | ?u2 :: order ?u2 desc 1", None),
+    ("Name the two widest products managed by Bert Blumstein.",  # a grade, not an attribute
+     "list :: ?u1 | is a | products ; ?u1 | managed by | Bert Blumstein ; ?u1 | widest | ?u2 :: order ?u2 desc 2", None),
+    ("Which products have the two largest weights?",
+     "list :: ?u1 | is a | products ; ?u1 | weights | ?u2 :: order ?u2 desc 2", None),
+    ("What is the name and price of the cheapest product?",  # "name and": two attributes, not one
+     "list :: ?u1 | name | ?u2 ; ?u2 | price | ?u3 ; ?u2 | is a | product :: order ?u3 asc 1 :: select ?u1 ?u3", None),
+    ("What are the songs of the artist aged 32 or older?",  # "artist" is the kind
+     "list :: ?u1 | songs | ?u2 ; ?u2 | is a | artist ; ?u2 | aged | ?u3 :: filter ?u3 >= 32", None),
+    ("Which products have an average price above 5?",
+     "list :: ?u1 | is a | products ; ?u1 | price | ?u2 :: filter ?u2 > 5", None),
+])
+def test_a_compared_attribute_is_the_whole_noun_compound(question: str, decoded: str, expected: str | None) -> None:
+    from understanding.repairs import with_whole_compared_attribute
+
+    pattern = PhraseGraphPattern.from_text(decoded)
+    assert with_whole_compared_attribute(question, pattern).to_text() == (expected or decoded)

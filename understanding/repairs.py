@@ -22,6 +22,7 @@ from understanding.grading import (
     CARDINAL,
     COMPARATIVE_OPERATOR,
     COUNT_ATTRIBUTE_WORDS,
+    GRADING_WORDS,
     HAVE_OR_HAVING_VERB,
     IMPLIED_ORDER,
     MEASURE_UNITS,
@@ -82,7 +83,42 @@ def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     pattern = with_named_by_its_kind(question, with_role_of(question, with_kind_in_place(question, pattern)))
     pattern = with_possessor_kind(question, without_glued_name(question, without_glued_participle(question, pattern)))
     pattern = with_compared_attribute(question, without_stated_bound(question, with_acronym_qualifier(question, pattern)))
+    pattern = with_whole_compared_attribute(question, pattern)
     return with_asked_kind_counting(question, with_others_excluded(question, pattern))
+
+
+# words before an attribute that grade, aggregate or count it rather than name it ("the highest price", "the
+# average age", "a total weight", "the same price")
+_NOT_ATTRIBUTE_WORDS = frozenset({*GRADING_WORDS, "average", "mean", "total", "sum", "maximum", "minimum", "max", "min",
+                                  "same", "other", "different", "distinct", "overall", "combined", "given", "current",
+                                  "all", "any", "each", "every", "no", "more", "less", "fewer", "higher", "lower",
+                                  "greater", "larger", "smaller", "bigger", "much", "many", "few", "number", "count",
+                                  "and", "or", "of", "whose", "that", "which", "who", "having", "has", "have", "had",
+                                  "with", "in", "on", "by", "for", "to", "from", "at", "they", "their", "its", "is", "are",
+                                  "was", "were", "name", "names"})
+
+
+def with_whole_compared_attribute(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"Which properties had an agreed selling price above 1,000,000?" decoded as `?u1 | price | ?u2 ::
+    filter ?u2 > 1,000,000`: the attribute compared (or ordered) is the question's whole noun compound
+    ("agreed selling price"), as the derived gold spans it; the graph may hold several prices. Only for a
+    one-word relation to the compared node, said after an article with one or two plain words before it."""
+    compared = {c.node for c in pattern.comparisons if not c.by_count}
+    if pattern.ordering is not None and not pattern.ordering.by_count:
+        compared.add(pattern.ordering.node)
+    kinds = {w for t in pattern.triples if t.is_type for w in t.object.lower().split()}  # "the artist aged 32": a kind
+    triples = list(pattern.triples)
+    for n, triple in enumerate(triples):
+        if triple.is_type or not set(triple.nodes()) & compared or len(triple.relation.split()) != 1 or \
+                is_grading_phrase(triple.relation):  # "the two widest products": a grade, named elsewhere
+            continue
+        found = re.search(r"\b(?:an?|the|their|its)\s+(?P<words>[a-z]+(?:\s+[a-z]+)?)\s+" + re.escape(triple.relation)
+                          + r"\b", question)
+        if found is None or any(w in _NOT_ATTRIBUTE_WORDS or w in kinds or w in NUMBER_WORDS or w.endswith(("est", "ly"))
+                                for w in found.group("words").split()):
+            continue
+        triples[n] = replace(triple, relation=f"{found.group('words')} {triple.relation}")
+    return pattern if triples == list(pattern.triples) else replace(pattern, triples=tuple(triples))
 
 
 # "have no phone number", "without a reliability index", "that lack an email address"

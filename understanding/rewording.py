@@ -1256,15 +1256,31 @@ _COMPARED_TAIL = re.compile(
     r"above|below|between)\b[^?]*?)\s*[?.!]?$")
 
 
+# "Which papers that used a controlled experiment were published before 2019?": a relative clause on the things,
+# then a participle's comparison with a year said last
+_CLAUSE_THEN_DATED = re.compile(
+    r"^(?P<ask>(?i:which|what|how\s+many|list|show(?:\s+me)?|give\s+me|find))\s+(?:(?i:all)\s+)?(?:(?i:the|our)\s+)?"
+    r"(?P<kind>[a-z]+(?:\s+(?!(?:that|which|who)\b)[a-z]+)?)\s+(?:that|which|who)\s+"
+    r"(?P<clause>(?!(?:is|are|was|were|have|has|had)\b)[a-z][^?]*?)\s+"
+    r"(?P<tail>(?:were|was|are|is|have\s+been|has\s+been)\s+[a-z]+ed\s+(?:before|after|since|until|prior\s+to|"
+    r"earlier\s+than|later\s+than)\s+\d{4})\s*[?.!]?$")
+
+
 def compared_tail(question: str) -> ComparedTail | None:
     """The restricted things and the comparison said after them (or first, with a participle: "Which papers
-    published before 2019 provide a replication package?"), asked apart: the model drops one of the two in the
+    published before 2019 provide a replication package?"; or a year after a relative clause: "Which papers that
+    used a controlled experiment were published before 2019?"), asked apart: the model drops one of the two in the
     whole question and reads each alone well (`QuestionParser._understand`). None for another shape."""
     first = _COMPARED_FIRST.match(question.strip())
     if first is not None:
         wh = "How many" if first.group("ask").lower().startswith("how") else "Which"
         return ComparedTail(f"{wh} {first.group('kind')} {first.group('rest')}?",
                             f"{wh} {first.group('kind')} were {first.group('comparison')}?", said_first=True)
+    dated = _CLAUSE_THEN_DATED.match(question.strip())
+    if dated is not None:
+        wh = "How many" if dated.group("ask").lower().startswith("how") else "Which"
+        return ComparedTail(f"{wh} {dated.group('kind')} {dated.group('clause')}?", f"{wh} {dated.group('kind')} "
+                                                                                    f"{dated.group('tail')}?")
     found = _COMPARED_TAIL.match(question.strip())
     if found is None or found.group("kind").split()[-1] in ("that", "which", "who", "whose") or \
             found.group("clause").startswith("of ") or (  # "names of properties": the comparison may be of either
