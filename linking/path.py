@@ -635,6 +635,12 @@ class KgqanPath:
             timings["filtering"] = filter_ms + (time.perf_counter() - started) * 1000
         evidence.queries = executed
         notes: list[str] = []
+        itself = mirrored_names(understood.pattern)  # "Who has co-authored papers with Ingo Weber?": not Ingo Weber
+        others = [a for a in answers if (a.label or a.value).strip().lower() not in itself]
+        if itself and others and len(others) < len(answers):
+            answers = others
+            notes.append(f"{', '.join(sorted(itself))} left out: the pattern reaches the answers from it through the "
+                         "same relation twice, which it answers itself")
         if chosen is not None:
             evidence.sparql = chosen.query.sparql
             if chosen.filtered is not None and chosen.filtered.removed:
@@ -1450,6 +1456,21 @@ class KgqanPath:
             out += [replace(p, score=factor * p.score, through=first, through_out=first_out)
                     for p in hops if p.score >= MIN_HOP_SCORE]
         return sorted(out, key=lambda p: -p.score)
+
+
+def mirrored_names(pattern: PhraseGraphPattern) -> set[str]:
+    """The names a mirrored pattern reaches the answer from (`?u2 | authors | Ingo Weber ; ?u1 | authors |
+    ?u2`: the co-authors of Ingo Weber), lower-cased: the name answers such a pattern trivially (everyone
+    co-wrote with himself), so it is no answer; empty for any other pattern."""
+    names = set()
+    for named in pattern.triples:
+        if named.is_type or is_unknown(named.object) or not is_unknown(named.subject):
+            continue
+        middle = named.subject
+        if any(t.relation.lower() == named.relation.lower() and t.object == middle and t.subject == ANSWER
+               for t in pattern.triples):
+            names.add(named.object.strip().strip("\"'").lower())
+    return names
 
 
 def _sole_value(found: dict[str, PredicateSet], first: str) -> str | None:

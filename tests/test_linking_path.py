@@ -722,6 +722,29 @@ async def test_an_asked_kind_the_graph_lacks_is_read_as_the_named_things_relatio
     assert any("asked kind as the relation" in note for note in result.notes)
 
 
+def test_a_mirrored_pattern_names_what_answers_it_trivially() -> None:
+    from linking.path import mirrored_names
+
+    coauthors = PhraseGraphPattern.from_text("list :: ?u2 | authors | Ingo Weber ; ?u1 | authors | ?u2")
+    assert mirrored_names(coauthors) == {"ingo weber"}
+    assert mirrored_names(PhraseGraphPattern.from_text("list :: ?u2 | authors | Ingo Weber ; ?u1 | venue | ?u2")) == set()
+    assert mirrored_names(PhraseGraphPattern.from_text("list :: ?u1 | authors | Ingo Weber")) == set()
+
+
+async def test_co_authors_of_a_name_leave_the_name_out(path: KgqanPath, virtuoso) -> None:  # noqa: ANN001
+    async with open_endpoint(virtuoso, "orkg-path-coauthors", "orkg") as orkg:
+        truth = await orkg.sparql.select(
+            "SELECT ?a (COUNT(DISTINCT ?b) AS ?n) WHERE { ?p <http://orkg.org/orkg/predicate/authors> ?l . "
+            "?l <http://orkg.org/orkg/predicate/hasListElement> ?a , ?b FILTER(?a != ?b) } GROUP BY ?a ORDER BY DESC(?n) ?a "
+            "LIMIT 1")
+        author = truth.rows[0]["a"].value
+        result = await path.answer_understood(understood(
+            f"list :: ?u2 | authors | {author} ; ?u1 | authors | ?u2", AnswerType(AnswerKind.RESOURCE)), orkg, KGQAN_ONLY)
+    values = {a.value for a in result.answers}
+    assert len(values) == int(truth.rows[0]["n"].value) and author not in values
+    assert any("left out" in note for note in result.notes)
+
+
 async def test_a_plural_value_phrase_finds_the_singular_value(path: KgqanPath, virtuoso) -> None:  # noqa: ANN001
     """"Which papers use interviews ...": the graph stores the value "Interview"."""
     async with open_endpoint(virtuoso, "orkg-path-values", "orkg") as orkg:
