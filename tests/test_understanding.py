@@ -3893,3 +3893,22 @@ def test_a_compared_attribute_is_the_whole_noun_compound(question: str, decoded:
 
     pattern = PhraseGraphPattern.from_text(decoded)
     assert with_whole_compared_attribute(question, pattern).to_text() == (expected or decoded)
+
+
+@pytest.mark.parametrize(("question", "decoded", "expected"), [
+    ("Which property was put on the market most recently?",
+     "list :: ?u1 | is a | property ; ?u1 | put on | ?u2 :: order ?u2 desc 1",
+     "list :: ?u1 | is a | property ; ?u1 | put on the market | ?u2 :: order ?u2 desc 1"),
+    ("Which properties were put on the market after 2015?",
+     "list :: ?u1 | is a | properties ; ?u1 | put on | ?u2 :: filter ?u2 > 2015",
+     "list :: ?u1 | is a | properties ; ?u1 | put on the market | ?u2 :: filter ?u2 > 2015"),
+    ("Which singer performed in the concert Week 1?",  # the object is a name the pattern has
+     "list :: ?u1 | is a | singer ; ?u1 | performed in | Week 1", None),
+    ("Which products were put on the shelf by Bert?", "list :: ?u1 | is a | products ; ?u1 | put on | ?u2 :: order ?u2 desc 1",
+     None),  # more after the object than an ordering
+])
+def test_a_relation_ending_in_a_preposition_takes_its_object(question: str, decoded: str, expected: str | None) -> None:
+    from understanding.repairs import with_preposition_object
+
+    pattern = PhraseGraphPattern.from_text(decoded)
+    assert with_preposition_object(question, pattern).to_text() == (expected or decoded)

@@ -83,8 +83,31 @@ def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     pattern = with_named_by_its_kind(question, with_role_of(question, with_kind_in_place(question, pattern)))
     pattern = with_possessor_kind(question, without_glued_name(question, without_glued_participle(question, pattern)))
     pattern = with_compared_attribute(question, without_stated_bound(question, with_acronym_qualifier(question, pattern)))
-    pattern = with_whole_compared_attribute(question, pattern)
+    pattern = with_preposition_object(question, with_whole_compared_attribute(question, pattern))
     return with_asked_kind_counting(question, with_others_excluded(question, pattern))
+
+
+_RELATION_PREPOSITIONS = ("on", "in", "at", "to", "onto", "into", "off", "under")
+
+
+def with_preposition_object(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"Which property was put on the market most recently?" decoded as `?u1 | put on | ?u2 :: order ?u2
+    desc 1`: a relation ending in a preposition whose object the pattern left out is the verb with that
+    object ("put on the market", which links `date_on_market`), where the object is a plain noun followed
+    by the ordering or comparison or the end of the question."""
+    compared = {c.node for c in pattern.comparisons if not c.by_count}
+    if pattern.ordering is not None and not pattern.ordering.by_count:
+        compared.add(pattern.ordering.node)
+    triples = list(pattern.triples)
+    for n, triple in enumerate(triples):
+        if triple.is_type or not set(triple.nodes()) & compared or triple.relation.split()[-1] not in _RELATION_PREPOSITIONS:
+            continue
+        found = re.search(re.escape(triple.relation) + r"\s+(?P<object>the\s+[a-z]+(?:\s+[a-z]+)?)(?=\s+(?:most|least|"
+                          r"after|before|since|until|earliest|latest|first|last|in\s+\d{4})\b|\s*[?.!]?\s*$)", question)
+        if found is None or any(w in _NOT_ATTRIBUTE_WORDS or w.endswith(("est", "ly")) for w in found.group("object").split()[1:]):
+            continue
+        triples[n] = replace(triple, relation=f"{triple.relation} {found.group('object')}")
+    return pattern if triples == list(pattern.triples) else replace(pattern, triples=tuple(triples))
 
 
 # words before an attribute that grade, aggregate or count it rather than name it ("the highest price", "the
