@@ -75,7 +75,7 @@ from linking.relaxation import (
 )
 from linking.split import Alternatives, alternatives_asked, one_of, two_names_asked
 from understanding.answer_types import asks_for_several, build_answer_type, graded_thing, with_wh_class
-from understanding.demonyms import country_of
+from understanding.demonyms import country_of, state_code_of
 from understanding.grading import singular
 from understanding.pgp import (
     ANSWER,
@@ -1055,9 +1055,10 @@ class KgqanPath:
         """"Irish suppliers" (`?u1 | supplier | Irish`): a people's adjective that names nothing is linked
         as its country, a vertex or a value ("Ireland"), a little below a name the question says; so is
         the name at the end of a phrase that names nothing ("material AeroVibe Matrix", the rest of "the
-        bill of material AeroVibe Matrix")."""
+        bill of material AeroVibe Matrix"), and a US state that names nothing as its postal code ("Texas" ->
+        "TX", as tables store it)."""
         countries = {p: country for p in searched if not vertices[p] and not literal_map.get(p)
-                     and (country := country_of(p) or _named_tail(p)) is not None}
+                     and (country := country_of(p) or state_code_of(p) or _named_tail(p)) is not None}
         if not countries:
             return
         found, values = await asyncio.gather(

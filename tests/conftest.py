@@ -64,8 +64,8 @@ def virtuoso() -> Iterator[VirtuosoEngine]:
 
 @pytest.fixture(scope="session")
 def oxigraph() -> Iterator[OxigraphEngine]:
-    """A live Oxigraph server with the same graphs as the Virtuoso fixture, and one more Spider graph
-    (shops that store their number of products)."""
+    """A live Oxigraph server with the same graphs as the Virtuoso fixture, and two more Spider graphs
+    (shops that store their number of products; area codes whose states are stored as postal codes)."""
     _need_data()
     engine = OxigraphEngine()
     engine.start()
@@ -74,6 +74,7 @@ def oxigraph() -> Iterator[OxigraphEngine]:
         engine.load(ORKG, "orkg")
         engine.load(SPIDER / "concert_singer.ttl", "concert_singer")
         engine.load(SPIDER / "employee_hire_evaluation.ttl", "employee_hire_evaluation")
+        engine.load(SPIDER / "voter_1.ttl", "voter_1")
         yield engine
     finally:
         engine.stop()

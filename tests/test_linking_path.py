@@ -722,6 +722,21 @@ async def test_an_asked_kind_the_graph_lacks_is_read_as_the_named_things_relatio
     assert any("asked kind as the relation" in note for note in result.notes)
 
 
+async def test_a_us_state_that_names_nothing_is_found_as_its_postal_code(path: KgqanPath, oxigraph) -> None:  # noqa: ANN001
+    """voter_1 stores states as "TX": "How many area codes does Texas have?" counts those of "TX"."""
+    from understanding.demonyms import state_code_of
+
+    assert state_code_of("Texas") == "TX" and state_code_of("new  york") == "NY" and state_code_of("Paris") is None
+    async with open_endpoint(oxigraph, "voter-path", "voter_1") as voter:
+        truth = await voter.sparql.select("SELECT (COUNT(DISTINCT ?c) AS ?n) WHERE { ?a "
+                                          '<http://valuenet/ontop/area_code_state#state> "TX" ; '
+                                          "<http://valuenet/ontop/area_code_state#area_code> ?c }")
+        result = await path.answer_understood(understood("count :: ?u1 | area codes | Texas", AnswerType(AnswerKind.NUMBER)),
+                                              voter, KGQAN_ONLY)
+    assert int(truth.rows[0]["n"].value) > 1 and [a.value for a in result.answers] == [truth.rows[0]["n"].value]
+    assert '"TX"' in result.evidence.sparql
+
+
 def test_a_mirrored_pattern_names_what_answers_it_trivially() -> None:
     from linking.path import mirrored_names
 

@@ -52,3 +52,24 @@ def country_of(phrase: str) -> str | None:
     ("UK", "USA"), else None."""
     words = " ".join(phrase.lower().split())
     return COUNTRY_OF.get(words) or (COUNTRY_OF.get(words[:-1]) if words.endswith("s") else None)
+
+
+# US states and their postal codes: tables often store a state as its code ("TX") where questions name it ("Texas")
+_STATES = """
+alabama:AL; alaska:AK; arizona:AZ; arkansas:AR; california:CA; colorado:CO; connecticut:CT; delaware:DE;
+district of columbia:DC; florida:FL; georgia:GA; hawaii:HI; idaho:ID; illinois:IL; indiana:IN; iowa:IA; kansas:KS;
+kentucky:KY; louisiana:LA; maine:ME; maryland:MD; massachusetts:MA; michigan:MI; minnesota:MN; mississippi:MS;
+missouri:MO; montana:MT; nebraska:NE; nevada:NV; new hampshire:NH; new jersey:NJ; new mexico:NM; new york:NY;
+north carolina:NC; north dakota:ND; ohio:OH; oklahoma:OK; oregon:OR; pennsylvania:PA; rhode island:RI;
+south carolina:SC; south dakota:SD; tennessee:TN; texas:TX; utah:UT; vermont:VT; virginia:VA; washington:WA;
+west virginia:WV; wisconsin:WI; wyoming:WY
+"""
+
+STATE_CODE_OF: dict[str, str] = dict(
+    (state.strip(), code.strip()) for state, code in
+    (pair.split(":") for pair in _STATES.replace("\n", " ").split(";") if pair.strip()))
+
+
+def state_code_of(phrase: str) -> str | None:
+    """The postal code of a US state's name ("Texas" -> "TX", "New York" -> "NY"), else None."""
+    return STATE_CODE_OF.get(" ".join(phrase.lower().split()))
