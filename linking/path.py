@@ -456,22 +456,16 @@ class KgqanPath:
         if alternatives and (weak or narrower) and left >= MIN_READING_REQUESTS:
             margin = BETTER_READING if weak else -NARROWER_SLACK
             result = await self._next_reading(understood, result, endpoint, replace(options, max_requests=left), margin)
-        left = options.max_requests - result.sparql_requests
-        # the wh-noun as the answer's kind where the model made it a relation, when nothing answered
-        kind = kind_relation_reading(understood.pattern, understood.wh_noun)
-        if kind is not None and kind not in understood.alternatives[:1] and not result.answers and \
-                not understood.unsupported and left >= MIN_READING_REQUESTS:
-            result = await self._next_reading(replace(understood, alternatives=(kind,)), result, endpoint,
-                                              replace(options, max_requests=left),
-                                              what="the reading with the asked noun as the answer's kind")
-        left = options.max_requests - result.sparql_requests
-        # the asked kind as the named thing's relation where the graph has no such kind, when nothing answered
-        relation = relation_kind_reading(understood.pattern)
-        if relation is not None and relation not in understood.alternatives[:1] and not result.answers and \
-                not understood.unsupported and left >= MIN_READING_REQUESTS:
-            result = await self._next_reading(replace(understood, alternatives=(relation,)), result, endpoint,
-                                              replace(options, max_requests=left),
-                                              what="the reading with the asked kind as the relation")
+        # when nothing answered: the wh-noun as the answer's kind where the model made it a relation, and the
+        # asked kind as the named thing's relation where the graph has no such kind
+        for reading, what in ((kind_relation_reading(understood.pattern, understood.wh_noun),
+                               "the reading with the asked noun as the answer's kind"),
+                              (relation_kind_reading(understood.pattern), "the reading with the asked kind as the relation")):
+            left = options.max_requests - result.sparql_requests
+            if reading is not None and reading not in understood.alternatives[:1] and not result.answers and \
+                    not understood.unsupported and left >= MIN_READING_REQUESTS:
+                result = await self._next_reading(replace(understood, alternatives=(reading,)), result, endpoint,
+                                                  replace(options, max_requests=left), what=what)
         left = options.max_requests - result.sparql_requests
         if not result.answers and understood.source == "model" and not understood.unsupported and \
                 left >= MIN_READING_REQUESTS:

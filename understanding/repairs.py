@@ -90,14 +90,18 @@ def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
 _RELATION_PREPOSITIONS = ("on", "in", "at", "to", "onto", "into", "off", "under")
 
 
+def _valued_nodes(pattern: PhraseGraphPattern) -> set[str]:
+    """The nodes the pattern compares or orders by their value (not by a count)."""
+    ordered = {pattern.ordering.node} if pattern.ordering is not None and not pattern.ordering.by_count else set()
+    return {c.node for c in pattern.comparisons if not c.by_count} | ordered
+
+
 def with_preposition_object(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """"Which property was put on the market most recently?" decoded as `?u1 | put on | ?u2 :: order ?u2
     desc 1`: a relation ending in a preposition whose object the pattern left out is the verb with that
     object ("put on the market", which links `date_on_market`), where the object is a plain noun followed
     by the ordering or comparison or the end of the question."""
-    compared = {c.node for c in pattern.comparisons if not c.by_count}
-    if pattern.ordering is not None and not pattern.ordering.by_count:
-        compared.add(pattern.ordering.node)
+    compared = _valued_nodes(pattern)
     triples = list(pattern.triples)
     for n, triple in enumerate(triples):
         if triple.is_type or not set(triple.nodes()) & compared or triple.relation.split()[-1] not in _RELATION_PREPOSITIONS:
@@ -126,9 +130,7 @@ def with_whole_compared_attribute(question: str, pattern: PhraseGraphPattern) ->
     filter ?u2 > 1,000,000`: the attribute compared (or ordered) is the question's whole noun compound
     ("agreed selling price"), as the derived gold spans it; the graph may hold several prices. Only for a
     one-word relation to the compared node, said after an article with one or two plain words before it."""
-    compared = {c.node for c in pattern.comparisons if not c.by_count}
-    if pattern.ordering is not None and not pattern.ordering.by_count:
-        compared.add(pattern.ordering.node)
+    compared = _valued_nodes(pattern)
     kinds = {w for t in pattern.triples if t.is_type for w in t.object.lower().split()}  # "the artist aged 32": a kind
     triples = list(pattern.triples)
     for n, triple in enumerate(triples):

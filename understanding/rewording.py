@@ -757,8 +757,7 @@ def read_text(question: str) -> str:
     in her department?" as "Who works in the same department as X?", "Is A in the same X as B?" as "Are A
     and B in the same X?", "any supplier in X?" as "Which supplier is in X?", "How much is X?" as "What is the
     price of X?", a name typed in lower case after "called" quoted ("the property named 'park'"); the
-    understood question keeps
-    the words as asked."""
+    understood question keeps the words as asked."""
     question = asked_plainly(_terse_attribute(spelled(question)))
     question = question[:1].upper() + question[1:]  # "how many people work in Data Services" as asked formally
     if question[-1:].isalnum():
@@ -1266,6 +1265,11 @@ _CLAUSE_THEN_DATED = re.compile(
     r"earlier\s+than|later\s+than)\s+\d{4})\s*[?.!]?$")
 
 
+def _counted_or_which(ask: str) -> str:
+    """How a part read apart asks: "How many" after "How many", else "Which" ("List", "Show me", ...)."""
+    return "How many" if ask.lower().startswith("how") else "Which"
+
+
 def compared_tail(question: str) -> ComparedTail | None:
     """The restricted things and the comparison said after them (or first, with a participle: "Which papers
     published before 2019 provide a replication package?"; or a year after a relative clause: "Which papers that
@@ -1273,12 +1277,12 @@ def compared_tail(question: str) -> ComparedTail | None:
     whole question and reads each alone well (`QuestionParser._understand`). None for another shape."""
     first = _COMPARED_FIRST.match(question.strip())
     if first is not None:
-        wh = "How many" if first.group("ask").lower().startswith("how") else "Which"
+        wh = _counted_or_which(first.group("ask"))
         return ComparedTail(f"{wh} {first.group('kind')} {first.group('rest')}?",
                             f"{wh} {first.group('kind')} were {first.group('comparison')}?", said_first=True)
     dated = _CLAUSE_THEN_DATED.match(question.strip())
     if dated is not None:
-        wh = "How many" if dated.group("ask").lower().startswith("how") else "Which"
+        wh = _counted_or_which(dated.group("ask"))
         return ComparedTail(f"{wh} {dated.group('kind')} {dated.group('clause')}?", f"{wh} {dated.group('kind')} "
                                                                                     f"{dated.group('tail')}?")
     found = _COMPARED_TAIL.match(question.strip())
@@ -1289,7 +1293,7 @@ def compared_tail(question: str) -> ComparedTail | None:
         return None  # "whose agreed selling price is greater than ...": the whose-noun's comparison
     ask = found.group("ask")
     tail = re.sub(r"^(?:that|which|and)\s+", "", found.group("tail"))
-    wh = "How many" if ask.lower().startswith("how") else "Which"
+    wh = _counted_or_which(ask)
     return ComparedTail(f"{wh} {found.group('kind')} {found.group('clause')}?", f"{wh} {found.group('kind')} {tail}?")
 
 
