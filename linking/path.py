@@ -1062,8 +1062,10 @@ class KgqanPath:
             self.entity_linker.link_literals(list(dict.fromkeys(countries.values())), endpoint))
         for (phrase, country), linked in zip(countries.items(), found, strict=True):
             vertices[phrase] = [replace(v, score=v.score * DEMONYM_FACTOR) for v in linked]
+            head = phrase[: -len(country)] if phrase.endswith(country) and phrase != country else ""
             if values.get(country):
-                literal_map[phrase] = [replace(v, score=v.score * DEMONYM_FACTOR) for v in values[country]]
+                literal_map[phrase] = [replace(_held_by_the_head(v, head), score=v.score * DEMONYM_FACTOR)
+                                       for v in values[country]]
 
     async def _relation_classes(self, pattern: PhraseGraphPattern, endpoint: Endpoint) -> dict[str, list[LinkedEntity]]:
         """Classes named by the relation phrases of edges between two unknowns (no request: the class
@@ -1776,6 +1778,16 @@ async def _answer_one_hop_on(chosen: ExecutedQuery, hop: str, member: str, modif
         chosen.query = replace(query, sparql=sparql, pattern=pattern, answer_var=member, execution_sparql=sparql,
                                result_var=member[1:], modifiers=modifiers, first_of_ties=first_of_ties)
     return bool(reached)
+
+
+def _held_by_the_head(value: LinkedEntity, head: str) -> LinkedEntity:
+    """"vote 3" found as the value 3: only the predicates named after the words before it (`vote_id`, not
+    `contestant_number`), where any are; the value as found otherwise."""
+    words = {singular(w) for w in re.findall(r"[a-z]+", head.lower())}
+    named = tuple(p for p in value.predicates if words & iri_words(p))
+    if not named:
+        return value
+    return replace(value, predicates=named, subject_classes=tuple(c for c in value.subject_classes if c[0] in named))
 
 
 def _named_tail(phrase: str) -> str | None:

@@ -737,6 +737,17 @@ async def test_a_us_state_that_names_nothing_is_found_as_its_postal_code(path: K
     assert '"TX"' in result.evidence.sparql
 
 
+async def test_a_numbered_thing_is_found_by_the_number_its_kind_names(path: KgqanPath, oxigraph) -> None:  # noqa: ANN001
+    """"vote 3": the vote whose `vote_id` is 3, not the votes for contestant number 3."""
+    async with open_endpoint(oxigraph, "voter-path-numbered", "voter_1") as voter:
+        truth = await voter.sparql.select('SELECT ?p WHERE { ?v <http://valuenet/ontop/votes#vote_id> 3 ; '
+                                          "<http://valuenet/ontop/votes#phone_number> ?p }")
+        result = await path.answer_understood(understood("list :: ?u1 | phone number | vote 3",
+                                                         AnswerType(AnswerKind.STRING)), voter, KGQAN_ONLY)
+    assert len(truth.rows) == 1 and [a.value for a in result.answers] == [truth.rows[0]["p"].value]
+    assert "votes#vote_id" in result.evidence.sparql and "contestant_number" not in result.evidence.sparql
+
+
 def test_a_mirrored_pattern_names_what_answers_it_trivially() -> None:
     from linking.path import mirrored_names
 

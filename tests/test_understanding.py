@@ -3912,3 +3912,16 @@ def test_a_relation_ending_in_a_preposition_takes_its_object(question: str, deco
 
     pattern = PhraseGraphPattern.from_text(decoded)
     assert with_preposition_object(question, pattern).to_text() == (expected or decoded)
+
+
+@pytest.mark.parametrize(("decoded", "expected"), [
+    ("list :: ?u1 | phone number | ?u2 ; ?u2 | is a | vote 3", "list :: ?u1 | phone number | vote 3"),
+    ("list :: ?u1 | is a | vote 3", None),  # the answer itself
+    ("list :: ?u1 | phone number | ?u2 ; ?u2 | is a | votes", None),  # no number
+    ("list :: ?u1 | name | ?u2 ; ?u2 | is a | room 3 :: order ?u2 desc 1", None),  # ordered: things, not one
+])
+def test_a_kind_with_a_number_is_one_thing_named_so(decoded: str, expected: str | None) -> None:
+    from understanding.repairs import with_numbered_thing
+
+    pattern = PhraseGraphPattern.from_text(decoded)
+    assert with_numbered_thing(pattern).to_text() == (expected or decoded)

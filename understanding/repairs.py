@@ -83,8 +83,30 @@ def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     pattern = with_named_by_its_kind(question, with_role_of(question, with_kind_in_place(question, pattern)))
     pattern = with_possessor_kind(question, without_glued_name(question, without_glued_participle(question, pattern)))
     pattern = with_compared_attribute(question, without_stated_bound(question, with_acronym_qualifier(question, pattern)))
-    pattern = with_preposition_object(question, with_whole_compared_attribute(question, pattern))
+    pattern = with_numbered_thing(with_preposition_object(question, with_whole_compared_attribute(question, pattern)))
     return with_asked_kind_counting(question, with_others_excluded(question, pattern))
+
+
+_NUMBERED_KIND = re.compile(r"^[a-z]+(?: [a-z]+)? \d+$")  # "vote 3", "flight 1024": a kind and the thing's number
+
+
+def with_numbered_thing(pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"What phone number was vote 3 made from?" decoded as `?u1 | phone number | ?u2 ; ?u2 | is a | vote 3`:
+    a kind with a number is one thing of that kind, named so (`?u1 | phone number | vote 3`), which linking
+    finds by its number. Not for the answer itself, nor for an unknown compared, ordered or counted."""
+    held = _valued_nodes(pattern) | {c.node for c in pattern.comparisons} | set(pattern.projection) | set(pattern.group)
+    if pattern.ordering is not None:
+        held.add(pattern.ordering.node)
+    for typed in pattern.triples:
+        if not typed.is_type or typed.subject == ANSWER or typed.subject in held or not _NUMBERED_KIND.match(typed.object):
+            continue
+        unknown, name = typed.subject, typed.object
+        if sum(1 for t in pattern.triples if t.is_type and t.subject == unknown) != 1:
+            continue
+        return replace(pattern, triples=tuple(
+            PhraseTriple(name if t.subject == unknown else t.subject, t.relation, name if t.object == unknown else t.object)
+            for t in pattern.triples if t != typed))
+    return pattern
 
 
 _RELATION_PREPOSITIONS = ("on", "in", "at", "to", "onto", "into", "off", "under")
