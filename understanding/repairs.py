@@ -94,9 +94,8 @@ def with_numbered_thing(pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """"What phone number was vote 3 made from?" decoded as `?u1 | phone number | ?u2 ; ?u2 | is a | vote 3`:
     a kind with a number is one thing of that kind, named so (`?u1 | phone number | vote 3`), which linking
     finds by its number. Not for the answer itself, nor for an unknown compared, ordered or counted."""
-    held = _valued_nodes(pattern) | {c.node for c in pattern.comparisons} | set(pattern.projection) | set(pattern.group)
-    if pattern.ordering is not None:
-        held.add(pattern.ordering.node)
+    held = {c.node for c in pattern.comparisons} | set(pattern.projection) | set(pattern.group) | \
+        ({pattern.ordering.node} if pattern.ordering is not None else set())
     for typed in pattern.triples:
         if not typed.is_type or typed.subject == ANSWER or typed.subject in held or not _NUMBERED_KIND.match(typed.object):
             continue
