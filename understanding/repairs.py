@@ -99,12 +99,9 @@ def with_numbered_thing(pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     for typed in pattern.triples:
         if not typed.is_type or typed.subject == ANSWER or typed.subject in held or not _NUMBERED_KIND.match(typed.object):
             continue
-        unknown, name = typed.subject, typed.object
-        if sum(1 for t in pattern.triples if t.is_type and t.subject == unknown) != 1:
+        if sum(1 for t in pattern.triples if t.is_type and t.subject == typed.subject) != 1:
             continue
-        return replace(pattern, triples=tuple(
-            PhraseTriple(name if t.subject == unknown else t.subject, t.relation, name if t.object == unknown else t.object)
-            for t in pattern.triples if t != typed))
+        return _renamed(replace(pattern, triples=tuple(t for t in pattern.triples if t != typed)), typed.subject, typed.object)
     return pattern
 
 

@@ -1237,12 +1237,16 @@ class ComparedTail:
     said_first: bool = False  # "Which papers published before 2019 provide a replication package?"
 
 
+# how a question asking for things read apart starts ("Which papers", "How many of the papers", "List all the papers")
+_ASKED_THINGS = r"^(?P<ask>(?i:which|what|how\s+many|list|show(?:\s+me)?|give\s+me|find))\s+(?:(?i:all)\s+)?(?:(?i:the|our)\s+)?"
+# a participle's bound in time: "published before 2019", "founded later than 1990"
+_TIME_BOUND = r"(?:before|after|since|until|prior\s+to|earlier\s+than|later\s+than)"
 # "Which papers published before 2019 provide a replication package?": a participle's comparison with a number
 # said first, then what the things do
 _COMPARED_FIRST = re.compile(
-    r"^(?P<ask>(?i:which|what|how\s+many|list|show(?:\s+me)?|give\s+me|find))\s+(?:(?i:all)\s+)?(?:(?i:the|our)\s+)?"
+    _ASKED_THINGS +
     r"(?P<kind>(?:[A-Z][A-Za-z0-9&-]*\s+)?[a-z]+(?:\s+(?![a-z]+ed\b)[a-z]+)?)\s+"
-    r"(?P<comparison>(?P<participle>[a-z]+ed)\s+(?:before|after|since|until|prior\s+to|earlier\s+than|later\s+than)\s+\d+)\s+"
+    r"(?P<comparison>(?P<participle>[a-z]+ed)\s+" + _TIME_BOUND + r"\s+\d+)\s+"
     r"(?P<rest>(?!(?:and|or|but|in|of|for|with|from|on|at|by|to)\b)[a-z][^?]*?)\s*[?.!]?$")
 
 
@@ -1258,11 +1262,10 @@ _COMPARED_TAIL = re.compile(
 # "Which papers that used a controlled experiment were published before 2019?": a relative clause on the things,
 # then a participle's comparison with a year said last
 _CLAUSE_THEN_DATED = re.compile(
-    r"^(?P<ask>(?i:which|what|how\s+many|list|show(?:\s+me)?|give\s+me|find))\s+(?:(?i:all)\s+)?(?:(?i:the|our)\s+)?"
+    _ASKED_THINGS +
     r"(?P<kind>[a-z]+(?:\s+(?!(?:that|which|who)\b)[a-z]+)?)\s+(?:that|which|who)\s+"
     r"(?P<clause>(?!(?:is|are|was|were|have|has|had)\b)[a-z][^?]*?)\s+"
-    r"(?P<tail>(?:were|was|are|is|have\s+been|has\s+been)\s+[a-z]+ed\s+(?:before|after|since|until|prior\s+to|"
-    r"earlier\s+than|later\s+than)\s+\d{4})\s*[?.!]?$")
+    r"(?P<tail>(?:were|was|are|is|have\s+been|has\s+been)\s+[a-z]+ed\s+" + _TIME_BOUND + r"\s+\d{4})\s*[?.!]?$")
 
 
 def _counted_or_which(ask: str) -> str:
