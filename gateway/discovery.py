@@ -106,6 +106,15 @@ def local_name_words(iri: str) -> str | None:
     return _ABBREVIATED_NAMES.get(words, words)
 
 
+def _named_after_its_table(iri: str) -> bool:
+    """A column named as its table (`.../course#course`, `.../orchestra#orchestra`): in a relational
+    database published as RDF that column names the rows, as `name` does elsewhere."""
+    if "#" not in iri:
+        return False
+    table, column = iri.rsplit("#", 1)
+    return bool(column) and column.casefold() == local_name(table).casefold()
+
+
 async def _ask_uses_literals(endpoint: Endpoint, predicate: str) -> bool:
     query = f"ASK {{ ?s {iri_ref(predicate)} ?o . FILTER(isLiteral(?o)) }}"
     return await endpoint.sparql.ask(query, timeout_s=min(endpoint.config.timeout_s, DISCOVERY_TIMEOUT_S))
@@ -167,7 +176,8 @@ async def discover_label_predicates(endpoint: Endpoint) -> tuple[tuple[str, ...]
         listed = []
     nameish = sorted(p for p in listed if p not in WELL_KNOWN_LABELS and p not in NOT_LABELS
                      and not p.startswith(SYSTEM_NAMESPACES)
-                     and _NAMEISH.search(local_name(p)) and not _NOT_NAMEISH.search(local_name(p)))
+                     and ((_NAMEISH.search(local_name(p)) and not _NOT_NAMEISH.search(local_name(p)))
+                          or _named_after_its_table(p)))
     nameish = nameish[: MAX_GRAPH_SPECIFIC * 2]
     specific_used = await asyncio.gather(*(check(p) for p in nameish))
     found += [p for p, used in zip(nameish, specific_used, strict=True) if used][:MAX_GRAPH_SPECIFIC]
@@ -175,7 +185,7 @@ async def discover_label_predicates(endpoint: Endpoint) -> tuple[tuple[str, ...]
         notes.insert(0, "label predicates: none found; using rdfs:label")
         return (RDFS_LABEL,), notes
     notes.insert(0, f"label predicates: {', '.join(found)} (ASK per well-known predicate; "
-                    "graph predicates named *label/*name/*title with literal values)")
+                    "graph predicates named *label/*name/*title or as their table, with literal values)")
     if not config.is_embedded:
         settings_cache.put(config, "label_predicates", {"predicates": found}, persist=persist)
     return tuple(found), notes

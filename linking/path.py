@@ -949,10 +949,15 @@ class KgqanPath:
             if itself is not None:  # "the property named 'park'": the thing found by that name
                 return await self.link(itself, endpoint, options, retry=False, value_answer=value_answer)
             unmatched = [p for p in entity_phrases if not nodes[p] and not is_value_phrase(p)]
+            # "Does any orchestra use ...": a common noun that only some names contain ("... Orchestra") and
+            # that names a class is the class
+            partly = [p for p in entity_phrases if nodes[p] and p == p.lower() and not is_value_phrase(p)
+                      and not nodes[p][0].is_literal and nodes[p][0].score < NAMED_THING]
             named = await asyncio.gather(*(self.entity_linker.link_classes(p, endpoint, top_k=1,
-                                                                           min_score=MERGE_MIN_SCORE)
-                                           for p in unmatched))
-            as_classes = [p for p, found in zip(unmatched, named, strict=True) if found]
+                                                                           min_score=MERGE_MIN_SCORE if p in unmatched
+                                                                           else CLASS_FIT)
+                                           for p in [*unmatched, *partly]))
+            as_classes = [p for p, found in zip([*unmatched, *partly], named, strict=True) if found]
             if as_classes:
                 return await self.link(read_as_classes(pattern, as_classes), endpoint, options, retry=False,
                                        value_answer=value_answer)

@@ -105,6 +105,24 @@ async def test_graph_without_rdfs_label_finds_its_name_predicates(virtuoso) -> N
     assert any(h.label == "Joe Sharp" for h in hits)
 
 
+async def test_a_column_named_as_its_table_names_the_rows() -> None:
+    """Spider's course table names its rows in `course#course` ("Math"): a label predicate, so that
+    text search finds the course by that name, as it finds a teacher by `teacher#name`."""
+    from conftest import SPIDER
+
+    config = EndpointConfig(name="course-teach-disc", url=f"embedded:{SPIDER / 'course_teach.ttl'}")
+    endpoint = EndpointPool().get(config)
+    try:
+        predicates, notes = await discover_label_predicates(endpoint)
+        hits = await endpoint.search("Math", limit=10)
+    finally:
+        await endpoint.close()
+    assert "http://valuenet/ontop/course#course" in predicates and "http://valuenet/ontop/teacher#name" in predicates
+    assert "http://valuenet/ontop/course#course_id" not in predicates
+    assert [h.entity.value for h in hits if h.label == "Math"] == ["http://valuenet/ontop/course/course_id=2"]
+    assert "as their table" in notes[0]
+
+
 async def test_configured_label_predicates_are_honoured(oxigraph) -> None:  # type: ignore[no-untyped-def]
     config = oxigraph.endpoint("o-disc-configured", "ck25", label_predicates=(PV_NAME,))
     endpoint = EndpointPool().get(config)

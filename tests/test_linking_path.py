@@ -11,7 +11,7 @@ import pytest
 from conftest import open_endpoint
 
 from gateway.config import EndpointConfig, EndpointRegistry
-from gateway.endpoint import Endpoint
+from gateway.endpoint import Endpoint, EndpointPool
 from gateway.qa import AskOptions, Gateway
 from gateway.textsearch import settings_cache
 from linking import KgqanPath
@@ -720,6 +720,38 @@ async def test_an_asked_kind_the_graph_lacks_is_read_as_the_named_things_relatio
         result = await path.answer(f'Which venue published "{title}"?', orkg, KGQAN_ONLY)
     assert [a.value for a in result.answers] == [venue]
     assert any("asked kind as the relation" in note for note in result.notes)
+
+
+async def test_a_course_named_in_its_own_column_is_the_course(path: KgqanPath) -> None:
+    """"Who teaches Math?": "Math" is the course (its `course#course`), whose arrangements name the
+    teachers, not a value that the answer itself holds (which answered "Math")."""
+    from conftest import SPIDER
+
+    endpoint = EndpointPool().get(EndpointConfig(name="course-teach-path", url=f"embedded:{SPIDER / 'course_teach.ttl'}"))
+    try:
+        truth = await endpoint.sparql.select(
+            'SELECT ?n WHERE { ?c <http://valuenet/ontop/course#course> "Math" . ?a <http://valuenet/ontop/course_arrange#ref-course_id> ?c ; '
+            "<http://valuenet/ontop/course_arrange#ref-teacher_id> ?t . ?t <http://valuenet/ontop/teacher#name> ?n }")
+        result = await path.answer_understood(understood("list :: ?u1 | teaches | Math", AnswerType(AnswerKind.STRING)),
+                                              endpoint, KGQAN_ONLY)
+    finally:
+        await endpoint.close()
+    assert len(truth.rows) == 2 and sorted(a.value for a in result.answers) == sorted(r["n"].value for r in truth.rows)
+
+
+async def test_a_common_noun_that_only_some_names_contain_is_its_class(path: KgqanPath) -> None:
+    """"Does any orchestra use the DVD record format?" read `orchestra | format | DVD`: "orchestra" is
+    part of some orchestras' names (their `orchestra#orchestra`), but names the class orchestra."""
+    from conftest import SPIDER
+
+    endpoint = EndpointPool().get(EndpointConfig(name="orchestra-path", url=f"embedded:{SPIDER / 'orchestra.ttl'}"))
+    try:
+        result = await path.answer_understood(understood("boolean :: orchestra | format | DVD",
+                                                         AnswerType(AnswerKind.BOOLEAN)), endpoint, KGQAN_ONLY)
+    finally:
+        await endpoint.close()
+    assert [a.value for a in result.answers] == ["true"]
+    assert "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://valuenet/ontop/orchestra>" in result.evidence.sparql
 
 
 async def test_a_us_state_that_names_nothing_is_found_as_its_postal_code(path: KgqanPath, oxigraph) -> None:  # noqa: ANN001
