@@ -610,6 +610,7 @@ class KgqanPath:
             chosen = select_answer(executed)
             opaque_instead: ExecutedQuery | None = None
             values_opened = False
+            kind_opened: str | None = None
             if chosen is not None:
                 naming = namings.get(id(chosen.raw_answers))
                 if naming is None and id(chosen.raw_answers) in unnamed:
@@ -624,6 +625,8 @@ class KgqanPath:
                     naming = None  # found for the records, not for the things they record
                 elif await self._open_values(chosen, understood, endpoint):
                     naming, values_opened = None, True
+                elif (kind_opened := await self._open_asked_kind(chosen, understood, endpoint, options)) is not None:
+                    naming = None
                 await self._present_by_name(chosen, naming, endpoint)
             answers = await self._answers(chosen, understood.pattern, endpoint, options)
             timings["filtering"] = filter_ms + (time.perf_counter() - started) * 1000
@@ -642,6 +645,9 @@ class KgqanPath:
             if opaque_instead is not None:
                 notes.append(f"the best query (score {opaque_instead.effective_score:.2f}) answered with things the "
                              "graph neither names nor types; the values of the next query are given instead")
+            elif kind_opened is not None:
+                notes.append(f"the best query answered with things that are not {understood.answer_type.semantic_type}; "
+                             f"the {understood.answer_type.semantic_type} they link to by <{kind_opened}> are given")
             elif values_opened:
                 notes.append(f"the best query answered with things where {understood.answer_type} is expected; "
                              "each holds one such value, which is given")
@@ -766,6 +772,42 @@ class KgqanPath:
         modifiers = query.modifiers or f" LIMIT {options.max_answers}"  # an ordering keeps its order and limit
         return await _answer_one_hop_on(chosen, f"<{links[0]}> ?kgqaRecorded", "?kgqaRecorded", modifiers, endpoint,
                                         first_of_ties=query.first_of_ties)
+
+    async def _open_asked_kind(self, chosen: ExecutedQuery, understood: UnderstoodQuestion, endpoint: Endpoint,
+                               options: AskOptions) -> str | None:
+        """Answers that are not of the asked kind, where each links by one and the same predicate to
+        things of a class named with the kind's word ("In which venues has X published?" answered with X's
+        papers, each with a `venue` of class Venue), are replaced by those things: the pattern reached the
+        things next to the asked ones. One request to look, one to rewrite the query. The predicate used,
+        or None where nothing was replaced."""
+        query = chosen.query
+        asked = understood.answer_type.semantic_type
+        iris = [a for a in chosen.answers if isinstance(a, ox.NamedNode)]
+        if chosen.status != "mismatch" or understood.answer_type.kind is not AnswerKind.RESOURCE or not asked or \
+                chosen.boolean is not None or not iris or len(iris) < len(chosen.answers) or \
+                not query.sparql.startswith(f"SELECT DISTINCT {query.answer_var} WHERE") or \
+                "GROUP BY" in query.modifiers or query.answer_var in query.modifiers:
+            return None
+        heads = kind_heads(asked)
+        probed = iris[:MAX_RECORDS]
+        values = " ".join(f"<{a.value}>" for a in probed)
+        probe = (f"SELECT ?p ?c (COUNT(DISTINCT ?a) AS ?n) WHERE {{ VALUES ?a {{ {values} }} ?a ?p ?o . "
+                 f"?o a ?c FILTER(?p != <{RDF_TYPE}>) }} GROUP BY ?p ?c")
+        try:
+            result = await endpoint.sparql.select(probe)
+        except GatewayError:
+            return None
+        links = {(row["p"].value, row["c"].value) for row in result
+                 if isinstance(row.get("p"), ox.NamedNode) and isinstance(row.get("c"), ox.NamedNode)
+                 and iri_words(row["c"].value) <= heads and int(row["n"].value) == len(probed)}
+        if len({p for p, _ in links}) != 1:
+            return None
+        link, kind = sorted(links)[0]
+        modifiers = query.modifiers or f" LIMIT {options.max_answers}"
+        if not await _answer_one_hop_on(chosen, f"<{link}> ?kgqaAsked . ?kgqaAsked a <{kind}>", "?kgqaAsked",
+                                        modifiers, endpoint, first_of_ties=query.first_of_ties):
+            return None
+        return link
 
     async def _present_by_name(self, chosen: ExecutedQuery, naming: Naming | None, endpoint: Endpoint) -> None:
         """Resources without labels answer with their naming attribute; the query is rewritten to say so."""

@@ -722,6 +722,20 @@ async def test_an_asked_kind_the_graph_lacks_is_read_as_the_named_things_relatio
     assert any("asked kind as the relation" in note for note in result.notes)
 
 
+async def test_things_next_to_the_asked_kind_lead_to_it(path: KgqanPath, virtuoso) -> None:  # noqa: ANN001
+    """"In which venues has X published?" reaches X's papers (no venue is related to X directly); each
+    paper has one `venue` of class Venue, so the venues are given, with a note."""
+    async with open_endpoint(virtuoso, "orkg-path-venues-of", "orkg") as orkg:
+        truth = await orkg.sparql.select(
+            "SELECT DISTINCT ?v WHERE { ?p <http://orkg.org/orkg/predicate/authors> ?l . "
+            '?l <http://orkg.org/orkg/predicate/hasListElement> "Heiko Koziolek" . ?p <http://orkg.org/orkg/predicate/venue> ?v }')
+        result = await path.answer_understood(understood("list :: ?u1 | published | Heiko Koziolek",
+                                                         AnswerType(AnswerKind.RESOURCE, "venues")), orkg, KGQAN_ONLY)
+    assert len(truth.rows) > 1 and {a.value for a in result.answers} == {row["v"].value for row in truth.rows}
+    assert any("they link to by <http://orkg.org/orkg/predicate/venue>" in note for note in result.notes)
+    assert "?kgqaAsked a <http://orkg.org/orkg/class/Venue>" in result.evidence.sparql
+
+
 async def test_a_course_named_in_its_own_column_is_the_course(path: KgqanPath) -> None:
     """"Who teaches Math?": "Math" is the course (its `course#course`), whose arrangements name the
     teachers, not a value that the answer itself holds (which answered "Math")."""
