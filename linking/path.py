@@ -199,6 +199,7 @@ class KgqanEvidence:
     sparql: str | None = None
     filtered: dict[str, Any] = field(default_factory=dict)
     zero_counts: list[ExecutedQuery] = field(default_factory=list)  # of readings tried after this one
+    unfitted: bool = False  # no answer fits the expected type: the best query's answers are given unfiltered
 
     def all_zero_counts(self) -> list[ExecutedQuery]:
         """The count queries that counted nothing, of this reading and of those tried after it."""
@@ -213,6 +214,27 @@ class KgqanEvidence:
             "sparql": self.sparql,
             "filtered": self.filtered,
         }
+
+
+def _unfitted(result: PathResult) -> bool:
+    """Whether a reading answered, but with no answer that fits the expected type."""
+    return bool(result.answers) and isinstance(result.evidence, KgqanEvidence) and result.evidence.unfitted
+
+
+def _graph_fit(result: PathResult) -> float:
+    """`fit` before the cost of a type mismatch: how well the reading's best answered query fits the graph."""
+    if not result.answers or not isinstance(result.evidence, KgqanEvidence):
+        return -1.0
+    return max((q.query.score for q in result.evidence.queries if q.effective_score > -1.0), default=-1.0)
+
+
+def _reached_by_kind(result: PathResult, kind: str | None) -> bool:
+    """Whether the answers are the values of a predicate named with the asked kind's words ("research
+    objects" as `researchObject` literals): values the graph keeps as text, of the kind asked for."""
+    if not kind or not isinstance(result.evidence, KgqanEvidence) or not result.evidence.sparql:
+        return False
+    words = {singular(w) for w in re.findall(r"[a-z]+", kind.lower())}
+    return any(words <= iri_words(found) for found in re.findall(r"<([^<>\s]+)> \?unknown1\b", result.evidence.sparql))
 
 
 def fit(result: PathResult) -> float:
@@ -456,6 +478,18 @@ class KgqanPath:
         if alternatives and (weak or narrower) and left >= MIN_READING_REQUESTS:
             margin = BETTER_READING if weak else -NARROWER_SLACK
             result = await self._next_reading(understood, result, endpoint, replace(options, max_requests=left), margin)
+        # answers that are not of the kind asked for: the wh-noun as the answer's kind or the asked kind as the
+        # relation to a name answers instead if its answers are, and it fits the graph as well
+        asked_kind = understood.answer_type.kind is AnswerKind.RESOURCE and \
+            _asks_for_kind(understood.question, understood.answer_type.semantic_type)
+        for reading, what in ((kind_relation_reading(understood.pattern, understood.wh_noun),
+                               "the reading with the asked noun as the answer's kind"),
+                              (relation_kind_reading(understood.pattern), "the reading with the asked kind as the relation")):
+            left = options.max_requests - result.sparql_requests
+            if reading is not None and reading not in understood.alternatives[:1] and asked_kind and \
+                    _unfitted(result) and not understood.unsupported and left >= MIN_READING_REQUESTS:
+                result = await self._fitting_reading(understood, reading, result, endpoint,
+                                                     replace(options, max_requests=left), what)
         # when nothing answered: the wh-noun as the answer's kind where the model made it a relation, and the
         # asked kind as the named thing's relation where the graph has no such kind
         for reading, what in ((kind_relation_reading(understood.pattern, understood.wh_noun),
@@ -502,6 +536,22 @@ class KgqanPath:
             return _kept(first, second, f"the rule-based reading ({rules.pattern.to_text()}) found no answer either")
         return _taken(first, second, "the model's readings found no answer; answered with the rule-based reading "
                                      f"({rules.pattern.to_text()})")
+
+    async def _fitting_reading(self, understood: UnderstoodQuestion, reading: PhraseGraphPattern, first: PathResult,
+                               endpoint: Endpoint, options: AskOptions, what: str) -> PathResult:
+        """Another reading where the first one's answers are not of the kind asked for ("What research
+        objects does the paper X look at?" answered with its year): it answers if its answers are (or are
+        the values of a predicate named with the kind, where the first one's are not) and it fits the
+        graph at least as well."""
+        answer_type = build_answer_type(understood.answer_type.kind, reading, understood.answer_type.confidence)
+        second = await self.answer_understood(replace(understood, pattern=reading, answer_type=answer_type,
+                                                      alternatives=()), endpoint, options)
+        if not second.answers or _graph_fit(second) < _graph_fit(first) or (_unfitted(second) and not (
+                _reached_by_kind(second, understood.answer_type.semantic_type)
+                and not _reached_by_kind(first, understood.answer_type.semantic_type))):
+            return _kept(first, second, None)
+        return _taken(first, second, f"no answer of the best reading ({understood.pattern.to_text()}) fits the "
+                                     f"expected type {understood.answer_type}; answered with {what}")
 
     async def _next_reading(self, understood: UnderstoodQuestion, first: PathResult, endpoint: Endpoint,
                             options: AskOptions, margin: float = BETTER_READING,
@@ -652,6 +702,7 @@ class KgqanPath:
                 notes.append(f"the best query answered with things where {understood.answer_type} is expected; "
                              "each holds one such value, which is given")
             elif chosen.status == "mismatch":
+                evidence.unfitted = True
                 notes.append(f"no answer fits the expected type {understood.answer_type}; "
                              "answers of the best query that answered are given unfiltered")
             if chosen.truncated:

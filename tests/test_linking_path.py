@@ -768,6 +768,22 @@ async def test_a_common_noun_that_only_some_names_contain_is_its_class(path: Kgq
     assert "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://valuenet/ontop/orchestra>" in result.evidence.sparql
 
 
+async def test_a_reading_whose_answers_do_not_fit_gives_way_to_one_whose_answers_do(path: KgqanPath,
+                                                                                    virtuoso) -> None:  # noqa: ANN001
+    """"What research objects does the paper X look at?": the best reading (`?u1 | is a | research
+    objects ; ?u1 | the paper | X`) answers with the paper's year, which is no research object; the
+    reading with the kind as the relation reaches the paper's `researchObject` values."""
+    async with open_endpoint(virtuoso, "orkg-path-objects", "orkg") as orkg:
+        truth = await orkg.sparql.select(
+            "SELECT ?t (GROUP_CONCAT(?o; separator='|') AS ?os) WHERE { ?p a <http://orkg.org/orkg/class/Paper> ; "
+            "<http://www.w3.org/2000/01/rdf-schema#label> ?t ; <http://orkg.org/orkg/predicate/contribution> ?c . "
+            '?c <http://orkg.org/orkg/predicate/researchObject> ?o FILTER(?t = "Technical Architectures for Automotive Systems") } GROUP BY ?t')
+        result = await path.answer('What research objects does the paper "Technical Architectures for Automotive '
+                                   'Systems" look at?', orkg, KGQAN_ONLY)
+    assert sorted(a.value for a in result.answers) == sorted(truth.rows[0]["os"].value.split("|"))
+    assert any(note.startswith("no answer of the best reading") for note in result.notes)
+
+
 async def test_a_us_state_that_names_nothing_is_found_as_its_postal_code(path: KgqanPath, oxigraph) -> None:  # noqa: ANN001
     """voter_1 stores states as "TX": "How many area codes does Texas have?" counts those of "TX"."""
     from understanding.demonyms import state_code_of
