@@ -2706,6 +2706,15 @@ def test_per_is_an_aggregate_of_counts_and_round_trips() -> None:
 
 
 @pytest.mark.parametrize(("question", "expected"), [
+    ("Who is the richest singer?", "list :: ?u1 | is a | singer ; ?u1 | richest | ?u2 :: order ?u2 desc 1"),
+    ("Who is the oldest singer?", "list :: ?u1 | is a | singer ; ?u1 | oldest | ?u2 :: order ?u2 desc 1"),
+])
+def test_a_superlative_that_names_its_attribute_orders_by_it(question: str, expected: str) -> None:
+    """"richest" grades wealth as "oldest" grades age: the richest singer is the first by that value."""
+    assert get_parser().parse_sync([question])[0].pattern.to_text() == expected
+
+
+@pytest.mark.parametrize(("question", "expected"), [
     ("What is the average number of singers per country?",
      "avg :: ?u1 | is a | singers ; ?u1 | country | ?u2 :: per ?u2"),
     ("What is the maximum number of employees per department?",
@@ -2763,6 +2772,8 @@ READER_CASES = [
     ("kind_having_a_thing", "How many papers reference a threats-to-validity guideline?",
      "count :: ?u1 | is a | papers ; ?u1 | reference threats-to-validity guideline | ?u2 :: filter ?u2 != false"),
     ("kind_having_a_thing", "Which papers provide more details?", None),
+    ("kind_having_a_thing", "Which papers come with a replication package?",
+     "list :: ?u1 | is a | papers ; ?u1 | come with replication package | ?u2 :: filter ?u2 != false"),
     ("kind_verbed_with_value", "Which papers were evaluated with a case study?",
      "list :: ?u1 | is a | papers ; ?u1 | evaluated with | case study"),
     ("kind_verbed_with_value", "How many ICSA papers were evaluated by means of a controlled experiment?",
@@ -2800,6 +2811,8 @@ READER_CASES = [
     ("named_having_a_thing", "Does 'Trace Link Recovery for Software Architecture Documentation' provide a replication "
      "package?", "boolean :: Trace Link Recovery for Software Architecture Documentation | provide replication package | "
      "?u1 :: filter ?u1 != false"),
+    ("named_having_a_thing", "Does \"REST vs GraphQL: A Controlled Experiment\" come with a replication package?",
+     "boolean :: REST vs GraphQL: A Controlled Experiment | come with replication package | ?u1 :: filter ?u1 != false"),
     ("named_having_a_thing", "Does the Sensor Warp contain a capacitor?", None),  # a part of a kind, not a yes/no value
     ("named_verbed_with_value", "Was 'Two Architectural Threat Analysis Techniques Compared' evaluated with a controlled "
      "experiment?", "boolean :: Two Architectural Threat Analysis Techniques Compared | evaluated with | controlled experiment"),

@@ -55,7 +55,8 @@ ASCENDING = frozenset(word for word, descending in SUPERLATIVE_DESCENDING.items(
 # sales"), so they are left out although `ATTRIBUTE_OF` has a guess for the rule parser.
 _SUPERLATIVE_OF = {"oldest": "old", "youngest": "young", "cheapest": "cheap", "most expensive": "expensive",
                    "expensive": "expensive", "heaviest": "heavy", "lightest": "light", "tallest": "tall",
-                   "longest": "long", "widest": "wide", "narrowest": "narrow", "deepest": "deep", "priciest": "pricey"}
+                   "longest": "long", "widest": "wide", "narrowest": "narrow", "deepest": "deep", "priciest": "pricey",
+                   "richest": "rich"}
 IMPLIED_ORDER = {
     word: (ATTRIBUTE_OF[adjective], word not in ASCENDING)
     for word, adjective in _SUPERLATIVE_OF.items()
@@ -83,7 +84,7 @@ def singular(word: str) -> str:
 
 # verbs saying a thing has another ("Which papers provide a replication package?"), as regex alternatives;
 # the yes/no repair reads "have" and "has" too ("Does X have a manager?")
-HAVING_VERB_FORMS = r"provides?|offers?|includes?|references?|reports?|mentions?|supports?|contains?"
+HAVING_VERB_FORMS = r"provides?|offers?|includes?|references?|reports?|mentions?|supports?|contains?|(?:comes?|came)\s+with"
 HAVE_OR_HAVING_VERB = rf"(?:have|has|{HAVING_VERB_FORMS})"
 
 

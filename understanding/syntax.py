@@ -1186,7 +1186,7 @@ def _quoted_title(found: re.Match[str]) -> str | None:
 _NAMED_HAVING_A_THING = re.compile(
     r"^(?:does|did)\s+(?:the\s+(?:paper|study|article|publication|work)\s+)?(?:" + _QUOTED_TITLE + r"|"
     r"(?P<name>" + _NAME_OR_CODE + r"))\s+"
-    r"(?P<verb>provide|offer|reference|report|mention)\s+(?:an?\s+|any\s+|some\s+)?"
+    r"(?P<verb>provide|offer|reference|report|mention|include|come\s+with)\s+(?:an?\s+|any\s+|some\s+)?"
     r"(?P<thing>[a-z][a-z-]*(?: (?!(?:in|of|for|with|from|on|at|by|to|about)\b)[a-z][a-z-]*){0,3})\s*[?.!]?$")
 
 
@@ -1219,7 +1219,7 @@ def named_having_a_thing(question: str) -> PhraseGraphPattern | None:
         return None
     name = _quoted_title(found) or found.group("name")
     return PhraseGraphPattern(form=QuestionForm.BOOLEAN,
-                              triples=(PhraseTriple(name.strip(), f"{found.group('verb')} {found.group('thing')}",
+                              triples=(PhraseTriple(name.strip(), f"{' '.join(found.group('verb').split())} {found.group('thing')}",
                                                     ANSWER),),
                               comparisons=(Comparison(ANSWER, "!=", "false"),))
 
