@@ -986,6 +986,11 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
     ("with_compared_attribute", "How many flights have a flight number greater than 1000?",  # no name to place
      "count :: ?u1 | is a | flights ; ?u1 | flight number | ?u2 :: filter ?u2 > 1000", None),
     # an acronym before a kind names the things' venue or group (with_acronym_qualifier)
+    # a possessive's attribute decoded as a chain through the same relation twice (without_doubled_possessive)
+    ("without_doubled_possessive", "What is Sabrina Geiger's email address?",
+     "list :: ?u2 | email address | Sabrina Geiger ; ?u1 | email address | ?u2", "list :: ?u1 | email address | Sabrina Geiger"),
+    ("without_doubled_possessive", "Who shares an email address with Sabrina Geiger?",  # no possessive: as decoded
+     "list :: ?u2 | email address | Sabrina Geiger ; ?u1 | email address | ?u2", None),
     ("with_acronym_qualifier", "Which ECSA papers were published after 2020?",
      "list :: ?u1 | is a | ECSA papers ; ?u1 | published after | ?u2 :: filter ?u2 > 2020",
      "list :: ?u1 | is a | papers ; ?u1 | papers | ECSA ; ?u1 | published after | ?u2 :: filter ?u2 > 2020"),
@@ -2559,6 +2564,10 @@ def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> Non
     # what is had "on file", a measure "of every" thing "in the catalogue", an average asked by an adjective
     ("Which members of Data Services have no address on file?", "Which members of Data Services have no address?"),
     ("Which file is on record?", "Which file is on record?"),
+    ("Which singers don't have any songs in the database?", "Which singers don't have any songs?"),
+    ("How much is Alice Walton worth, in millions?", "What is the worth of Alice Walton?"),
+    ("What's the best-selling song?", "What's the song with the highest sales?"),
+    ("Which singers are in the database?", "Which singers are in the database?"),  # nothing had: as it is
     ("What is the combined weight in grams of every hardware product in the catalogue?",
      "What is the combined weight of all hardware products?"),
     ("What is the average price of each service?", "What is the average price of each service?"),  # maybe one per service
@@ -2703,6 +2712,13 @@ def test_per_is_an_aggregate_of_counts_and_round_trips() -> None:
                   "avg :: ?u1 | supplier | ?u2 :: per ?u3"):
         with pytest.raises(PGPParseError):
             PhraseGraphPattern.from_text(wrong)
+
+
+def test_a_readers_kind_with_an_acronym_is_the_kind_of_the_acronym() -> None:
+    """A syntax reader's "ECSA papers" is read as `with_acronym_qualifier` reads the model's: papers of ECSA."""
+    understood = get_parser().parse_sync(["Which ECSA papers came out before 2018?"])[0]
+    assert understood.pattern.to_text() == \
+        "list :: ?u1 | is a | papers ; ?u1 | papers | ECSA ; ?u1 | came out | ?u2 :: filter ?u2 < 2018"
 
 
 @pytest.mark.parametrize(("question", "expected"), [

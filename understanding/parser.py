@@ -67,6 +67,7 @@ from understanding.repairs import (
     role_kind_reading,
     sorted_as_asked,
     weighted_by_quantity,
+    with_acronym_qualifier,
     with_companions,
     with_comparison_of,
     with_named_clause,
@@ -643,6 +644,7 @@ class QuestionParser:
                                                        if not _same_reading(p, pattern.pattern)))
                     results[i] = replace(understood, alternatives=alternatives[:MAX_ALTERNATIVES])
                 continue
+            pattern = with_acronym_qualifier(understood.question, pattern)  # "ECSA papers" read as papers of ECSA
             if _same_reading(pattern, understood.pattern):
                 continue
             results[i] = replace(

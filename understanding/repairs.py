@@ -84,7 +84,22 @@ def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     pattern = with_possessor_kind(question, without_glued_name(question, without_glued_participle(question, pattern)))
     pattern = with_compared_attribute(question, without_stated_bound(question, with_acronym_qualifier(question, pattern)))
     pattern = with_numbered_thing(with_preposition_object(question, with_whole_compared_attribute(question, pattern)))
-    return with_asked_kind_counting(question, with_others_excluded(question, pattern))
+    return with_asked_kind_counting(question, with_others_excluded(question, without_doubled_possessive(question, pattern)))
+
+
+def without_doubled_possessive(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"What is Sabrina Geiger's email address?" decoded as `?u2 | email address | Sabrina Geiger ; ?u1 |
+    email address | ?u2`: the question asks the name's attribute once (`?u1 | email address | Sabrina
+    Geiger`); the chain would answer whoever shares it. Only for exactly that chain, where the question
+    says "<name>'s <relation>"."""
+    if len(pattern.triples) != 2 or pattern.comparisons or pattern.ordering is not None or pattern.group:
+        return pattern
+    first, second = pattern.triples
+    if first.relation != second.relation or first.is_type or second.subject != ANSWER or first.subject == ANSWER or \
+            not is_unknown(first.subject) or second.object != first.subject or is_unknown(first.object) or \
+            not re.search(rf"\b{re.escape(first.object)}['’]s\s+{re.escape(first.relation)}\b", question):
+        return pattern
+    return replace(pattern, triples=(PhraseTriple(ANSWER, first.relation, first.object),))
 
 
 _NUMBERED_KIND = re.compile(r"^[a-z]+(?: [a-z]+)? \d+$")  # "vote 3", "flight 1024": a kind and the thing's number

@@ -41,6 +41,11 @@ _HOW_MUCH_IS_NAMED = re.compile(r"^\s*(?i:how\s+much)\s+(?:(?P<is>is|are)|does|d
                                 r"(?:(?:product|service|item|hardware(?:\s+item)?)\s+)?[\"“]?"
                                 r"(?P<name>[A-Z0-9][\w&'-]*(?:\s+[A-Z0-9][\w&'-]*)*)[\"”]?\s*"
                                 r"(?(is)(?:\(\s*(?:price|cost)(?:\s+in\s+[A-Za-z\u20ac$]+)?\s*\))?|cost)\s*[?.!]?\s*$")
+# "How much is Alice Walton worth, in millions?": the worth of a name
+_HOW_MUCH_WORTH = re.compile(r"^\s*(?i:how\s+much)\s+(?:is|was|are|were)\s+(?P<name>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)*)"
+                             r"\s+worth\s*(?:,?\s*in\s+[a-z]+\s*)?[?.!]?\s*$")
+# "the best-selling song": the song with the highest sales
+_BEST_SELLING = re.compile(r"\bthe\s+(?:best|top)[- ]selling\s+(?P<kind>[a-z]+)\b", re.IGNORECASE)
 # "Cheapest sensor?", "Most reliable resistor from Japan?": a superlative noun phrase asked alone
 _ELLIPTIC_SUPERLATIVE = re.compile(r"^\s*(?:the\s+)?(?P<phrase>(?:most|least)\s+[a-z]+\s+[a-z]|(?P<word>[a-z]+)\s+[a-z])",
                                    re.IGNORECASE)
@@ -625,8 +630,10 @@ def asked_plainly(question: str) -> str:
     return question[:1].upper() + question[1:]
 
 
-# "Which members of Data Services have no address on file?": what is had, not a file it is on
-_ON_FILE = re.compile(r"(?P<had>\b(?:have|has|had|with)\s+(?:no|an?|any)\s+[a-z][a-z -]*?)\s+on\s+(?:file|record)\b")
+# "Which members of Data Services have no address on file?", "Which singers don't have any songs in the database?":
+# what is had, not a file or a database it is in
+_ON_FILE = re.compile(r"(?P<had>\b(?:have|has|had|with)\s+(?:no|an?|any)\s+[a-z][a-z -]*?)\s+(?:on\s+(?:file|record)|"
+                      r"in\s+(?:the|our)\s+(?:database|records|system|data))\b")
 
 
 # "the combined weight in grams of every hardware product in the catalogue": a measure of all of them, not
@@ -756,7 +763,8 @@ def read_text(question: str) -> str:
     kuttner") as "What is the price of X?" (a name typed in lower case capitalised), "Who are X's colleagues
     in her department?" as "Who works in the same department as X?", "Is A in the same X as B?" as "Are A
     and B in the same X?", "any supplier in X?" as "Which supplier is in X?", "How much is X?" as "What is the
-    price of X?", a name typed in lower case after "called" quoted ("the property named 'park'"); the
+    price of X?", "How much is X worth?" as "What is the worth of X?", "the best-selling X" as "the X with the
+    highest sales", a name typed in lower case after "called" quoted ("the property named 'park'"); the
     understood question keeps the words as asked."""
     question = asked_plainly(_terse_attribute(spelled(question)))
     question = question[:1].upper() + question[1:]  # "how many people work in Data Services" as asked formally
@@ -772,6 +780,10 @@ def read_text(question: str) -> str:
         group = grouped.group("group")
         question = f"{asked[:1].upper()}{asked[1:]} {group[:1].lower()}{group[1:]}{grouped.group('end') or '?'}"
     question = _WHICH_OF_OUR.sub(lambda found: found.group("wh") + " ", question)
+    worth = _HOW_MUCH_WORTH.match(question)
+    if worth is not None:
+        question = f"What is the worth of {worth.group('name')}?"
+    question = _BEST_SELLING.sub(lambda found: f"the {found.group('kind')} with the highest sales", question)
     priced = _HOW_MUCH_IS_NAMED.match(question)
     if priced is not None:
         question = f"What is the price of {priced.group('name')}?"
