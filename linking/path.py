@@ -1548,9 +1548,23 @@ class KgqanPath:
             hops = await self.relation_linker.rank(triple.relation, hop_set, endpoint, top_k=MAX_HOPS,
                                                    descriptions=descriptions, class_words=class_words)
             factor = PATH_FACTOR * REFERENCE_FACTOR * (1.0 if first_out else REFERRER_FACTOR)
-            out += [replace(p, score=factor * p.score, through=first, through_out=first_out)
+            out += [replace(_linked_for_key(p, triple.relation), score=factor * p.score, through=first,
+                            through_out=first_out)
                     for p in hops if p.score >= MIN_HOP_SCORE]
         return sorted(out, key=lambda p: -p.score)
+
+
+_ASKS_A_KEY = re.compile(r"\b(?:ids?|identifiers?|numbers?|codes?|keys?)\b", re.IGNORECASE)
+
+
+def _linked_for_key(predicate: LinkedPredicate, phrase: str) -> LinkedPredicate:
+    """A key column reached through a neighbour (`course_arrange#teacher_id`) read as the link that
+    relational data published as RDF writes beside it (`course_arrange#ref-teacher_id`, ontop's naming):
+    "Which teacher ..." asks for the teacher, not its number. As it is where the phrase asks for an id."""
+    table, _, column = predicate.iri.rpartition("#")
+    if not table or not column.endswith("_id") or column.startswith("ref-") or _ASKS_A_KEY.search(phrase):
+        return predicate
+    return replace(predicate, iri=f"{table}#ref-{column}", label=f"ref {predicate.label}", literal=False, to_things=True)
 
 
 def mirrored_names(pattern: PhraseGraphPattern) -> set[str]:

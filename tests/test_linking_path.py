@@ -753,6 +753,26 @@ async def test_a_course_named_in_its_own_column_is_the_course(path: KgqanPath) -
     assert len(truth.rows) == 2 and sorted(a.value for a in result.answers) == sorted(r["n"].value for r in truth.rows)
 
 
+async def test_a_key_column_reached_through_a_neighbour_is_read_as_its_link(path: KgqanPath) -> None:
+    """"Which teacher is in charge of the course that starts on 7 May?": the arrangement's `teacher_id`
+    fits "teacher" as well as its `ref-teacher_id`, but the teacher is asked, not the number."""
+    from conftest import SPIDER
+
+    endpoint = EndpointPool().get(EndpointConfig(name="course-teach-key", url=f"embedded:{SPIDER / 'course_teach.ttl'}"))
+    try:
+        truth = await endpoint.sparql.select(
+            'SELECT ?n WHERE { ?c <http://valuenet/ontop/course#staring_date> "7 May" . ?a '
+            "<http://valuenet/ontop/course_arrange#ref-course_id> ?c ; <http://valuenet/ontop/course_arrange#ref-teacher_id> ?t . "
+            "?t <http://valuenet/ontop/teacher#name> ?n }")
+        result = await path.answer_understood(
+            understood("list :: ?u1 | teacher | ?u2 ; ?u2 | is a | course ; ?u2 | starts on | 7 May",
+                       AnswerType(AnswerKind.STRING, "course")), endpoint, KGQAN_ONLY)
+    finally:
+        await endpoint.close()
+    assert len(truth.rows) == 1 and [a.value for a in result.answers] == [truth.rows[0]["n"].value]
+    assert "course_arrange#ref-teacher_id" in result.evidence.sparql
+
+
 async def test_a_common_noun_that_only_some_names_contain_is_its_class(path: KgqanPath) -> None:
     """"Does any orchestra use the DVD record format?" read `orchestra | format | DVD`: "orchestra" is
     part of some orchestras' names (their `orchestra#orchestra`), but names the class orchestra."""
