@@ -26,7 +26,7 @@ from gateway.endpoint import Endpoint
 from gateway.errors import GatewayError, RequestBudgetSpent, SparqlError
 from gateway.models import XSD, Answer, AnswerStatus, PathResult
 from gateway.qa import AskOptions
-from gateway.sparql import Term, counting_requests, sharing_results, term_to_sparql
+from gateway.sparql import SelectResult, Term, counting_requests, sharing_results, term_to_sparql
 from linking.affinity import AffinityScorer, default_scorer
 from linking.entities import (
     RDF_TYPE,
@@ -788,24 +788,19 @@ class KgqanPath:
         classes are known and none is such a record); the query is rewritten.
         True where the answers were replaced."""
         query = chosen.query
-        iris = [a for a in chosen.answers if isinstance(a, ox.NamedNode)]
+        iris = _plain_things(chosen)
         asked = understood.wh_noun or understood.answer_type.semantic_type or (
             found.group(1) if (found := _ASKED_WORD.match(understood.question)) else None)
-        if chosen.boolean is not None or not iris or len(iris) < len(chosen.answers) or not asked or \
-                not query.sparql.startswith(f"SELECT DISTINCT {query.answer_var} WHERE") or \
-                "GROUP BY" in query.modifiers or query.answer_var in query.modifiers:
+        if not iris or not asked:
             return False
         heads = kind_heads(asked)  # the head, "hardware part"; "component": a part; "BomPart" records "parts"
         known = {c for a in iris for c in chosen.types.get(a.value, [])}
         if known and not any(records_of(c, heads) for c in known):
             return False  # the classes are known already: no request
         records = iris[:MAX_RECORDS]
-        values = " ".join(f"<{a.value}>" for a in records)
-        probe = (f"SELECT ?p (COUNT(DISTINCT ?a) AS ?n) (COUNT(?o) AS ?m) (COUNT(DISTINCT ?o) AS ?k) (SAMPLE(?o) AS ?c) "
-                 f"WHERE {{ VALUES ?a {{ {values} }} ?a ?p ?o FILTER(isIRI(?o)) }} GROUP BY ?p")
-        try:
-            result = await endpoint.sparql.select(probe)
-        except GatewayError:
+        result = await _probed(endpoint, records, "(COUNT(?o) AS ?m) (COUNT(DISTINCT ?o) AS ?k) (SAMPLE(?o) AS ?c)",
+                               "FILTER(isIRI(?o))", "?p")
+        if result is None:
             return False
         rows = [row for row in result if isinstance(row.get("p"), ox.NamedNode) and isinstance(row.get("c"), ox.NamedNode)]
 
@@ -833,20 +828,13 @@ class KgqanPath:
         or None where nothing was replaced."""
         query = chosen.query
         asked = understood.answer_type.semantic_type
-        iris = [a for a in chosen.answers if isinstance(a, ox.NamedNode)]
-        if chosen.status != "mismatch" or understood.answer_type.kind is not AnswerKind.RESOURCE or not asked or \
-                chosen.boolean is not None or not iris or len(iris) < len(chosen.answers) or \
-                not query.sparql.startswith(f"SELECT DISTINCT {query.answer_var} WHERE") or \
-                "GROUP BY" in query.modifiers or query.answer_var in query.modifiers:
+        iris = _plain_things(chosen)
+        if chosen.status != "mismatch" or understood.answer_type.kind is not AnswerKind.RESOURCE or not asked or not iris:
             return None
         heads = kind_heads(asked)
         probed = iris[:MAX_RECORDS]
-        values = " ".join(f"<{a.value}>" for a in probed)
-        probe = (f"SELECT ?p ?c (COUNT(DISTINCT ?a) AS ?n) WHERE {{ VALUES ?a {{ {values} }} ?a ?p ?o . "
-                 f"?o a ?c FILTER(?p != <{RDF_TYPE}>) }} GROUP BY ?p ?c")
-        try:
-            result = await endpoint.sparql.select(probe)
-        except GatewayError:
+        result = await _probed(endpoint, probed, "", f". ?o a ?c FILTER(?p != <{RDF_TYPE}>)", "?p ?c")
+        if result is None:
             return None
         links = {(row["p"].value, row["c"].value) for row in result
                  if isinstance(row.get("p"), ox.NamedNode) and isinstance(row.get("c"), ox.NamedNode)
@@ -1871,6 +1859,30 @@ def _classes_of(node: str, pattern: PhraseGraphPattern, classes: dict[str, list[
 
 
 _LOWER_THEN_NAME = re.compile(r"^(?:[a-z][\w-]*\s+)+(?P<name>[A-Z0-9][\w&.,'-]*(?:\s+[\w&.,'-]+)*)$")
+
+
+def _plain_things(chosen: ExecutedQuery) -> list[ox.NamedNode]:
+    """The chosen query's answers where all are things answered by a plain SELECT (not grouped, not
+    ordered by the things themselves): what the openings of answers may replace; empty otherwise."""
+    query = chosen.query
+    iris = [a for a in chosen.answers if isinstance(a, ox.NamedNode)]
+    if chosen.boolean is not None or len(iris) < len(chosen.answers) or \
+            not query.sparql.startswith(f"SELECT DISTINCT {query.answer_var} WHERE") or \
+            "GROUP BY" in query.modifiers or query.answer_var in query.modifiers:
+        return []
+    return iris
+
+
+async def _probed(endpoint: Endpoint, things: Sequence[ox.NamedNode], counts: str, where: str,
+                  grouped_by: str) -> SelectResult | None:
+    """The predicates (`?p`) from `things` (`?a`) to their objects (`?o`), grouped by `grouped_by`, with how
+    many things have each (`?n`) and any further `counts`: one request; None where it fails."""
+    values = " ".join(f"<{a.value}>" for a in things)
+    try:
+        return await endpoint.sparql.select(f"SELECT {grouped_by} (COUNT(DISTINCT ?a) AS ?n){' ' + counts if counts else ''} "
+                                            f"WHERE {{ VALUES ?a {{ {values} }} ?a ?p ?o {where} }} GROUP BY {grouped_by}")
+    except GatewayError:
+        return None
 
 
 async def _answer_one_hop_on(chosen: ExecutedQuery, hop: str, member: str, modifiers: str, endpoint: Endpoint, *,
