@@ -148,6 +148,7 @@ def _asks_for_kind(question: str, semantic_type: str | None) -> bool:
 MAX_RECORDS = 200  # answers probed for the link to the thing they record
 DEMONYM_FACTOR = 0.95  # "Irish" linked as Ireland: a little below the name itself
 REFERENCE_FACTOR = 0.95  # ... behind an unnamed first hop (a foreign key), which costs a little
+KEY_COLUMN_FACTOR = 0.99  # a key column (`teacher_id`) read after the link ontop writes beside it (`ref-teacher_id`)
 REFERRER_FACTOR = 0.85  # the many things referring to one ("a document's paragraphs") less than the one it refers to
 _FUNCTION_WORDS = frozenset({"whose", "which", "that", "who", "whom", "of", "with", "in", "on", "for", "by", "from", "to",
                              "the", "a", "an", "and", "or", "all", "any", "each", "every", "other", "our", "their"})
@@ -1536,23 +1537,24 @@ class KgqanPath:
             hops = await self.relation_linker.rank(triple.relation, hop_set, endpoint, top_k=MAX_HOPS,
                                                    descriptions=descriptions, class_words=class_words)
             factor = PATH_FACTOR * REFERENCE_FACTOR * (1.0 if first_out else REFERRER_FACTOR)
-            out += [replace(_linked_for_key(p, triple.relation), score=factor * p.score, through=first,
-                            through_out=first_out)
-                    for p in hops if p.score >= MIN_HOP_SCORE]
+            out += [replace(read, score=factor * weight * p.score, through=first, through_out=first_out)
+                    for p in hops if p.score >= MIN_HOP_SCORE for read, weight in _read_for_key(p, triple.relation)]
         return sorted(out, key=lambda p: -p.score)
 
 
 _ASKS_A_KEY = re.compile(r"\b(?:ids?|identifiers?|numbers?|codes?|keys?)\b", re.IGNORECASE)
 
 
-def _linked_for_key(predicate: LinkedPredicate, phrase: str) -> LinkedPredicate:
-    """A key column reached through a neighbour (`course_arrange#teacher_id`) read as the link that
-    relational data published as RDF writes beside it (`course_arrange#ref-teacher_id`, ontop's naming):
-    "Which teacher ..." asks for the teacher, not its number. As it is where the phrase asks for an id."""
+def _read_for_key(predicate: LinkedPredicate, phrase: str) -> tuple[tuple[LinkedPredicate, float], ...]:
+    """A key column reached through a neighbour (`course_arrange#teacher_id`) read first as the link that
+    relational data published as RDF writes beside it (`course_arrange#ref-teacher_id`, ontop's naming),
+    then as itself: "Which teacher ..." asks for the teacher, not its number; where no such link exists its
+    query finds nothing and the column answers. As it is where the phrase asks for an id or a number."""
     table, _, column = predicate.iri.rpartition("#")
     if not table or not column.endswith("_id") or column.startswith("ref-") or _ASKS_A_KEY.search(phrase):
-        return predicate
-    return replace(predicate, iri=f"{table}#ref-{column}", label=f"ref {predicate.label}", literal=False, to_things=True)
+        return ((predicate, 1.0),)
+    link = replace(predicate, iri=f"{table}#ref-{column}", label=f"ref {predicate.label}", literal=False, to_things=True)
+    return (link, 1.0), (predicate, KEY_COLUMN_FACTOR)
 
 
 def mirrored_names(pattern: PhraseGraphPattern) -> set[str]:

@@ -773,6 +773,20 @@ async def test_a_key_column_reached_through_a_neighbour_is_read_as_its_link(path
     assert "course_arrange#ref-teacher_id" in result.evidence.sparql
 
 
+def test_a_key_column_is_read_as_its_link_first_and_as_itself_next() -> None:
+    """Where no `ref-` link stands beside a key column, the link's query finds nothing and the column's answers."""
+    from linking.path import KEY_COLUMN_FACTOR, _read_for_key
+    from linking.relations import LinkedPredicate
+
+    column = LinkedPredicate("http://valuenet/ontop/course_arrange#teacher_id", "teacher id", 0.5, "out")
+    (link, first), (itself, second) = _read_for_key(column, "teacher")
+    assert link.iri == "http://valuenet/ontop/course_arrange#ref-teacher_id" and not link.literal and first == 1.0
+    assert itself == column and second == KEY_COLUMN_FACTOR < 1.0
+    assert _read_for_key(column, "teacher id") == ((column, 1.0),)  # the number asked for
+    named = LinkedPredicate("http://valuenet/ontop/teacher#name", "name", 0.5, "out")
+    assert _read_for_key(named, "teacher") == ((named, 1.0),)
+
+
 async def test_a_common_noun_that_only_some_names_contain_is_its_class(path: KgqanPath) -> None:
     """"Does any orchestra use the DVD record format?" read `orchestra | format | DVD`: "orchestra" is
     part of some orchestras' names (their `orchestra#orchestra`), but names the class orchestra."""
