@@ -2792,6 +2792,9 @@ READER_CASES = [
      "list :: ?u1 | is a | papers ; ?u1 | come with replication package | ?u2 :: filter ?u2 != false"),
     ("kind_verbed_with_value", "Which papers were evaluated with a case study?",
      "list :: ?u1 | is a | papers ; ?u1 | evaluated with | case study"),
+    ("kind_verbed_with_value", "How many papers evaluated their work with a case study?",  # said actively
+     "count :: ?u1 | is a | papers ; ?u1 | evaluated with | case study"),
+    ("kind_verbed_with_value", "Which papers evaluated a reference architecture with a case study?", None),  # an object
     ("kind_verbed_with_value", "How many ICSA papers were evaluated by means of a controlled experiment?",
      "count :: ?u1 | is a | papers ; ?u1 | papers | ICSA ; ?u1 | evaluated by means of | controlled experiment"),
     ("kind_verbed_with_value", "Which papers were evaluated with a case study in 2020?", None),  # more than a value

@@ -1258,10 +1258,15 @@ def kind_having_a_thing(question: str) -> PhraseGraphPattern | None:
 
 # "Which papers were evaluated with a case study?", "How many papers were evaluated by means of a controlled
 # experiment?": things a participle relates to a value written in lower case (which the model leaves out)
+_WITH_VALUE = (r"(?P<preposition>with|using|through|via|by\s+means\s+of|by\s+way\s+of)\s+(?:an?\s+|the\s+)?"
+               r"(?P<value>[a-z][a-z-]*(?: (?!(?:and|or|but|in|of|for|with|from|on|at|by|to|about)\b)[a-z][a-z-]*){0,3})"
+               r"\s*[?.!]?$")
 _VERBED_WITH_VALUE = re.compile(
-    _COUNTED_OR_LISTED_KIND + r"(?:are|is|were|was|have\s+been|has\s+been)\s+(?P<verb>[a-z]+ed)\s+"
-    r"(?P<preposition>with|using|through|via|by\s+means\s+of|by\s+way\s+of)\s+(?:an?\s+|the\s+)?"
-    r"(?P<value>[a-z][a-z-]*(?: (?!(?:and|or|but|in|of|for|with|from|on|at|by|to|about)\b)[a-z][a-z-]*){0,3})\s*[?.!]?$")
+    _COUNTED_OR_LISTED_KIND + r"(?:are|is|were|was|have\s+been|has\s+been)\s+(?P<verb>[a-z]+ed)\s+" + _WITH_VALUE)
+# "How many papers evaluated their work with a case study?": the same said actively (their own work is no value)
+_ACTIVELY_VERBED_WITH_VALUE = re.compile(
+    _COUNTED_OR_LISTED_KIND + r"(?P<verb>[a-z]+ed)\s+(?:(?:their|its)\s+(?:own\s+)?(?:work|approach|solution|"
+    r"contribution|result|finding|method|technique|proposal|idea)s?\s+)?" + _WITH_VALUE)
 
 # "Which papers use a case study?", "Which ECSA papers used interviews for evaluation?": a method named by common
 # words, in the active voice
@@ -1293,7 +1298,8 @@ def kind_verbed_with_value(question: str) -> PhraseGraphPattern | None:
     """"Which papers were evaluated with a case study?" as `?u1 | is a | papers ; ?u1 | evaluated with |
     case study` (counted after "How many"; "ICSA papers" keeps its qualifying name; also "Which papers use a
     case study?"): the value is named by common words, which the model drops; None for anything else."""
-    read = _counted_or_listed(question, _VERBED_WITH_VALUE, "value") or _counted_or_listed(question, _USING_A_VALUE, "value")
+    read = _counted_or_listed(question, _VERBED_WITH_VALUE, "value") or \
+        _counted_or_listed(question, _ACTIVELY_VERBED_WITH_VALUE, "value") or _counted_or_listed(question, _USING_A_VALUE, "value")
     if read is None:
         return None
     found, asked = read
