@@ -1190,12 +1190,15 @@ _NAMED_HAVING_A_THING = re.compile(
     r"(?P<thing>[a-z][a-z-]*(?: (?!(?:in|of|for|with|from|on|at|by|to|about)\b)[a-z][a-z-]*){0,3})\s*[?.!]?$")
 
 
+# a participle's preposition and the value written in lower case after it ("evaluated with a case study")
+_WITH_VALUE = (r"(?P<preposition>with|using|through|via|by\s+means\s+of|by\s+way\s+of)\s+(?:an?\s+|the\s+)?"
+               r"(?P<value>[a-z][a-z-]*(?: (?!(?:and|or|but|in|of|for|with|from|on|at|by|to|about)\b)[a-z][a-z-]*){0,3})"
+               r"\s*[?.!]?$")
 # "Was 'Two Architectural Threat Analysis Techniques Compared' evaluated with a controlled experiment?": a named
 # title related by a participle to a value written in lower case
 _NAMED_VERBED_WITH_VALUE = re.compile(
     r"^(?:was|were|is|are|has\s+been|have\s+been)\s+(?:the\s+(?:paper|study|article|publication|work)\s+)?"
-    + _QUOTED_TITLE + r"\s+(?P<verb>[a-z]+ed)\s+(?P<preposition>with|using|through|via|by\s+means\s+of|by\s+way\s+of)\s+(?:an?\s+|the\s+)?"
-    r"(?P<value>[a-z][a-z-]*(?: (?!(?:and|or|but|in|of|for|with|from|on|at|by|to|about)\b)[a-z][a-z-]*){0,3})\s*[?.!]?$")
+    + _QUOTED_TITLE + r"\s+(?P<verb>[a-z]+ed)\s+" + _WITH_VALUE)
 
 
 def named_verbed_with_value(question: str) -> PhraseGraphPattern | None:
@@ -1258,9 +1261,6 @@ def kind_having_a_thing(question: str) -> PhraseGraphPattern | None:
 
 # "Which papers were evaluated with a case study?", "How many papers were evaluated by means of a controlled
 # experiment?": things a participle relates to a value written in lower case (which the model leaves out)
-_WITH_VALUE = (r"(?P<preposition>with|using|through|via|by\s+means\s+of|by\s+way\s+of)\s+(?:an?\s+|the\s+)?"
-               r"(?P<value>[a-z][a-z-]*(?: (?!(?:and|or|but|in|of|for|with|from|on|at|by|to|about)\b)[a-z][a-z-]*){0,3})"
-               r"\s*[?.!]?$")
 _VERBED_WITH_VALUE = re.compile(
     _COUNTED_OR_LISTED_KIND + r"(?:are|is|were|was|have\s+been|has\s+been)\s+(?P<verb>[a-z]+ed)\s+" + _WITH_VALUE)
 # "How many papers evaluated their work with a case study?": the same said actively (their own work is no value)
