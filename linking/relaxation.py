@@ -190,8 +190,7 @@ def named_as_itself(pattern: PhraseGraphPattern, things: set[str]) -> PhraseGrap
     """"the address of the property named 'park'" (`?u1 | address | ?u2 ; ?u2 | is a | property ; ?u2 |
     named | park`) where "park" is found as a thing (by its name): that thing in place of the unknown it
     names (`?u1 | address | park`); None where no unknown besides the answer is named by one of `things`."""
-    held = {c.node for c in pattern.comparisons} | set(pattern.projection) | set(pattern.group) | \
-        ({pattern.ordering.node} if pattern.ordering else set())
+    held = pattern.held_nodes()
     for naming in pattern.triples:
         if naming.is_type or naming.relation.lower() not in NAMING_RELATIONS:
             continue

@@ -268,6 +268,10 @@ class PhraseGraphPattern:
             nodes.add(self.ordering.node)
         return nodes
 
+    def held_nodes(self) -> set[str]:
+        """Unknowns the pattern uses beyond its triples: compared, ordered, multiplied, selected or grouped by."""
+        return self.modified_nodes() | set(self.projection) | set(self.group)
+
     def node_phrase(self, node: str) -> str:
         """What the question calls a node: its class phrase, else the relation phrase of its first edge,
         else its short name (a column heading for the node's values)."""

@@ -109,8 +109,7 @@ def with_numbered_thing(pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """"What phone number was vote 3 made from?" decoded as `?u1 | phone number | ?u2 ; ?u2 | is a | vote 3`:
     a kind with a number is one thing of that kind, named so (`?u1 | phone number | vote 3`), which linking
     finds by its number. Not for the answer itself, nor for an unknown compared, ordered or counted."""
-    held = {c.node for c in pattern.comparisons} | set(pattern.projection) | set(pattern.group) | \
-        ({pattern.ordering.node} if pattern.ordering is not None else set())
+    held = pattern.held_nodes()
     for typed in pattern.triples:
         if not typed.is_type or typed.subject == ANSWER or typed.subject in held or not _NUMBERED_KIND.match(typed.object):
             continue
@@ -1671,11 +1670,6 @@ _NOT_VALUE_WORDS = frozenset({"a", "an", "the", "of", "in", "on", "at", "by", "f
                               "or", "is", "are", "was", "were", "be", "been", "has", "have", "had", "do", "does", "did"})
 
 
-def _held(pattern: PhraseGraphPattern) -> set[str]:
-    """Unknowns the pattern uses beyond its triples: compared, ordered, selected or grouped by."""
-    return pattern.modified_nodes() | set(pattern.projection) | set(pattern.group)
-
-
 _NOT_KIND_HEADS = frozenset({"number", "numbers", "name", "names", "list", "type", "types", "kind", "kinds", "most",
                              "all", "one", "some", "each", "any", "none", "many", "much", "total", "sum", "average",
                              "part", "rest", "lot", "lots", "set", "group", "top", "bottom", "end", "out", "because"})
@@ -1733,7 +1727,7 @@ def swallowed_values(pattern: PhraseGraphPattern, longest: int = 3) -> list[tupl
     in no other triple, comparison, ordering or projection), each with a candidate value: the last 1
     to `longest` words of the phrase, longest first. Whether the graph holds such a value decides."""
     degrees = node_degrees(pattern.triples)
-    held = _held(pattern)
+    held = pattern.held_nodes()
     found = []
     for triple in pattern.triples:
         words = triple.relation.split()
@@ -1774,7 +1768,7 @@ def dropped_values(question: str, pattern: PhraseGraphPattern, longest: int = 3)
     first): "How many papers use a case study as evaluation method?" decoded as `?u1 | evaluation
     method | ?u2` left "case study" out. Whether the graph holds such a value decides."""
     degrees = node_degrees(pattern.triples)
-    held = _held(pattern)
+    held = pattern.held_nodes()
     dangling = [t for t in pattern.triples if not t.is_type and sum(
         1 for n in t.nodes() if is_unknown(n) and n != ANSWER and degrees[n] == 1 and n not in held) == 1]
     if len(dangling) != 1:
