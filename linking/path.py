@@ -479,26 +479,25 @@ class KgqanPath:
         if alternatives and (weak or narrower) and left >= MIN_READING_REQUESTS:
             margin = BETTER_READING if weak else -NARROWER_SLACK
             result = await self._next_reading(understood, result, endpoint, replace(options, max_requests=left), margin)
-        # answers that are not of the kind asked for: the wh-noun as the answer's kind or the asked kind as the
-        # relation to a name answers instead if its answers are, and it fits the graph as well
+        # the wh-noun as the answer's kind where the model made it a relation, and the asked kind as the named
+        # thing's relation where the graph has no such kind
+        kind_readings = [(reading, what) for reading, what in (
+            (kind_relation_reading(understood.pattern, understood.wh_noun), "the reading with the asked noun as the answer's kind"),
+            (relation_kind_reading(understood.pattern), "the reading with the asked kind as the relation"))
+            if reading is not None and reading not in understood.alternatives[:1] and not understood.unsupported]
+        # ... when the answers are not of the kind asked for: it answers instead if its answers are, and it fits the
+        # graph as well
         asked_kind = understood.answer_type.kind is AnswerKind.RESOURCE and \
             _asks_for_kind(understood.question, understood.answer_type.semantic_type)
-        for reading, what in ((kind_relation_reading(understood.pattern, understood.wh_noun),
-                               "the reading with the asked noun as the answer's kind"),
-                              (relation_kind_reading(understood.pattern), "the reading with the asked kind as the relation")):
+        for reading, what in kind_readings:
             left = options.max_requests - result.sparql_requests
-            if reading is not None and reading not in understood.alternatives[:1] and asked_kind and \
-                    _unfitted(result) and not understood.unsupported and left >= MIN_READING_REQUESTS:
+            if asked_kind and _unfitted(result) and left >= MIN_READING_REQUESTS:
                 result = await self._fitting_reading(understood, reading, result, endpoint,
                                                      replace(options, max_requests=left), what)
-        # when nothing answered: the wh-noun as the answer's kind where the model made it a relation, and the
-        # asked kind as the named thing's relation where the graph has no such kind
-        for reading, what in ((kind_relation_reading(understood.pattern, understood.wh_noun),
-                               "the reading with the asked noun as the answer's kind"),
-                              (relation_kind_reading(understood.pattern), "the reading with the asked kind as the relation")):
+        # ... when nothing answered
+        for reading, what in kind_readings:
             left = options.max_requests - result.sparql_requests
-            if reading is not None and reading not in understood.alternatives[:1] and not result.answers and \
-                    not understood.unsupported and left >= MIN_READING_REQUESTS:
+            if not result.answers and left >= MIN_READING_REQUESTS:
                 result = await self._next_reading(replace(understood, alternatives=(reading,)), result, endpoint,
                                                   replace(options, max_requests=left), what=what)
         left = options.max_requests - result.sparql_requests
