@@ -15,7 +15,7 @@ from gateway.discovery import (
     fetch_labels,
     local_name_words,
 )
-from gateway.endpoint import EndpointPool
+from gateway.endpoint import EndpointPool, LabelHit
 from gateway.textsearch import settings_cache
 
 RDFS_LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
@@ -90,15 +90,20 @@ async def test_orkg_label_predicates_and_descriptions(engine) -> None:  # type: 
     assert "http://www.wikidata.org/prop/direct/P227" not in described
 
 
+async def _discovered_and_searched(config: EndpointConfig, words: str) -> tuple[tuple[str, ...], list[str], list[LabelHit]]:
+    """The label predicates discovered on a fresh endpoint, how, and a text search for `words` there."""
+    endpoint = EndpointPool().get(config)
+    try:
+        predicates, notes = await discover_label_predicates(endpoint)
+        return predicates, notes, await endpoint.search(words, limit=10)
+    finally:
+        await endpoint.close()
+
+
 async def test_graph_without_rdfs_label_finds_its_name_predicates(virtuoso) -> None:  # type: ignore[no-untyped-def]
     config = virtuoso.endpoint("v-disc-concert", "concert_singer")
     settings_cache.forget(config)
-    endpoint = EndpointPool().get(config)
-    try:
-        predicates, _ = await discover_label_predicates(endpoint)
-        hits = await endpoint.search("Joe Sharp", limit=10)
-    finally:
-        await endpoint.close()
+    predicates, _, hits = await _discovered_and_searched(config, "Joe Sharp")
     assert "http://valuenet/ontop/singer#name" in predicates
     assert "http://valuenet/ontop/stadium#name" in predicates
     assert RDFS_LABEL not in predicates
@@ -111,12 +116,7 @@ async def test_a_column_named_as_its_table_names_the_rows() -> None:
     from conftest import SPIDER
 
     config = EndpointConfig(name="course-teach-disc", url=f"embedded:{SPIDER / 'course_teach.ttl'}")
-    endpoint = EndpointPool().get(config)
-    try:
-        predicates, notes = await discover_label_predicates(endpoint)
-        hits = await endpoint.search("Math", limit=10)
-    finally:
-        await endpoint.close()
+    predicates, notes, hits = await _discovered_and_searched(config, "Math")
     assert "http://valuenet/ontop/course#course" in predicates and "http://valuenet/ontop/teacher#name" in predicates
     assert "http://valuenet/ontop/course#course_id" not in predicates
     assert [h.entity.value for h in hits if h.label == "Math"] == ["http://valuenet/ontop/course/course_id=2"]
