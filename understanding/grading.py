@@ -57,6 +57,9 @@ _SUPERLATIVE_OF = {"oldest": "old", "youngest": "young", "cheapest": "cheap", "m
                    "expensive": "expensive", "heaviest": "heavy", "lightest": "light", "tallest": "tall",
                    "longest": "long", "widest": "wide", "narrowest": "narrow", "deepest": "deep", "priciest": "pricey",
                    "richest": "rich"}
+# Superlatives of a measure whose attribute depends on the thing ("the shortest person" by height, "the
+# shortest river" by length): a ranking by a value, its attribute left to linking.
+MEASURED_SUPERLATIVES = frozenset({"shortest", "thickest", "thinnest", "fastest", "slowest", "shallowest"})
 IMPLIED_ORDER = {
     word: (ATTRIBUTE_OF[adjective], word not in ASCENDING)
     for word, adjective in _SUPERLATIVE_OF.items()

@@ -66,6 +66,7 @@ def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     pattern = with_compared_yes_no(question, with_stated_membership(question, with_existence_asked(question, pattern)))
     pattern = with_kind_of_relation(question, with_superlative_kind(question, with_year_apart(question, pattern)))
     pattern = with_stated_total(question, with_stated_aggregate(question, with_stated_ordering(question, pattern)))
+    pattern = without_aggregate_of_ranked(with_whole_codes(question, pattern))
     pattern = with_stated_sum(question, pattern)
     pattern = with_graded_answer(question, pattern)
     pattern = with_compared_values(question, with_stated_operators(question, pattern))
@@ -1089,6 +1090,32 @@ _EXTREME_WORDS = {**dict.fromkeys(("lowest", "minimum", "smallest"), QuestionFor
 def _ranges_over(text: str, phrase: str) -> bool:
     """Whether the (lower-cased) question says "the <phrase>" of a set: "of any", "of all", "among", "across"."""
     return re.search(rf"\bthe {re.escape(phrase.lower())} (?:of any|of all|among|across)\b", text) is not None
+
+
+def with_whole_codes(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"In which year was the paper with DOI 10.1109/ICSA.2019.00018 published?" decoded with the name cut
+    inside its code (`DOI 10.1109/ICSA.2019.`): a name that ends inside a word of the question with a digit
+    in it runs to that word's end (its closing punctuation left out), since no code is found by a part."""
+    for name in pattern.entity_phrases():
+        at = question.find(name)
+        if at < 0:
+            continue
+        end = at + len(name)
+        tail = re.match(r"\S*", question[end:]).group(0).rstrip("?!.,;:'\")\u201d\u2019")  # type: ignore[union-attr]
+        word = question[question.rfind(" ", 0, end) + 1:end] + tail
+        if tail and any(c.isdigit() for c in word):
+            pattern = _renamed(pattern, name, name + tail)
+    return pattern
+
+
+def without_aggregate_of_ranked(pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"In which year were the most papers published?" decoded as `max :: ?u1 | year | ?u2 ; ?u2 | is a |
+    papers :: order count ?u2 desc 1`: ranking the answers by a count already picks the best one; a MAX or
+    MIN of it would answer the largest year instead. No derived pattern has both, so the form is a list."""
+    ordering = pattern.ordering
+    if pattern.form not in (QuestionForm.MAX, QuestionForm.MIN) or ordering is None or not ordering.by_count:
+        return pattern
+    return replace(pattern, form=QuestionForm.LIST)
 
 
 def with_stated_aggregate(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:

@@ -60,6 +60,7 @@ from understanding.grading import (
     COMPARATIVE_PHRASES,
     HAVING_VERB_FORMS,
     IMPLIED_ORDER,
+    MEASURED_SUPERLATIVES,
     NUMBER_WORDS,
     ORDINALS,
     SUPERLATIVE_DESCENDING,
@@ -200,6 +201,8 @@ def _superlative(doc: Any) -> tuple[str, bool, set[int], Any] | None:
                 found.append((adjective.lower_, descending, {token.i, adjective.i}, adjective))
         elif token.tag_ == "JJS" and lower in IMPLIED_ORDER:
             found.append((lower, IMPLIED_ORDER[lower][1], {token.i}, token))
+        elif token.tag_ == "JJS" and lower in MEASURED_SUPERLATIVES:
+            found.append((lower, SUPERLATIVE_DESCENDING[lower], {token.i}, token))
         elif (token.tag_ == "JJS" or (lower in _EXTREME_MODIFIERS and token.dep_ in ("amod", "compound"))) \
                 and lower in _EXTREMES:
             found.append((lower, _EXTREMES[lower], {token.i}, token))
@@ -1269,9 +1272,10 @@ _ACTIVELY_VERBED_WITH_VALUE = re.compile(
     r"contribution|result|finding|method|technique|proposal|idea)s?\s+)?" + _WITH_VALUE)
 
 # "Which papers use a case study?", "Which ECSA papers used interviews for evaluation?": a method named by common
-# words, in the active voice
+# words, in the active voice; "Which papers study architecture decision making?": a topic so named
 _USING_A_VALUE = re.compile(
-    _COUNTED_OR_LISTED_KIND + r"(?P<verb>uses?|used|appl(?:y|ies|ied)|(?:employ|adopt|follow|conduct|perform)(?:s|ed)?)\s+(?:an?\s+|the\s+)?"
+    _COUNTED_OR_LISTED_KIND + r"(?P<verb>uses?|used|appl(?:y|ies|ied)|(?:employ|adopt|follow|conduct|perform)(?:s|ed)?|"
+    r"stud(?:y|ies|ied)|(?:investigat|examin|explor|analys|analyz)(?:e|es|ed)|(?:discuss|address)(?:es|ed)?)\s+(?:an?\s+|the\s+)?"
     r"(?P<value>[a-z][a-z-]*(?: (?!(?:and|or|but|in|of|for|with|from|on|at|by|to|about|as)\b)[a-z][a-z-]*){0,3})"
     r"(?:\s+(?P<purpose>for|as)\s+(?:an?\s+|the\s+|their\s+|its\s+)?(?P<what>[a-z]+(?: [a-z]+)?))?\s*[?.!]?$")
 
