@@ -1238,6 +1238,21 @@ def test_a_ranking_by_a_count_is_not_also_a_max_or_min(decoded: str, expected: s
     assert without_aggregate_of_ranked(pattern).to_text() == (expected or decoded)
 
 
+def test_a_value_named_by_common_words_can_be_read_as_the_attribute_it_names() -> None:
+    """`linking.path` reads "evaluation guideline" as ORKG's yes/no attribute where the graph says so; the
+    pattern side: which values qualify, and the reading that has the attribute not stated false."""
+    from understanding.repairs import common_word_values, with_attribute_named
+
+    pattern = PhraseGraphPattern.from_text(
+        "count :: ?u1 | is a | papers ; ?u1 | followed | evaluation guideline ; ?u1 | venue | ECSA")
+    assert common_word_values(pattern) == ["evaluation guideline"]  # not the class, not the name
+    assert with_attribute_named(pattern, "evaluation guideline").to_text() == \
+        "count :: ?u1 | is a | papers ; ?u1 | evaluation guideline | ?u2 ; ?u1 | venue | ECSA :: filter ?u2 != false"
+    named = PhraseGraphPattern.from_text("boolean :: A Framework | followed | evaluation guideline")
+    assert with_attribute_named(named, "evaluation guideline").to_text() == \
+        "boolean :: A Framework | evaluation guideline | ?u1 :: filter ?u1 != false"
+
+
 # copies the value right but picks the wrong operator, as the trained model often does
 WRONG_OPERATOR_MODEL = FixedModel("list :: ?u1 | is a | stadiums ; ?u1 | capacity | ?u2 :: filter ?u2 < 10000",
                                   AnswerKind.RESOURCE)
@@ -2737,6 +2752,15 @@ def test_per_is_an_aggregate_of_counts_and_round_trips() -> None:
             PhraseGraphPattern.from_text(wrong)
 
 
+def test_a_kind_related_to_a_quoted_title_replaces_the_models_split_title() -> None:
+    """The model splits a quoted title and makes a class of its first words; the reader's reading, with the title
+    whole, replaces it although the model's reading says every word."""
+    understood = get_parser().parse_sync(["Which quality attributes were evaluated in 'A Comparison of MQTT Brokers "
+                                          "for Distributed IoT Edge Computing'?"])[0]
+    assert understood.pattern.to_text() == "list :: ?u1 | is a | quality attributes ; ?u1 | evaluated in | " \
+        "A Comparison of MQTT Brokers for Distributed IoT Edge Computing"
+
+
 def test_a_readers_kind_with_an_acronym_is_the_kind_of_the_acronym() -> None:
     """A syntax reader's "ECSA papers" is read as `with_acronym_qualifier` reads the model's: papers of ECSA."""
     understood = get_parser().parse_sync(["Which ECSA papers came out before 2018?"])[0]
@@ -2832,6 +2856,10 @@ READER_CASES = [
     ("kind_verbed_with_value", "Which ECSA papers used interviews for evaluation?",  # what the value is used for
      "list :: ?u1 | is a | papers ; ?u1 | papers | ECSA ; ?u1 | used for evaluation | interviews"),
     ("kind_verbed_with_value", "Which papers use the same method?", None),  # a comparison
+    ("kind_verbed_with_value", "Which ECSA papers from 2021 were evaluated with a technical experiment?",  # a year
+     "list :: ?u1 | is a | papers ; ?u1 | papers | ECSA ; ?u1 | year | 2021 ; ?u1 | evaluated with | technical experiment"),
+    ("kind_verbing_name", "What products work together with the Encoder Transformer?",  # an adverb before the preposition
+     "list :: ?u1 | is a | products ; ?u1 | work together with | Encoder Transformer"),
     ("kind_verbed_with_value", "Which papers study architecture decision making?",  # a topic in lower case
      "list :: ?u1 | is a | papers ; ?u1 | study | architecture decision making"),
     ("kind_verbed_with_value", "How many papers discuss technical debt?",
@@ -2865,6 +2893,16 @@ READER_CASES = [
     ("named_verbed_with_value", "Was 'Two Architectural Threat Analysis Techniques Compared' evaluated with a controlled "
      "experiment?", "boolean :: Two Architectural Threat Analysis Techniques Compared | evaluated with | controlled experiment"),
     ("named_verbed_with_value", "Was the Sensor Warp supplied by Bryan-James?", None),  # no quoted title, a name
+    ("named_verbed_with_value", "Did 'A Framework for Tunable Anomaly Detection' use a case study for its evaluation?",
+     "boolean :: A Framework for Tunable Anomaly Detection | use for evaluation | case study"),  # said actively
+    ("named_verbed_with_value", "Did 'A Framework for Tunable Anomaly Detection' use a case study of Kafka?", None),
+    ("attributes_of_a_name", "What are the width, height and depth in millimetres of the Coil Inductor Multiplexer?",
+     "list :: ?u1 | width | Coil Inductor Multiplexer ; ?u2 | height | Coil Inductor Multiplexer ; "
+     "?u3 | depth | Coil Inductor Multiplexer :: select ?u1 ?u2 ?u3"),
+    ("attributes_of_a_name", "What is the email address and phone number of Sabrina Geiger?", None),  # two: the model's
+    ("attributes_of_a_name", "What are the names, ages and countries of the singers France?", None),  # many things
+    ("kind_related_to_name", "Which quality attributes were evaluated in 'A Comparison of MQTT Brokers'?",  # a title
+     "list :: ?u1 | is a | quality attributes ; ?u1 | evaluated in | A Comparison of MQTT Brokers"),
     ("kind_a_name_relates_to", "What is the Marketing department responsible for?",
      "list :: Marketing | responsible for | ?u1"),
     ("place_of_a_name", "Which country is the supplier of the Planck Network Warp in?",
@@ -3708,6 +3746,7 @@ def test_common_question_words_are_spelled_right(question: str, spelled_right: s
     ("Which suppliers are in Germany? List the names.", None, None),  # may ask the names instead
     ("Which products cost less than 5 EUR? Show me the cheapest first.", None, None),
     ("Which products are supplied by Neal LLC, with a price above 5?", None, None),
+    ("What products work together with the Encoder Transformer?", None, None),  # a name, not a value
 ])
 def test_values_asked_beside_the_answers_are_read_apart(question: str, told: str | None,
                                                         attributes: tuple[str, ...] | None) -> None:

@@ -89,6 +89,7 @@ from understanding.rewording import (
 from understanding.syntax import (
     aggregate_reading,
     attribute_of_a_name,
+    attributes_of_a_name,
     chain_reading,
     clause_object_reading,
     compared_with_named,
@@ -133,7 +134,7 @@ from understanding.syntax import (
 log = logging.getLogger(__name__)
 T = TypeVar("T")  # a part of a question read apart (`QuestionParser._read_apart`)
 # readers of the question's words alone (no parse): a question any of them reads gets the spaCy batch
-_TEXT_READERS = (attribute_of_a_name, restricted_comparison, coordinated_comparisons, compared_with_named,
+_TEXT_READERS = (attribute_of_a_name, attributes_of_a_name, restricted_comparison, coordinated_comparisons, compared_with_named,
                  named_compared_with_named, named_compared_with_value, count_compared_with_named, self_compared,
                  kind_related_to_name, through_a_clause, kind_of_an_owned_things_relation, value_as_attribute,
                  place_of_a_name, kind_having_a_thing, stated_value_of_kind, same_as_named, kind_a_name_relates_to,
@@ -751,6 +752,9 @@ class QuestionParser:
         attribute = attribute_of_a_name(understood.question)  # "What is the price of the hardware product X?"
         if attribute is not None and not _says_all(understood.pattern, attribute):
             return attribute, None
+        attributes = attributes_of_a_name(understood.question)  # "What are the width, height and depth of X?"
+        if attributes is not None and not _same_reading(attributes, understood.pattern):
+            return attributes, None
         stranded = kind_of_an_owned_things_relation(understood.question)  # "Which department is the manager of X a member of?"
         if stranded is not None and not _same_reading(stranded, understood.pattern):
             return stranded, None
@@ -769,7 +773,8 @@ class QuestionParser:
         if related is not None and not _same_reading(related, understood.pattern) and (
                 not _says_all(understood.pattern, related)
                 or (related.triples[0] not in understood.pattern.triples  # the kind read as a relation
-                    and f"{related.triples[1].relation} {related.triples[1].object}" in understood.question)):
+                    and re.search(rf"{re.escape(related.triples[1].relation)}\s+['\"\u2018\u201c]?{re.escape(related.triples[1].object)}",
+                                  understood.question))):  # the name after the relation, quoted or not
             return related, AnswerKind.NUMBER if related.form is QuestionForm.COUNT else None
         holding = kind_holding_a_thing(understood.question)  # "Which BOMs include a part from the Crystal category?"
         if holding is not None and not _same_reading(holding, understood.pattern) and \

@@ -1748,6 +1748,32 @@ def with_compound_kind(pattern: PhraseGraphPattern, kind: str) -> PhraseGraphPat
     return pattern
 
 
+_COMMON_WORDS = re.compile(r"[a-z][a-z-]*(?: [a-z][a-z-]*){0,5}")
+
+
+def common_word_values(pattern: PhraseGraphPattern) -> list[str]:
+    """Values the pattern names by common (lower-case) words, each the object of a relation ("evaluation
+    guideline" in `?u1 | followed | evaluation guideline`): where one names a predicate of the graph rather
+    than a value of it, `with_attribute_named` reads it as that attribute."""
+    compared = {c.node for c in pattern.comparisons}
+    return list(dict.fromkeys(t.object for t in pattern.triples if not t.is_type and not is_unknown(t.object)
+                              and t.object not in compared and _COMMON_WORDS.fullmatch(t.object)))
+
+
+def with_attribute_named(pattern: PhraseGraphPattern, value: str) -> PhraseGraphPattern:
+    """`?u1 | followed | evaluation guideline`, where the value names the graph's predicate
+    hasEvaluationGuideline: the things that have that attribute and do not have it stated false (graphs keep
+    yes/no attributes as "True"/"False"), `?u1 | evaluation guideline | ?u2 :: filter ?u2 != false`."""
+    triples, comparisons = list(pattern.triples), list(pattern.comparisons)
+    for index, triple in enumerate(triples):
+        if triple.object != value or triple.is_type:
+            continue
+        node = f"?unknown{next_unknown_number(node_degrees(triples))}"
+        triples[index] = PhraseTriple(triple.subject, value, node)
+        comparisons.append(Comparison(node, "!=", "false"))
+    return replace(pattern, triples=tuple(triples), comparisons=tuple(comparisons))
+
+
 def swallowed_values(pattern: PhraseGraphPattern, longest: int = 3) -> list[tuple[PhraseTriple, str]]:
     """Triples whose relation phrase may end in the value the model left out ("Which papers investigate
     reference architectures?" as `?u1 | investigate reference architectures | ?u2`, where `?u2` is

@@ -1108,7 +1108,7 @@ class Companions:
 
 _COMPANION_WORD = (r"(?![a-z]+est\b)(?!(?:a|an|first|last|too|also|well|in|at|from|on|of|to|for|by|with|above|below|over|under|than|and|or|not|greater|less|more|"
                    r"fewer|higher|lower|is|are|was|were|do|does|did|can|that|which|who|where|they|it|each|located|based|sorted|required|needed|"
-                   r"ordered|ranked|most|least)\b)[a-z][a-z'-]*")
+                   r"ordered|ranked|most|least)\b)(?-i:[a-z])[a-z'-]*")  # lower case: "together with the Encoder Transformer" names
 _COMPANION_PHRASE = rf"(?:(?:the|their|its|his|her|respective|corresponding)\s+)*{_COMPANION_WORD}(?:\s+{_COMPANION_WORD}){{0,2}}"
 _COMPANIONS = rf"(?P<attributes>{_COMPANION_PHRASE}(?:\s*(?:,\s*(?:and\s+)?|\s+and\s+){_COMPANION_PHRASE})*)"
 _COMPANION_REFERENCE = (r"(?:\s+(?:(?:in|at|for|of)\s+which|that|which|where|they|it|he|she|each|of\s+each|for\s+each|"

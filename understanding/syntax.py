@@ -946,15 +946,16 @@ def kind_related_to_name(question: str) -> PhraseGraphPattern | None:
     is a | products ; ?u1 | compatible with | Y863-3538159`, which the model often reads without the
     adjective (`?u1 | products | Y863-3538159`); also "List all suppliers located in Germany.", "How many
     hardware products belong to the Sensor category?" and "How many ... are eligible for ...?" (counted); None for anything else."""
-    found = _asked_kind_shape(question, (_KIND_RELATED_TO_NAME, _LISTED_KIND_RELATED_TO_NAME)) or \
+    found = _asked_kind_shape(question, (_KIND_RELATED_TO_NAME, _LISTED_KIND_RELATED_TO_NAME, _KIND_RELATED_TO_TITLE)) or \
         _lowered_match(question, _KIND_BELONGS_TO_NAME)
     if found is None or found.group("relation").split()[0] in ("more", "less", "not", "no", "there") or \
             found.group("kind").split()[0] in _NOT_KINDS:
         return None
     counted = found.group("ask") == "how many"
+    name = (_quoted_title(found) or "").strip() if found.re is _KIND_RELATED_TO_TITLE else _sentence_name(found)
     return PhraseGraphPattern(form=QuestionForm.COUNT if counted else QuestionForm.LIST,
                               triples=(PhraseTriple(ANSWER, TYPE_RELATION, found.group("kind")),
-                                       PhraseTriple(ANSWER, found.group("relation"), _sentence_name(found))))
+                                       PhraseTriple(ANSWER, found.group("relation"), name)))
 
 
 def _sentence_name(found: re.Match[str], group: str = "name") -> str:
@@ -963,13 +964,14 @@ def _sentence_name(found: re.Match[str], group: str = "name") -> str:
     return name[:-1] if name.endswith(".") and len(name.split()[-1]) > 4 else name
 
 
-# "Which bills of material use the product Driver Strain?", "How many suppliers deliver Gauge Warp?": a kind
-# (one word, two, or a plural joined by "of") doing what a verb says to a name, the name's kind word left out
+# "Which bills of material use the product Driver Strain?", "How many suppliers deliver Gauge Warp?", "What products
+# work together with the Encoder Transformer?": a kind (one word, two, or a plural joined by "of") doing what a verb
+# says to a name, the name's kind word left out
 _KIND_VERBING_NAME = re.compile(
     r"^(?P<ask>which|what|how many)\s+(?P<kind>[a-z]+(?:\s+of\s+[a-z]+|\s+(?!(?:is|are|was|were|has|have|had|do|does|did|currently|still|also|ever|now)\b|"
-    r"[a-z]+ly\b)[a-z]+)?)\s+"
+    r"[a-z]+ly\b|[a-z]+\s+(?:together|well|closely|directly)\b)[a-z]+)?)\s+"
     r"(?P<relation>(?!(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would|should|must|may|might|the|a|an|"
-    r"of|in|on|at|to|for|from|with|by|that|which|who|not)\b)[a-z]+(?:\s+(?:to|for|with|on|at|from|into))?)\s+"
+    r"of|in|on|at|to|for|from|with|by|that|which|who|not)\b)[a-z]+(?:(?:\s+(?:together|well|closely|directly))?\s+(?:to|for|with|on|at|from|into))?)\s+"
     r"(?:(?:the|a|an)\s+(?:[a-z]+\s+)?)?(?P<name>" + _NAME_OR_CODE + r")\s*[?.!]?$")
 
 
@@ -1099,7 +1101,9 @@ _COUNTED_OR_LISTED_KIND = (r"^(?P<ask>how many|which|what|list|show me|give me|f
                            r"(?:the\s+|our\s+|some\s+|any\s+)?(?:(?P<qualifier>[A-Z][A-Za-z0-9&-]*)\s+)?"
                            # "bills of material": a plural joined by "of" to a noun is one kind
                            r"(?P<kind>[a-z]+s of (?!(?:the|a|an|our|their|its|all|which|whom|whose)\b)[a-z]+|"
-                           r"[a-z]+(?: (?!(?:that|which|who|currently|still|also|ever)\b)[a-z]+)?)\s+(?:(?:that|which|who)\s+)?")
+                           r"[a-z]+(?: (?!(?:that|which|who|currently|still|also|ever)\b)[a-z]+)?)\s+"
+                           # "ECSA papers from 2021": the things' year
+                           r"(?:(?:from|of)\s+(?P<year>(?:19|20)\d\d)\s+)?(?:(?:that|which|who)\s+)?")
 _VALUE_AS_ATTRIBUTE = re.compile(
     _COUNTED_OR_LISTED_KIND + r"(?:do\s+|does\s+|did\s+)?"
     r"(?:uses?|used|using|have|has|had|having|applies|apply|applied|employs?|employed|with|report|reports|name|names|"
@@ -1179,6 +1183,13 @@ _QUOTED_TITLE = (r"(?:'(?P<quoted>[^']+)'|\"(?P<double>[^\"]+)\"|[\u2018\u201c](
                  r"[\u2019\u201d])")
 
 
+# "Which quality attributes were evaluated in 'A Comparison of MQTT Brokers ...'?": `kind_related_to_name` with a
+# quoted title for the name
+_KIND_RELATED_TO_TITLE = re.compile(
+    r"^(?P<ask>which|what|how many)\s+(?P<kind>[a-z]+(?: [a-z]+){0,2})\s+(?:are|is|were|was|have\s+been|has\s+been)\s+"
+    r"(?P<relation>[a-z]+(?:\s+[a-z]+)?\s+(?:with|for|to|in|by|from|on|at))\s+" + _QUOTED_TITLE + r"\s*[?.!]?$")
+
+
 def _quoted_title(found: re.Match[str]) -> str | None:
     """The title a `_QUOTED_TITLE` matched, without its quotes."""
     return found.group("quoted") or found.group("double") or found.group("curly")
@@ -1206,13 +1217,16 @@ _NAMED_VERBED_WITH_VALUE = re.compile(
 
 def named_verbed_with_value(question: str) -> PhraseGraphPattern | None:
     """"Was 'X' evaluated with a controlled experiment?" as `boolean :: X | evaluated with | controlled
-    experiment`: what `kind_verbed_with_value` asks of things of a kind, asked of one quoted title; None for
-    anything else."""
-    found = _lowered_match(question, _NAMED_VERBED_WITH_VALUE)
+    experiment` ("Did 'X' use a case study for its evaluation?" as `X | use for evaluation | case study`): what
+    `kind_verbed_with_value` asks of things of a kind, asked of one quoted title; None for anything else."""
+    found = _lowered_match(question, _NAMED_VERBED_WITH_VALUE) or _lowered_match(question, _NAMED_USING_A_VALUE)
     if found is None:
         return None
     name = _quoted_title(found) or ""
-    relation = f"{found.group('verb')} {' '.join(found.group('preposition').split())}"
+    if found.re is _NAMED_USING_A_VALUE:
+        relation = _used_relation(found)
+    else:
+        relation = f"{found.group('verb')} {' '.join(found.group('preposition').split())}"
     return PhraseGraphPattern(form=QuestionForm.BOOLEAN, triples=(PhraseTriple(name.strip(), relation, found.group("value")),))
 
 
@@ -1273,11 +1287,18 @@ _ACTIVELY_VERBED_WITH_VALUE = re.compile(
 
 # "Which papers use a case study?", "Which ECSA papers used interviews for evaluation?": a method named by common
 # words, in the active voice; "Which papers study architecture decision making?": a topic so named
+_USED_VALUE = (r"\s+(?:an?\s+|the\s+)?(?P<value>[a-z][a-z-]*(?: (?!(?:and|or|but|in|of|for|with|from|on|at|by|to|about|as)\b)"
+               r"[a-z][a-z-]*){0,3})(?:\s+(?P<purpose>for|as)\s+(?:an?\s+|the\s+|their\s+|its\s+)?(?P<what>[a-z]+(?: [a-z]+)?))?"
+               r"\s*[?.!]?$")
 _USING_A_VALUE = re.compile(
     _COUNTED_OR_LISTED_KIND + r"(?P<verb>uses?|used|appl(?:y|ies|ied)|(?:employ|adopt|follow|conduct|perform)(?:s|ed)?|"
-    r"stud(?:y|ies|ied)|(?:investigat|examin|explor|analys|analyz)(?:e|es|ed)|(?:discuss|address)(?:es|ed)?)\s+(?:an?\s+|the\s+)?"
-    r"(?P<value>[a-z][a-z-]*(?: (?!(?:and|or|but|in|of|for|with|from|on|at|by|to|about|as)\b)[a-z][a-z-]*){0,3})"
-    r"(?:\s+(?P<purpose>for|as)\s+(?:an?\s+|the\s+|their\s+|its\s+)?(?P<what>[a-z]+(?: [a-z]+)?))?\s*[?.!]?$")
+    r"stud(?:y|ies|ied)|(?:investigat|examin|explor|analys|analyz)(?:e|es|ed)|(?:discuss|address)(?:es|ed)?)" + _USED_VALUE)
+# "Did 'A Framework for Tunable Anomaly Detection' use a case study for its evaluation?": the same asked of one
+# quoted title
+_NAMED_USING_A_VALUE = re.compile(
+    r"^(?:did|does|do)\s+(?:the\s+(?:paper|study|article|publication|work)\s+)?" + _QUOTED_TITLE +
+    r"\s+(?P<verb>use|apply|employ|adopt|follow|conduct|perform|study|investigate|examine|explore|analy[sz]e|discuss|address)"
+    + _USED_VALUE)
 
 # "Which papers by Patrizio Pelliccione were published in 2021?": things a name made, and where or when they were
 # done (the model keeps one of the two)
@@ -1308,11 +1329,15 @@ def kind_verbed_with_value(question: str) -> PhraseGraphPattern | None:
         return None
     found, asked = read
     if found.re is _USING_A_VALUE:  # "used interviews for evaluation": `?u1 | used for evaluation | interviews`
-        relation = found.group("verb") + (f" {found.group('purpose')} {found.group('what')}" if found.group("what") else "")
-        return replace(asked, triples=(*asked.triples, PhraseTriple(ANSWER, relation, found.group("value"))))
+        return replace(asked, triples=(*asked.triples, PhraseTriple(ANSWER, _used_relation(found), found.group("value"))))
     preposition = " ".join(found.group("preposition").split())
     return replace(asked, triples=(*asked.triples, PhraseTriple(ANSWER, f"{found.group('verb')} {preposition}",
                                                                 found.group("value"))))
+
+
+def _used_relation(found: re.Match[str]) -> str:
+    """The relation a `_USED_VALUE` match states: the verb, and what the value is used for ("used for evaluation")."""
+    return found.group("verb") + (f" {found.group('purpose')} {found.group('what')}" if found.group("what") else "")
 
 
 def _counted_or_listed(question: str, shape: re.Pattern[str],
@@ -1329,9 +1354,10 @@ def _counted_or_listed(question: str, shape: re.Pattern[str],
 
 def _asked_things(found: re.Match[str]) -> PhraseGraphPattern:
     """The things a `_COUNTED_OR_LISTED_KIND` match asks for: counted after "How many", of its kind,
-    with its qualifying name ("ICSA papers": `?u1 | papers | ICSA`)."""
-    kind, qualifier = found.group("kind"), found.group("qualifier")
-    triples = (PhraseTriple(ANSWER, TYPE_RELATION, kind), *((PhraseTriple(ANSWER, kind, qualifier),) if qualifier else ()))
+    with its qualifying name ("ICSA papers": `?u1 | papers | ICSA`) and year ("papers from 2021": `?u1 | year | 2021`)."""
+    kind, qualifier, year = found.group("kind"), found.group("qualifier"), found.groupdict().get("year")
+    triples = (PhraseTriple(ANSWER, TYPE_RELATION, kind), *((PhraseTriple(ANSWER, kind, qualifier),) if qualifier else ()),
+               *((PhraseTriple(ANSWER, "year", year),) if year else ()))
     return PhraseGraphPattern(form=QuestionForm.COUNT if found.group("ask") == "how many" else QuestionForm.LIST,
                               triples=triples)
 
@@ -1410,6 +1436,31 @@ def attribute_of_a_name(question: str) -> PhraseGraphPattern | None:
             _plural(found.group("kind") or ""):  # "of the singers France": the name qualifies many things
         return None
     return PhraseGraphPattern(triples=(PhraseTriple(ANSWER, found.group("attribute"), found.group("name")),))
+
+
+# "What are the width, height and depth in millimetres of the Coil Inductor Multiplexer?": several attributes of
+# one named thing, listed with commas and "and" (a unit after them or not)
+_ATTRIBUTES_OF_NAME = re.compile(
+    r"^(?:what|who)(?:'s|\s+(?:is|are|was|were))\s+(?:the\s+)?(?P<attributes>" + _PLAIN_WORD + r"(?: " + _PLAIN_WORD +
+    r")?(?:,\s+(?:the\s+)?" + _PLAIN_WORD + r"(?: " + _PLAIN_WORD + r")?)+,?\s+and\s+(?:the\s+)?" + _PLAIN_WORD +
+    r"(?: " + _PLAIN_WORD + r")?)(?:\s+in\s+[a-z€$%]+)?\s+of\s+(?:the\s+)?(?P<kind>" + _PLAIN_WORD + r"(?: " + _PLAIN_WORD +
+    r")?\s+)?(?P<name>" + _NAME_OR_CODE + r")\s*[?.!]?$")
+
+
+def attributes_of_a_name(question: str) -> PhraseGraphPattern | None:
+    """"What are the width, height and depth of the Coil Inductor Multiplexer?" as `?u1 | width | Coil Inductor
+    Multiplexer ; ?u2 | height | ... ; ?u3 | depth | ... :: select ?u1 ?u2 ?u3`: three or more attributes of
+    one name, each answered (the model keeps two and splits the name); None for anything else."""
+    found = _lowered_match(question, _ATTRIBUTES_OF_NAME)
+    if found is None or _plural(found.group("kind") or ""):
+        return None
+    attributes = [re.sub(r"^the\s+", "", a.strip()) for a in re.split(r",\s*(?:and\s+)?|\s+and\s+", found.group("attributes"))]
+    if any(not a or a.split()[0] in _NOT_ATTRIBUTES | _AGGREGATE_WORDS for a in attributes):
+        return None
+    nodes = [ANSWER, *(f"?unknown{n}" for n in range(2, len(attributes) + 1))]
+    return PhraseGraphPattern(triples=tuple(PhraseTriple(node, attribute, found.group("name"))
+                                            for node, attribute in zip(nodes, attributes, strict=True)),
+                              projection=tuple(nodes))
 
 
 # "Which department is the product manager of M770-3602005 a member of?", "Which country is the supplier of
