@@ -93,12 +93,14 @@ from understanding.pgp import (
 from understanding.repairs import (
     adds_a_class,
     chosen_reading,
+    common_word_values,
     compound_kinds,
     coordinated_names,
     dropped_values,
     kind_relation_reading,
     relation_kind_reading,
     swallowed_values,
+    with_attribute_named,
     with_compound_kind,
     with_counted_relation,
     with_dropped_value,
@@ -370,7 +372,8 @@ class KgqanPath:
         understood = await self._whole_names(await self.understand(question), endpoint, options)
         understood = await self._dated_names(understood, endpoint, options)
         understood = _each_reading(await self._compound_kinds(understood, endpoint), with_demonym_kinds)
-        return with_counted_kind_reading(await self._swallowed_values(understood, endpoint))
+        understood = await self._attribute_values(await self._swallowed_values(understood, endpoint), endpoint, options)
+        return with_counted_kind_reading(understood)
 
     async def _whole_names(self, understood: UnderstoodQuestion, endpoint: Endpoint,
                            options: AskOptions) -> UnderstoodQuestion:
@@ -460,6 +463,33 @@ class KgqanPath:
             return pattern
 
         return _each_reading(understood, restored)
+
+    async def _attribute_values(self, understood: UnderstoodQuestion, endpoint: Endpoint,
+                                options: AskOptions) -> UnderstoodQuestion:
+        """Readings with a value named by common words that the graph holds as no value but whose best
+        labelled vertex is one of its predicates ("How many papers followed an evaluation guideline?":
+        `hasEvaluationGuideline` "True"/"False") read as having that attribute (`with_attribute_named`);
+        a text search per such value, which linking then reuses, and one lookup of their literals."""
+        readings = [understood.pattern, *understood.alternatives]
+        values = list(dict.fromkeys(v for pattern in readings for v in common_word_values(pattern)))
+        if not values:
+            return understood
+        held, predicates, *vertices = await asyncio.gather(
+            self.entity_linker.link_literals(values, endpoint, extra_forms={v: [_singular_phrase(v)] for v in values}),
+            self.relation_linker.all_predicates(endpoint),
+            *(self.entity_linker.link_entities(v, endpoint, max_vertices=options.max_vertices) for v in values))
+        named_by = {iri for iri, _ in predicates.pairs}
+        attributes = [v for v, hits in zip(values, vertices, strict=True)
+                      if not held.get(v) and hits and hits[0].term.value in named_by]
+        if not attributes:
+            return understood
+
+        def read(pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+            for value in attributes:
+                pattern = with_attribute_named(pattern, value)
+            return pattern
+
+        return _each_reading(understood, read)
 
     async def answer_readings(self, understood: UnderstoodQuestion, endpoint: Endpoint,
                               options: AskOptions) -> PathResult:
@@ -565,7 +595,9 @@ class KgqanPath:
         second = await self.answer_understood(replace(understood, pattern=alternative, answer_type=answer_type,
                                                       alternatives=()), endpoint, options)
         same = {a.value for a in second.answers} == {a.value for a in first.answers}
-        if not second.answers or same or (first.answers and fit(second) <= fit(first) + margin):
+        # a yes the best reading did not say comes only from a query that asks about everything the next one names
+        unasked = _said_yes(second) and first.answers and not _asks_every_node(second)
+        if not second.answers or same or unasked or (first.answers and fit(second) <= fit(first) + margin):
             return _kept(first, second, None if first.answers else
                          f"{what} ({alternative.to_text()}) found no answer either")
         scores = f"(best query score {fit(first):.2f} against {fit(second):.2f})"
@@ -1660,6 +1692,18 @@ def _joined_by_one_predicate(result: PathResult) -> bool:
 
 def _said_yes(result: PathResult) -> bool:
     return any(a.kind == "boolean" and a.value == "true" for a in result.answers)
+
+
+def _asks_every_node(result: PathResult) -> bool:
+    """Whether the chosen query holds a linked term of every node phrase of its reading: "Does Gretel Roth have
+    expertise in compensators?" read as `?u1 | expertise in | Gretel Roth ; ?u1 | is a | compensators` on a graph
+    without that class asks only whether she has any expertise."""
+    evidence = result.evidence
+    if not isinstance(evidence, KgqanEvidence) or not evidence.sparql:
+        return False
+    return all(any(f"<{iri}>" in evidence.sparql for c in node.candidates for iri in c.iris)
+               or any(term_to_sparql(c.term) in evidence.sparql for c in node.candidates)
+               for node in evidence.entities)
 
 
 # "ECSA 2017", "ICSA 2021": a name and a year

@@ -722,6 +722,20 @@ async def test_an_asked_kind_the_graph_lacks_is_read_as_the_named_things_relatio
     assert any("asked kind as the relation" in note for note in result.notes)
 
 
+async def test_a_value_that_names_a_predicate_is_that_yes_no_attribute(path: KgqanPath, virtuoso) -> None:  # noqa: ANN001
+    """"How many papers followed an evaluation guideline?": no value of ORKG is "evaluation guideline", but its
+    predicate hasEvaluationGuideline is so labelled; the papers are those whose contribution has it, not "False"."""
+    orkgp = "http://orkg.org/orkg/predicate/"
+    async with open_endpoint(virtuoso, "orkg-path-guideline", "orkg") as orkg:
+        truth = await orkg.sparql.select(
+            f"SELECT (COUNT(DISTINCT ?p) AS ?n) WHERE {{ ?p a <http://orkg.org/orkg/class/Paper> ; <{orkgp}contribution> ?c . "
+            f'?c <{orkgp}hasEvaluationGuideline> "True" }}')
+        result = await path.answer("How many papers followed an evaluation guideline?", orkg, KGQAN_ONLY)
+    assert int(truth.rows[0]["n"].value) > 1
+    assert [a.value for a in result.answers] == [truth.rows[0]["n"].value]
+    assert f"<{orkgp}hasEvaluationGuideline>" in result.evidence.sparql and '!= "false"' in result.evidence.sparql
+
+
 async def test_things_next_to_the_asked_kind_lead_to_it(path: KgqanPath, virtuoso) -> None:  # noqa: ANN001
     """"In which venues has X published?" reaches X's papers (no venue is related to X directly); each
     paper has one `venue` of class Venue, so the venues are given, with a note."""
@@ -1205,6 +1219,21 @@ async def test_a_value_compared_inside_a_negation_is_compared_there(path: KgqanP
                                      f"{{ ?p <{PV}weight_g> ?w FILTER(?w > 10) }} }}")
     assert int(truth.rows[0]["n"].value) > 0
     assert [a.value for a in result.answers] == [truth.rows[0]["n"].value]
+
+
+async def test_a_next_reading_says_yes_only_by_asking_about_all_it_names(path: KgqanPath, ck25: Endpoint) -> None:
+    """"Does Gretel Roth have expertise in compensators?": no, she has other areas. The next reading makes
+    "compensators" a class, which ck25 lacks; its query asks only whether she has any expertise (yes), so
+    it does not replace the best reading's no."""
+    from linking.path import BETTER_READING
+
+    best = understood("boolean :: Gretel Roth | expertise in | compensators", AnswerType(AnswerKind.BOOLEAN))
+    first = await path.answer_understood(best, ck25, KGQAN_ONLY)
+    assert [a.value for a in first.answers] == ["false"]
+    asked = replace(best, alternatives=(
+        PhraseGraphPattern.from_text("boolean :: ?u1 | expertise in | Gretel Roth ; ?u1 | is a | compensators"),))
+    result = await path._next_reading(asked, first, ck25, KGQAN_ONLY, BETTER_READING)
+    assert [a.value for a in result.answers] == ["false"]
 
 
 async def test_a_text_match_filters_the_values_case_insensitively(path: KgqanPath, ck25: Endpoint) -> None:
