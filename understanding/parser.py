@@ -89,6 +89,7 @@ from understanding.rewording import (
 from understanding.syntax import (
     aggregate_reading,
     attribute_of_a_name,
+    attribute_of_a_verbed_kind,
     attributes_of_a_name,
     chain_reading,
     clause_object_reading,
@@ -134,7 +135,7 @@ from understanding.syntax import (
 log = logging.getLogger(__name__)
 T = TypeVar("T")  # a part of a question read apart (`QuestionParser._read_apart`)
 # readers of the question's words alone (no parse): a question any of them reads gets the spaCy batch
-_TEXT_READERS = (attribute_of_a_name, attributes_of_a_name, restricted_comparison, coordinated_comparisons, compared_with_named,
+_TEXT_READERS = (attribute_of_a_name, attributes_of_a_name, attribute_of_a_verbed_kind, restricted_comparison, coordinated_comparisons, compared_with_named,
                  named_compared_with_named, named_compared_with_value, count_compared_with_named, self_compared,
                  kind_related_to_name, through_a_clause, kind_of_an_owned_things_relation, value_as_attribute,
                  place_of_a_name, kind_having_a_thing, stated_value_of_kind, same_as_named, kind_a_name_relates_to,
@@ -716,6 +717,8 @@ class QuestionParser:
             return common, None
         counted = kind_with_counted_things(understood.question)  # "Which papers have more than seven authors?"
         if counted is not None and not _same_reading(counted, understood.pattern):
+            if not understood.pattern.comparisons:  # the model lost the count (not a value compared: "more than 3 credits")
+                return counted, AnswerKind.NUMBER if counted.form is QuestionForm.COUNT else AnswerKind.RESOURCE
             return _NextReading(counted), None  # the model's grouping reading fits a graph where the things are a class
         things_of = counted_things_of_kind(understood.question)  # "How many distinct authors appear across all papers?"
         if things_of is not None and not _same_reading(things_of, understood.pattern):
@@ -750,8 +753,11 @@ class QuestionParser:
         if place is not None:  # (the model's reading, where it is this one, stands against the readers below)
             return None if _same_reading(place, understood.pattern) else (place, None)
         attribute = attribute_of_a_name(understood.question)  # "What is the price of the hardware product X?"
-        if attribute is not None and not _says_all(understood.pattern, attribute):
+        if attribute is not None and (not _says_all(understood.pattern, attribute) or _splits_a_name(understood.pattern, attribute)):
             return attribute, None
+        verbed = attribute_of_a_verbed_kind(understood.question)  # "What is the version of the template used by X?"
+        if verbed is not None and not _says_all(understood.pattern, verbed):
+            return verbed, None
         attributes = attributes_of_a_name(understood.question)  # "What are the width, height and depth of X?"
         if attributes is not None and not _same_reading(attributes, understood.pattern):
             return attributes, None
@@ -1004,6 +1010,13 @@ def _says_all(model: PhraseGraphPattern, reading: PhraseGraphPattern) -> bool:
     said = _said_words(model)
     return all(w in said for t in reading.triples for phrase in t.nodes() + (t.relation,)
                if not is_unknown(phrase) and phrase != TYPE_RELATION for w in phrase.lower().split())
+
+
+def _splits_a_name(model: PhraseGraphPattern, reading: PhraseGraphPattern) -> bool:
+    """Whether the model's reading has a name of the parse's in pieces: "the Transformer Inductor Encoder
+    J555-1586043" read as `Transformer Inductor` and `Encoder J555-1586043`."""
+    pieces = model.entity_phrases()
+    return any(name not in pieces and sum(1 for piece in pieces if piece in name) >= 2 for name in reading.entity_phrases())
 
 
 def _glued_kind(model: PhraseGraphPattern, reading: PhraseGraphPattern) -> bool:

@@ -85,6 +85,7 @@ def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     pattern = with_possessor_kind(question, without_glued_name(question, without_glued_participle(question, pattern)))
     pattern = with_compared_attribute(question, without_stated_bound(question, with_acronym_qualifier(question, pattern)))
     pattern = with_numbered_thing(with_preposition_object(question, with_whole_compared_attribute(question, pattern)))
+    pattern = with_quoted_thing(question, pattern)
     return with_asked_kind_counting(question, with_others_excluded(question, without_doubled_possessive(question, pattern)))
 
 
@@ -117,6 +118,28 @@ def with_numbered_thing(pattern: PhraseGraphPattern) -> PhraseGraphPattern:
         if sum(1 for t in pattern.triples if t.is_type and t.subject == typed.subject) != 1:
             continue
         return _renamed(replace(pattern, triples=tuple(t for t in pattern.triples if t != typed)), typed.subject, typed.object)
+    return pattern
+
+
+_KIND_AND_QUOTED_NAME = re.compile(r"^(?P<kind>[a-z]+(?: [a-z]+)?) [\"'\u2018\u201c](?P<name>[^\"'\u2019\u201d]+)[\"'\u2019\u201d]?$")
+
+
+def with_quoted_thing(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """'List the paragraphs of the document "Customer reviews".' decoded as `?u1 | paragraphs | ?u2 ; ?u2 | is a |
+    document "Customer reviews`: a kind with a quoted name is one thing of that kind, named so (`?u1 | paragraphs
+    | Customer reviews`), where the question quotes the name after the kind. Not for the answer itself, nor for an
+    unknown compared, ordered or counted (as `with_numbered_thing`)."""
+    held = pattern.held_nodes()
+    for typed in pattern.triples:
+        found = _KIND_AND_QUOTED_NAME.match(typed.object) if typed.is_type else None
+        if found is None or typed.subject == ANSWER or typed.subject in held or not re.search(
+                rf"\b{re.escape(found.group('kind'))}\s+[\"'\u2018\u201c]{re.escape(found.group('name').strip())}[\"'\u2019\u201d]",
+                question):
+            continue
+        if sum(1 for t in pattern.triples if t.is_type and t.subject == typed.subject) != 1:
+            continue
+        return _renamed(replace(pattern, triples=tuple(t for t in pattern.triples if t != typed)), typed.subject,
+                        found.group("name").strip())
     return pattern
 
 
@@ -2322,6 +2345,26 @@ def relation_kind_reading(pattern: PhraseGraphPattern) -> PhraseGraphPattern | N
     if is_unknown(named) or not re.match(r"[\"'‘“A-Z0-9]", named):  # a name, not a word the model cut ("architectural")
         return None
     return replace(pattern, triples=(PhraseTriple(ANSWER, kinds[0].object, named),))
+
+
+def holder_kind_reading(pattern: PhraseGraphPattern) -> PhraseGraphPattern | None:
+    """"Which research objects have been evaluated through controlled experiments?" read as `?u1 | is a |
+    research objects ; ?u1 | evaluated through | controlled experiments`, where the graph types no research
+    object: the things so related hold the answer under the asked kind (`?u2 | evaluated through | controlled
+    experiments ; ?u2 | research objects | ?u1`: a contribution's researchObject). Offered by the KGQAN path only
+    where the best reading's answers are not of the asked kind; None unless the answer has one kind and one
+    relation, to a value or name."""
+    if pattern.form not in (QuestionForm.LIST, QuestionForm.COUNT) or pattern.comparisons or pattern.ordering \
+            or pattern.group or pattern.per or pattern.others or pattern.times or len(pattern.triples) != 2:
+        return None
+    kinds = [t for t in pattern.triples if t.is_type and t.subject == ANSWER]
+    related = [t for t in pattern.triples if not t.is_type and ANSWER in (t.subject, t.object)]
+    if len(kinds) != 1 or len(related) != 1 or is_unknown(related[0].subject if related[0].object == ANSWER else related[0].object):
+        return None
+    holder = "?unknown2"
+    moved = PhraseTriple(holder if related[0].subject == ANSWER else related[0].subject, related[0].relation,
+                         holder if related[0].object == ANSWER else related[0].object)
+    return replace(pattern, triples=(moved, PhraseTriple(holder, kinds[0].object, ANSWER)))
 
 
 _GROUP_AGGREGATE = re.compile(

@@ -731,6 +731,9 @@ def _grouped_by(question: str) -> str:
 
 
 _IN_THE_CATALOGUE = re.compile(r"\s+(?:in|from)\s+(?:the|our)\s+(?:product\s+)?catalog(?:ue)?\b", re.IGNORECASE)
+# "Who in the company knows about capacitors?": everyone asked about is in it; the company is no kind or place
+_IN_THE_COMPANY = re.compile(r"^(?P<ask>who|which\s+[a-z]+)\s+(?:in|at|within|across)\s+(?:the|our|this)\s+"
+                             r"(?:company|organi[sz]ation|firm|business)\s+(?=[a-z])", re.IGNORECASE)
 
 
 def read_text(question: str) -> str:
@@ -813,6 +816,7 @@ def read_text(question: str) -> str:
     question = _ON_FILE.sub(lambda found: found.group("had"), question)
     question = _MEASURE_OF_EVERY.sub(lambda found: f"{found.group('head')}all {plural(found.group('thing'))}", question)
     question = _IN_THE_CATALOGUE.sub("", question)
+    question = _IN_THE_COMPANY.sub(lambda found: f"{found.group('ask')} ", question)
     question = _extreme_value_per_group(_grouped_by(question))
     question = _BOTH_COMPARED.sub(lambda found: found.group("verb") + " ", question)
     question = _MOST_PLAIN.sub(_most_plain, question)

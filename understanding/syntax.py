@@ -1001,7 +1001,7 @@ _THROUGH_A_CLAUSE = (
                r"(?: [a-z]+){0,2}?)\s+"  # "whose company is HBO" names the owned thing itself: not a chain
                r"(?:the\s+)?(?P<name>" + _NAME_OR_CODE + r")(?: [a-z]+)?\s*[?.!]?$"),
     # "Which Switch products are managed by someone from the Marketing department?": an unnamed agent
-    re.compile(_ASKED_FOR + r"(?:are|is|were|was)\s+(?P<noun>[a-z]+ed\s+by)\s+(?:someone|somebody|anyone|anybody|"
+    re.compile(_ASKED_FOR + r"(?:(?:that|which)\s+)?(?:(?:are|is|were|was)\s+)?(?P<noun>[a-z]+ed\s+by)\s+(?:someone|somebody|anyone|anybody|"
                r"a\s+member|members|an\s+employee|employees|people|a\s+person|staff)\s+(?P<verb>from|in|of)\s+"
                r"(?:the\s+)?(?P<name>" + _NAME_OR_CODE + r")(?: [a-z]+)?\s*[?.!]?$"),
     # "How many products are managed by product managers who work in the Engineering department?": an agent of a
@@ -1288,11 +1288,14 @@ _ACTIVELY_VERBED_WITH_VALUE = re.compile(
 # "Which papers use a case study?", "Which ECSA papers used interviews for evaluation?": a method named by common
 # words, in the active voice; "Which papers study architecture decision making?": a topic so named
 _USED_VALUE = (r"\s+(?:an?\s+|the\s+)?(?P<value>[a-z][a-z-]*(?: (?!(?:and|or|but|in|of|for|with|from|on|at|by|to|about|as)\b)"
-               r"[a-z][a-z-]*){0,3})(?:\s+(?P<purpose>for|as)\s+(?:an?\s+|the\s+|their\s+|its\s+)?(?P<what>[a-z]+(?: [a-z]+)?))?"
+               r"[a-z][a-z-]*){0,3})(?:\s+(?P<purpose>for|as)\s+(?:an?\s+|the\s+|their\s+|its\s+)?(?P<what>[a-z]+(?: [a-z]+){0,2}))?"
                r"\s*[?.!]?$")
-_USING_A_VALUE = re.compile(
-    _COUNTED_OR_LISTED_KIND + r"(?P<verb>uses?|used|appl(?:y|ies|ied)|(?:employ|adopt|follow|conduct|perform)(?:s|ed)?|"
-    r"stud(?:y|ies|ied)|(?:investigat|examin|explor|analys|analyz)(?:e|es|ed)|(?:discuss|address)(?:es|ed)?)" + _USED_VALUE)
+_USING_VERBS = (r"uses?|used|appl(?:y|ies|ied)|(?:employ|adopt|follow|conduct|perform)(?:s|ed)?|"
+                r"stud(?:y|ies|ied)|(?:investigat|examin|explor|analys|analyz)(?:e|es|ed)|(?:discuss|address)(?:es|ed)?|"
+                r"knows?\s+about|(?:specialis|specializ)(?:e|es)\s+in")  # "Who knows about capacitors?": a field of expertise
+_USING_A_VALUE = re.compile(_COUNTED_OR_LISTED_KIND + r"(?P<verb>" + _USING_VERBS + r")" + _USED_VALUE)
+_WHO_USES_A_VALUE = re.compile(r"^(?P<ask>who)\s+(?:(?:is|are)\s+(?:our\s+|the\s+|an?\s+)?(?P<expert>experts?)\s+(?P<on>on|in|for)|"
+                               r"(?P<verb>" + _USING_VERBS + r"))" + _USED_VALUE)  # "Who are our experts on switches?"
 # "Did 'A Framework for Tunable Anomaly Detection' use a case study for its evaluation?": the same asked of one
 # quoted title
 _NAMED_USING_A_VALUE = re.compile(
@@ -1326,10 +1329,15 @@ def kind_verbed_with_value(question: str) -> PhraseGraphPattern | None:
     read = _counted_or_listed(question, _VERBED_WITH_VALUE, "value") or \
         _counted_or_listed(question, _ACTIVELY_VERBED_WITH_VALUE, "value") or _counted_or_listed(question, _USING_A_VALUE, "value")
     if read is None:
-        return None
+        who = _lowered_match(question, _WHO_USES_A_VALUE)  # "Who knows about capacitors?": whoever does
+        if who is None or who.group("value").split()[0] in _NOT_ATTRIBUTES | _COMPARING_WORDS:
+            return None
+        relation = f"expert {who.group('on')}" if who.group("expert") else " ".join(_used_relation(who).split())
+        return PhraseGraphPattern(triples=(PhraseTriple(ANSWER, relation, who.group("value")),))
     found, asked = read
     if found.re is _USING_A_VALUE:  # "used interviews for evaluation": `?u1 | used for evaluation | interviews`
-        return replace(asked, triples=(*asked.triples, PhraseTriple(ANSWER, _used_relation(found), found.group("value"))))
+        return replace(asked, triples=(*asked.triples, PhraseTriple(ANSWER, " ".join(_used_relation(found).split()),
+                                                                    found.group("value"))))
     preposition = " ".join(found.group("preposition").split())
     return replace(asked, triples=(*asked.triples, PhraseTriple(ANSWER, f"{found.group('verb')} {preposition}",
                                                                 found.group("value"))))
@@ -1436,6 +1444,29 @@ def attribute_of_a_name(question: str) -> PhraseGraphPattern | None:
             _plural(found.group("kind") or ""):  # "of the singers France": the name qualifies many things
         return None
     return PhraseGraphPattern(triples=(PhraseTriple(ANSWER, found.group("attribute"), found.group("name")),))
+
+
+# 'What is the version number of the template used by "How to write a CV"?': an attribute of the thing of a kind
+# that a participle relates to a name (or a quoted title)
+_ATTRIBUTE_OF_VERBED_KIND = re.compile(
+    r"^(?:what|who)(?:'s|\s+(?:is|are|was|were))\s+the\s+(?P<attribute>" + _PLAIN_WORD + r"(?: " + _PLAIN_WORD +
+    r"){0,2}?)\s+of\s+the\s+(?P<kind>" + _PLAIN_WORD + r"(?: " + _PLAIN_WORD + r")?)\s+(?P<verb>[a-z]+(?:ed|en)|"
+    + _IRREGULAR_PARTICIPLE + r"|used)\s+(?P<preposition>by|in|for|with|at|on|from)\s+(?:the\s+)?(?:" + _QUOTED_TITLE
+    + r"|(?P<name>" + _NAME_OR_CODE + r"))\s*[?.!]?$")
+
+
+def attribute_of_a_verbed_kind(question: str) -> PhraseGraphPattern | None:
+    """'What is the version number of the template used by "How to write a CV"?' as `?u1 | version number | ?u2 ;
+    ?u2 | is a | template ; ?u2 | used by | How to write a CV` (the model keeps the thing and the name, and loses
+    the attribute); None for anything else."""
+    found = _lowered_match(question, _ATTRIBUTE_OF_VERBED_KIND)
+    if found is None or found.group("attribute").split()[0] in _NOT_ATTRIBUTES | _AGGREGATE_WORDS or \
+            _plural(found.group("kind")):
+        return None
+    name = (_quoted_title(found) or "").strip() or _sentence_name(found)
+    return PhraseGraphPattern(triples=(PhraseTriple(ANSWER, found.group("attribute"), "?unknown2"),
+                                       PhraseTriple("?unknown2", TYPE_RELATION, found.group("kind")),
+                                       PhraseTriple("?unknown2", f"{found.group('verb')} {found.group('preposition')}", name)))
 
 
 # "What are the width, height and depth in millimetres of the Coil Inductor Multiplexer?": several attributes of
@@ -1748,9 +1779,11 @@ def most_common_value(question: str) -> PhraseGraphPattern | None:
 # "Which papers have more than seven authors?", "How many departments have at least 5 employees?": things of a
 # kind counted by how many things of theirs they have
 _KIND_WITH_COUNTED_THINGS = re.compile(
-    _COUNTED_OR_LISTED_KIND + r"(?:have|has|had|with)\s+(?P<bound>more\s+than|fewer\s+than|less\s+than|at\s+least|"
+    _COUNTED_OR_LISTED_KIND + r"(?:have|has|had|with|"  # "Which papers investigate more than one research object?"
+    r"(?:investigat|examin|us|analys|analyz)(?:e|es|ed)|stud(?:y|ies|ied)|(?:discuss|address)(?:es|ed)?)\s+"
+    r"(?P<bound>more\s+than|fewer\s+than|less\s+than|at\s+least|"
     r"at\s+most|over|under|exactly)\s+(?P<number>\d+|" + "|".join(sorted(NUMBER_WORDS)) + r")\s+"
-    r"(?P<things>[a-z]+s)\s*[?.!]?$")
+    r"(?P<things>(?:[a-z]+\s+)?[a-z]+s|(?<=one\s)(?:[a-z]+\s+)?[a-z]+)\s*[?.!]?$")
 
 
 def kind_with_counted_things(question: str) -> PhraseGraphPattern | None:
@@ -1772,8 +1805,9 @@ def kind_with_counted_things(question: str) -> PhraseGraphPattern | None:
 # things of a kind's things counted, however many of them each has
 _COUNTED_THINGS_OF_KIND = re.compile(
     r"^how\s+many\s+(?:distinct|different|unique|individual)\s+(?P<things>[a-z]+s)\s+(?:"
-    r"(?:appear|occur|are\s+(?:there|listed|named|mentioned))\s+(?:across|in|among|over|on)\s+(?:all\s+)?(?:the\s+|our\s+)?"
-    r"(?:(?P<qualifier>[A-Z][A-Za-z0-9&-]*)\s+)?(?P<kind>[a-z]+s)|"
+    r"(?:(?:appear|occur|are\s+(?:there|listed|named|mentioned))\s+(?:across|in|among|over|on)|(?:have\s+|has\s+)?contributed\s+to|"
+    r"(?:have\s+)?(?:written|authored)|wrote|authored)\s+(?:all\s+)?(?:the\s+|our\s+)?"
+    r"(?:(?P<qualifier>[A-Z][A-Za-z0-9&-]*)\s+)?(?P<kind>[a-z]+s)(?:\s+in\s+(?:this|the|our)\s+(?:collection|data\s*set|graph|database))?|"
     r"(?:do|did)\s+(?:all\s+)?(?:the\s+|our\s+)?(?:(?P<qualifier_had>[A-Z][A-Za-z0-9&-]*)\s+)?(?P<kind_had>[a-z]+s)\s+"
     r"(?:have|list|name|mention)(?:\s+(?:in\s+total|altogether|overall|together))?)\s*[?.!]?$")
 
@@ -2048,14 +2082,18 @@ _SAME_AS_NAMED = re.compile(
 # "Who works in the same department as Karen Brant?": people, whatever their kind
 _WHO_SAME_AS_NAMED = re.compile(r"^(?P<ask>who)\s+(?:[a-z]+\s+){0,3}?the\s+same\s+(?P<attribute>[a-z]+(?:\s+[a-z]+)?)\s+as\s+"
                                 + _NAMED)
+# "Who works with Yanka Schreiber in the same department?": the name said first
+_WHO_WITH_NAMED_IN_SAME = re.compile(r"^(?P<ask>who)\s+(?:[a-z]+\s+){1,2}?with\s+(?P<name>" + _PROPER_NAME + r")\s+"
+                                     r"(?:in|at|on|from|for)\s+the\s+same\s+(?P<attribute>[a-z]+(?:\s+[a-z]+)?)\s*[?.!]?$")
 _AUXILIARY_VERBS = frozenset({"is", "are", "was", "were", "has", "have", "had", "do", "does", "did"})
 
 
 def same_as_named(question: str) -> PhraseGraphPattern | None:
     """"Which suppliers are in the same country as Neal LLC?" as `?u1 | is a | suppliers ; ?u1 |
     country | ?u2 ; Neal LLC | country | ?u2 :: other Neal LLC` (the model joins the name to the
-    answer directly; "Who works in the same department as X?" without a kind); None for anything else."""
-    who = _lowered_match(question, _WHO_SAME_AS_NAMED)
+    answer directly; "Who works in the same department as X?" without a kind, "Who works with X in the same
+    department?"); None for anything else."""
+    who = _lowered_match(question, _WHO_SAME_AS_NAMED) or _lowered_match(question, _WHO_WITH_NAMED_IN_SAME)
     if who is not None and who.group("attribute").split()[0] not in _NOT_ATTRIBUTES:
         name, attribute = who.group("name"), who.group("attribute")
         return PhraseGraphPattern(triples=(PhraseTriple(ANSWER, attribute, "?unknown2"),
