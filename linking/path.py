@@ -97,6 +97,7 @@ from understanding.repairs import (
     compound_kinds,
     coordinated_names,
     dropped_values,
+    holder_kind_reading,
     kind_relation_reading,
     relation_kind_reading,
     swallowed_values,
@@ -515,11 +516,15 @@ class KgqanPath:
             (kind_relation_reading(understood.pattern, understood.wh_noun), "the reading with the asked noun as the answer's kind"),
             (relation_kind_reading(understood.pattern), "the reading with the asked kind as the relation"))
             if reading is not None and reading not in understood.alternatives[:1] and not understood.unsupported]
+        # ... and, where answers of another kind came, the asked kind as what the things so related hold (not where
+        # nothing came: a value the model cut would hold anything)
+        held = holder_kind_reading(understood.pattern) if not understood.unsupported else None
+        fitting = [*kind_readings, *(((held, "the reading with the asked kind held by the things so related"),) if held else ())]
         # ... when the answers are not of the kind asked for: it answers instead if its answers are, and it fits the
         # graph as well
         asked_kind = understood.answer_type.kind is AnswerKind.RESOURCE and \
             _asks_for_kind(understood.question, understood.answer_type.semantic_type)
-        for reading, what in kind_readings:
+        for reading, what in fitting:
             left = options.max_requests - result.sparql_requests
             if asked_kind and _unfitted(result) and left >= MIN_READING_REQUESTS:
                 result = await self._fitting_reading(understood, reading, result, endpoint,

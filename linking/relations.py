@@ -59,6 +59,9 @@ PARAPHRASES: dict[tuple[str, ...], str] = {
                      ("where",)], "location address locality place"),
     **dict.fromkeys([("email", "address"), ("email", "addresses"), ("e-mail", "address"), ("e-mail", "addresses"),
                      ("mail", "address")], "email"),
+    **dict.fromkeys([("knows", "about"), ("know", "about"), ("specializes", "in"), ("specialize", "in"),
+                     ("specialises", "in"), ("specialise", "in"), ("expert", "on"), ("expert", "in"), ("expert", "for")],
+                    "expertise skill"),
 }
 
 

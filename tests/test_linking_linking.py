@@ -167,6 +167,7 @@ async def test_a_relation_phrase_known_as_a_paraphrase_fits_its_usual_predicate(
     assert paraphrase("reports to") == "manager supervisor" and paraphrase("supplies") is None
     assert paraphrase("delivers") == paraphrase("provided by") == "supplier supplies provider"
     assert paraphrase("reporting directly to") == "manager supervisor"  # an adverb says nothing of the predicate
+    assert paraphrase("knows about") == paraphrase("expert on") == "expertise skill"  # `areaOfExpertise`
     scorer = default_scorer()
     franz = (await EntityLinker(scorer).link_entities("Franz Kornhaeusel", ck25))[0]
     linker = RelationLinker(scorer)

@@ -736,6 +736,22 @@ async def test_a_value_that_names_a_predicate_is_that_yes_no_attribute(path: Kgq
     assert f"<{orkgp}hasEvaluationGuideline>" in result.evidence.sparql and '!= "false"' in result.evidence.sparql
 
 
+async def test_an_asked_kind_the_graph_lacks_is_read_as_what_the_related_things_hold(path: KgqanPath,
+                                                                                     virtuoso) -> None:  # noqa: ANN001
+    """"Which research objects have been evaluated through controlled experiments?": ORKG types no research
+    object; the contributions evaluated so hold them as `researchObject` values."""
+    orkgp = "http://orkg.org/orkg/predicate/"
+    async with open_endpoint(virtuoso, "orkg-path-held-kind", "orkg") as orkg:
+        truth = await orkg.sparql.select(f'SELECT DISTINCT ?o WHERE {{ ?c <{orkgp}evaluationMethod> "Controlled Experiment" ; '
+                                         f'<{orkgp}researchObject> ?o }}')
+        asked = replace(understood("list :: ?u1 | is a | research objects ; ?u1 | evaluated through | controlled experiments",
+                                   AnswerType(AnswerKind.RESOURCE, "research objects")),
+                        question="Which research objects have been evaluated through controlled experiments?")
+        result = await path.answer_readings(asked, orkg, KGQAN_ONLY)
+    assert len(truth.rows) > 1 and {a.value for a in result.answers} == {row["o"].value for row in truth.rows}
+    assert any("held by the things so related" in note for note in result.notes)
+
+
 async def test_things_next_to_the_asked_kind_lead_to_it(path: KgqanPath, virtuoso) -> None:  # noqa: ANN001
     """"In which venues has X published?" reaches X's papers (no venue is related to X directly); each
     paper has one `venue` of class Venue, so the venues are given, with a note."""
