@@ -2334,17 +2334,24 @@ def relation_kind_reading(pattern: PhraseGraphPattern) -> PhraseGraphPattern | N
     to the answer (`?u1 | venue | Accurate Analysis ...`), as LC-QuAD writes "Which river flows through
     X?". The mirror of `kind_relation_reading`, offered as a next reading only: where the graph has the
     kind, the pattern as read is right. None unless the answer has one kind and one relation, to a name."""
+    found = _kind_and_relation(pattern)
+    if found is None:
+        return None
+    kind, related = found
+    named = related.object if related.subject == ANSWER else related.subject
+    if is_unknown(named) or not re.match(r"[\"'‘“A-Z0-9]", named):  # a name, not a word the model cut ("architectural")
+        return None
+    return replace(pattern, triples=(PhraseTriple(ANSWER, kind.object, named),))
+
+
+def _kind_and_relation(pattern: PhraseGraphPattern) -> tuple[PhraseTriple, PhraseTriple] | None:
+    """The answer's one kind and one relation, where a list or count of two triples says nothing else."""
     if pattern.form not in (QuestionForm.LIST, QuestionForm.COUNT) or pattern.comparisons or pattern.ordering \
             or pattern.group or pattern.per or pattern.others or pattern.times or len(pattern.triples) != 2:
         return None
     kinds = [t for t in pattern.triples if t.is_type and t.subject == ANSWER]
     related = [t for t in pattern.triples if not t.is_type and ANSWER in (t.subject, t.object)]
-    if len(kinds) != 1 or len(related) != 1:
-        return None
-    named = related[0].object if related[0].subject == ANSWER else related[0].subject
-    if is_unknown(named) or not re.match(r"[\"'‘“A-Z0-9]", named):  # a name, not a word the model cut ("architectural")
-        return None
-    return replace(pattern, triples=(PhraseTriple(ANSWER, kinds[0].object, named),))
+    return (kinds[0], related[0]) if len(kinds) == 1 and len(related) == 1 else None
 
 
 def holder_kind_reading(pattern: PhraseGraphPattern) -> PhraseGraphPattern | None:
@@ -2354,17 +2361,13 @@ def holder_kind_reading(pattern: PhraseGraphPattern) -> PhraseGraphPattern | Non
     experiments ; ?u2 | research objects | ?u1`: a contribution's researchObject). Offered by the KGQAN path only
     where the best reading's answers are not of the asked kind; None unless the answer has one kind and one
     relation, to a value or name."""
-    if pattern.form not in (QuestionForm.LIST, QuestionForm.COUNT) or pattern.comparisons or pattern.ordering \
-            or pattern.group or pattern.per or pattern.others or pattern.times or len(pattern.triples) != 2:
+    found = _kind_and_relation(pattern)
+    if found is None or is_unknown(found[1].subject if found[1].object == ANSWER else found[1].object):
         return None
-    kinds = [t for t in pattern.triples if t.is_type and t.subject == ANSWER]
-    related = [t for t in pattern.triples if not t.is_type and ANSWER in (t.subject, t.object)]
-    if len(kinds) != 1 or len(related) != 1 or is_unknown(related[0].subject if related[0].object == ANSWER else related[0].object):
-        return None
-    holder = "?unknown2"
-    moved = PhraseTriple(holder if related[0].subject == ANSWER else related[0].subject, related[0].relation,
-                         holder if related[0].object == ANSWER else related[0].object)
-    return replace(pattern, triples=(moved, PhraseTriple(holder, kinds[0].object, ANSWER)))
+    (kind, related), holder = found, "?unknown2"
+    moved = PhraseTriple(holder if related.subject == ANSWER else related.subject, related.relation,
+                         holder if related.object == ANSWER else related.object)
+    return replace(pattern, triples=(moved, PhraseTriple(holder, kind.object, ANSWER)))
 
 
 _GROUP_AGGREGATE = re.compile(
