@@ -1332,12 +1332,11 @@ def kind_verbed_with_value(question: str) -> PhraseGraphPattern | None:
         who = _lowered_match(question, _WHO_USES_A_VALUE)  # "Who knows about capacitors?": whoever does
         if who is None or who.group("value").split()[0] in _NOT_ATTRIBUTES | _COMPARING_WORDS:
             return None
-        relation = f"expert {who.group('on')}" if who.group("expert") else " ".join(_used_relation(who).split())
+        relation = f"expert {who.group('on')}" if who.group("expert") else _used_relation(who)
         return PhraseGraphPattern(triples=(PhraseTriple(ANSWER, relation, who.group("value")),))
     found, asked = read
     if found.re is _USING_A_VALUE:  # "used interviews for evaluation": `?u1 | used for evaluation | interviews`
-        return replace(asked, triples=(*asked.triples, PhraseTriple(ANSWER, " ".join(_used_relation(found).split()),
-                                                                    found.group("value"))))
+        return replace(asked, triples=(*asked.triples, PhraseTriple(ANSWER, _used_relation(found), found.group("value"))))
     preposition = " ".join(found.group("preposition").split())
     return replace(asked, triples=(*asked.triples, PhraseTriple(ANSWER, f"{found.group('verb')} {preposition}",
                                                                 found.group("value"))))
@@ -1345,7 +1344,8 @@ def kind_verbed_with_value(question: str) -> PhraseGraphPattern | None:
 
 def _used_relation(found: re.Match[str]) -> str:
     """The relation a `_USED_VALUE` match states: the verb, and what the value is used for ("used for evaluation")."""
-    return found.group("verb") + (f" {found.group('purpose')} {found.group('what')}" if found.group("what") else "")
+    said = found.group("verb") + (f" {found.group('purpose')} {found.group('what')}" if found.group("what") else "")
+    return " ".join(said.split())
 
 
 def _counted_or_listed(question: str, shape: re.Pattern[str],
