@@ -13,7 +13,7 @@ questions' triples worse and 1 better (a one-off comparison of both readings' tr
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from understanding.answer_types import kind_of_attribute
@@ -111,13 +111,21 @@ def with_numbered_thing(pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """"What phone number was vote 3 made from?" decoded as `?u1 | phone number | ?u2 ; ?u2 | is a | vote 3`:
     a kind with a number is one thing of that kind, named so (`?u1 | phone number | vote 3`), which linking
     finds by its number. Not for the answer itself, nor for an unknown compared, ordered or counted."""
+    return _named_by_its_kind_phrase(pattern, lambda kind: kind if _NUMBERED_KIND.match(kind) else None)
+
+
+def _named_by_its_kind_phrase(pattern: PhraseGraphPattern, name_in: Callable[[str], str | None]) -> PhraseGraphPattern:
+    """The pattern with the first unknown whose one class phrase names one thing (`name_in` gives the name, or
+    None) called by that name, its `is a` triple gone. Not for the answer itself, nor for an unknown compared,
+    ordered, selected or grouped by."""
     held = pattern.held_nodes()
     for typed in pattern.triples:
-        if not typed.is_type or typed.subject == ANSWER or typed.subject in held or not _NUMBERED_KIND.match(typed.object):
+        if not typed.is_type or typed.subject == ANSWER or typed.subject in held:
             continue
-        if sum(1 for t in pattern.triples if t.is_type and t.subject == typed.subject) != 1:
+        name = name_in(typed.object)
+        if name is None or sum(1 for t in pattern.triples if t.is_type and t.subject == typed.subject) != 1:
             continue
-        return _renamed(replace(pattern, triples=tuple(t for t in pattern.triples if t != typed)), typed.subject, typed.object)
+        return _renamed(replace(pattern, triples=tuple(t for t in pattern.triples if t != typed)), typed.subject, name)
     return pattern
 
 
@@ -129,18 +137,14 @@ def with_quoted_thing(question: str, pattern: PhraseGraphPattern) -> PhraseGraph
     document "Customer reviews`: a kind with a quoted name is one thing of that kind, named so (`?u1 | paragraphs
     | Customer reviews`), where the question quotes the name after the kind. Not for the answer itself, nor for an
     unknown compared, ordered or counted (as `with_numbered_thing`)."""
-    held = pattern.held_nodes()
-    for typed in pattern.triples:
-        found = _KIND_AND_QUOTED_NAME.match(typed.object) if typed.is_type else None
-        if found is None or typed.subject == ANSWER or typed.subject in held or not re.search(
-                rf"\b{re.escape(found.group('kind'))}\s+[\"'\u2018\u201c]{re.escape(found.group('name').strip())}[\"'\u2019\u201d]",
-                question):
-            continue
-        if sum(1 for t in pattern.triples if t.is_type and t.subject == typed.subject) != 1:
-            continue
-        return _renamed(replace(pattern, triples=tuple(t for t in pattern.triples if t != typed)), typed.subject,
-                        found.group("name").strip())
-    return pattern
+    def quoted_name(kind: str) -> str | None:
+        found = _KIND_AND_QUOTED_NAME.match(kind)
+        if found is None or not re.search(rf"\b{re.escape(found.group('kind'))}\s+[\"'\u2018\u201c]"
+                                          rf"{re.escape(found.group('name').strip())}[\"'\u2019\u201d]", question):
+            return None
+        return found.group("name").strip()
+
+    return _named_by_its_kind_phrase(pattern, quoted_name)
 
 
 _RELATION_PREPOSITIONS = ("on", "in", "at", "to", "onto", "into", "off", "under")
