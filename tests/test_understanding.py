@@ -1852,6 +1852,7 @@ def test_superlatives_are_read_from_the_question_syntax(question: str, expected:
     ("Who supplies the products of the Production department?",  # "of" a name
      "list :: ?u1 | supplies | ?u2 ; ?u2 | is a | products ; ?u2 | products | Production"),
     ("Which suppliers supply more products than Williamson-Young?", None),  # counts compared
+    ("Which papers did the author Antonio A. Chaves write?", None),  # "did" parsed as the main verb
 ])
 def test_things_a_named_subjects_clause_picks_out_are_read_from_the_syntax(question: str, expected: str | None) -> None:
     """The asked thing's verb reaches things a relative clause with a named subject picks out."""
@@ -3029,6 +3030,26 @@ READER_CASES = [
     ("kind_a_name_relates_to", "How many hardware products is the Component Confabulation service eligible for?",
      "count :: ?u1 | is a | hardware products ; Component Confabulation | eligible for | ?u1"),
     ("kind_a_name_relates_to", "Which department is the product manager of M770-3602005 a member of?", None),
+    ("kind_a_name_relates_to", "Which team did Cam Plante and Doug Acomb both play for?", None),  # two names: below
+    # the asked things are what a name's verb reaches (kind_a_name_verbs)
+    ("kind_a_name_verbs", "Which films did Steven Spielberg direct?",
+     "list :: ?u1 | is a | films ; Steven Spielberg | direct | ?u1"),
+    ("kind_a_name_verbs", "In what tv shows did Jason Carter act?",  # the preposition first
+     "list :: ?u1 | is a | tv shows ; Jason Carter | act in | ?u1"),
+    ("kind_a_name_verbs", "Which team did Cam Plante and Doug Acomb both play for?",  # "both": two names
+     "list :: ?u1 | is a | team ; Cam Plante | play for | ?u1 ; Doug Acomb | play for | ?u1"),
+    ("kind_a_name_verbs", "How many papers did the author Ken Williams write?",  # a role before the name
+     "count :: ?u1 | is a | papers ; Ken Williams | write | ?u1"),
+    ("kind_a_name_verbs", "Which products does Acme Corp have?", None),  # "have" says no relation
+    ("kind_a_name_verbs", "Which products is the Production department responsible for?", None),
+    # the asked things hold a name by a relation, the question word last (name_is_relation_of_kind)
+    ("name_is_relation_of_kind", "Berlin is the capital of which country?",
+     "list :: ?u1 | is a | country ; ?u1 | capital | Berlin"),
+    ("name_is_relation_of_kind", "It is the capital of which country?", None),  # a pronoun is no name
+    # an attribute of things of a kind a name restricts (attribute_the_kind_has)
+    ("attribute_the_kind_has", "What nicknames do the universities in Norton, Massachusetts have?",
+     "list :: ?u1 | nicknames | ?u2 ; ?u2 | is a | universities ; ?u2 | in | Norton, Massachusetts"),
+    ("attribute_the_kind_has", "What products do the suppliers in Germany offer?", None),
     # the asked things that have one of their own (kind_having_own)
     ("kind_having_own", "How many hardware products have a compatible product?",
      "count :: ?u1 | is a | hardware products ; ?u1 | compatible product | ?u2"),

@@ -90,6 +90,7 @@ from understanding.syntax import (
     aggregate_reading,
     attribute_of_a_name,
     attribute_of_a_verbed_kind,
+    attribute_the_kind_has,
     attributes_of_a_name,
     chain_reading,
     clause_object_reading,
@@ -101,6 +102,7 @@ from understanding.syntax import (
     counted_superlative_reading,
     counted_things_of_kind,
     kind_a_name_relates_to,
+    kind_a_name_verbs,
     kind_by_name_verbed,
     kind_compared,
     kind_having_a_thing,
@@ -112,6 +114,7 @@ from understanding.syntax import (
     kind_verbing_name,
     kind_with_counted_things,
     most_common_value,
+    name_is_relation_of_kind,
     named_compared_with_named,
     named_compared_with_value,
     named_having_a_thing,
@@ -143,7 +146,8 @@ _TEXT_READERS = (attribute_of_a_name, attributes_of_a_name, attribute_of_a_verbe
                  named_related_to_named, kind_holding_a_thing, named_holding_a_thing, participle_chain,
                  kind_verbed_with_value, named_having_a_thing,
                  kind_with_counted_things, most_common_value, named_verbed_with_value, counted_things_of_kind,
-                 kind_by_name_verbed)
+                 kind_by_name_verbed, kind_a_name_verbs, name_is_relation_of_kind,
+                 attribute_the_kind_has)
 
 # readers of a grouped question's words without its group ("For each year, how many papers provide a
 # replication package?"), whose readings come before the model's when the model lost their words
@@ -794,6 +798,23 @@ class QuestionParser:
         if relating is not None and not _same_reading(relating, understood.pattern) and \
                 not _says_all(understood.pattern, relating):  # responsible for?"
             return relating, AnswerKind.NUMBER if relating.form is QuestionForm.COUNT else None
+        verbs = kind_a_name_verbs(understood.question)  # "Which films did Steven Spielberg direct?"
+        if verbs is not None and not _same_reading(verbs, understood.pattern):
+            names = set(verbs.entity_phrases())
+            near = {n for t in understood.pattern.triples if ANSWER in t.nodes() for n in t.nodes()}
+            pieces = {n for name in names for n in near if n != name and n in name}  # "A and B" the model split
+            names = {n for n in names if not any(piece in n for piece in pieces)} | pieces
+            said = {t.relation for t in understood.pattern.triples if names & set(t.nodes())}
+            if not names <= near or len(names) > 1 and len(said) > 1:  # the model reached the name through another
+                # unknown, or joined "A and both B", or related them differently
+                return verbs, AnswerKind.NUMBER if verbs.form is QuestionForm.COUNT else None
+            return _NextReading(verbs), None  # the model's relation to the name stands ("Which instruments does X play?")
+        relation_of = name_is_relation_of_kind(understood.question)  # "Berlin is the capital of which country?"
+        if relation_of is not None and not _says_all(understood.pattern, relation_of):
+            return relation_of, None
+        owned = attribute_the_kind_has(understood.question)  # "What nicknames do the universities in X have?"
+        if owned is not None and not _says_all(understood.pattern, owned):
+            return owned, None
         placed = placed_kind_related(understood.question)  # "Which suppliers based in Germany supply products
         if placed is not None and not _says_all(understood.pattern, placed):  # in the Sensor category?"
             return placed, None

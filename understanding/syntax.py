@@ -2138,11 +2138,73 @@ def kind_a_name_relates_to(question: str) -> PhraseGraphPattern | None:
                                                         ANSWER),))
     found = _lowered_match(question, _NAME_RELATES_TO_KIND)
     if found is None or found.group("relation").split()[0] in _NOT_ATTRIBUTES | _COMPARING_WORDS or \
-            found.group("kind").split()[0] in _NOT_KINDS:
+            found.group("kind").split()[0] in _NOT_KINDS or found.group("noun") == "both":  # two names (`kind_a_name_verbs`)
         return None
     return PhraseGraphPattern(form=QuestionForm.COUNT if found.group("ask").lower() == "how many" else QuestionForm.LIST,
                               triples=(PhraseTriple(ANSWER, TYPE_RELATION, found.group("kind")),
                                        PhraseTriple(found.group("name"), found.group("relation"), ANSWER)))
+
+
+# "Which films did Steven Spielberg direct?", "In what tv shows did Jason Carter act?", "For which team did Cam
+# Plante and Doug Acomb both play?": the asked things are what a name's verb reaches, the preposition before
+# the question word or after the verb
+_NAME_VERBS_KIND = re.compile(
+    r"^(?:(?P<before>in|for|at|on|with|from|to|by|into)\s+)?(?P<ask>which|what|how many)\s+(?P<kind>[a-z]+(?: [a-z]+)?)\s+"
+    r"(?:did|does|do)\s+(?:the\s+(?:(?P<role>[a-z]+)\s+)?)?(?P<name>" + _PROPER_NAME + r")\s+(?P<both>both\s+)?"
+    r"(?P<verb>[a-z]+)(?:\s+(?P<after>in|for|at|on|with|from|to|by|into|about))?\s*[?.!]?$")
+_NOT_NAME_VERBS = frozenset({"have", "has", "get", "do", "be", "mean", "look", "like", "say", "think", "cost", "weigh"})
+
+
+def kind_a_name_verbs(question: str) -> PhraseGraphPattern | None:
+    """"Which films did Steven Spielberg direct?" as `?u1 | is a | films ; Steven Spielberg | direct | ?u1`, "For
+    which team did A and B both play?" as `?u1 | is a | team ; A | play for | ?u1 ; B | play for | ?u1` (the
+    preposition joins the verb; "both" makes two names of one; counted after "How many"); None for anything else."""
+    found = _lowered_match(question, _NAME_VERBS_KIND)
+    if found is None or found.group("kind").split()[0] in _NOT_KINDS or found.group("verb") in _NOT_NAME_VERBS | _NOT_ATTRIBUTES \
+            or (found.group("before") and found.group("after")) or _plural_then_word(found.group("kind")):
+        return None
+    relation = " ".join(w for w in (found.group("verb"), found.group("before") or found.group("after")) if w)
+    names = re.split(r",\s*(?:and\s+)?|\s+and\s+", found.group("name")) if found.group("both") else [found.group("name")]
+    return PhraseGraphPattern(form=QuestionForm.COUNT if found.group("ask") == "how many" else QuestionForm.LIST,
+                              triples=(PhraseTriple(ANSWER, TYPE_RELATION, found.group("kind")),
+                                       *(PhraseTriple(name, relation, ANSWER) for name in names)))
+
+
+# "Berlin is the capital of which country?": the asked things hold the name by the relation, the question word last
+_NAME_IS_RELATION_OF_KIND = re.compile(
+    r"^(?:the\s+)?(?P<name>[A-Za-z0-9][\w&.'-]*(?:,? (?:and |& )?[A-Z0-9][\w&.'-]*)*)\s+(?:is|was|are|were)\s+the\s+"
+    r"(?P<relation>[a-z]+(?: [a-z]+)?)\s+(?:of|for|in)\s+(?P<ask>which|what)\s+(?P<kind>[a-z]+(?: [a-z]+)?)\s*[?.!]?$")
+_NOT_NAMES = frozenset({"it", "this", "that", "he", "she", "they", "what", "which", "who", "there", "here"})
+
+
+def name_is_relation_of_kind(question: str) -> PhraseGraphPattern | None:
+    """"Berlin is the capital of which country?" as `?u1 | is a | country ; ?u1 | capital | Berlin`; None
+    for anything else."""
+    found = _NAME_IS_RELATION_OF_KIND.match(question.strip())
+    if found is None or found.group("name").lower() in _NOT_NAMES or found.group("kind").split()[0] in _NOT_KINDS or \
+            found.group("relation").split()[0] in _NOT_ATTRIBUTES | _COMPARING_WORDS:
+        return None
+    return PhraseGraphPattern(triples=(PhraseTriple(ANSWER, TYPE_RELATION, found.group("kind")),
+                                       PhraseTriple(ANSWER, found.group("relation"), found.group("name"))))
+
+
+# "What nicknames do the universities in Norton, Massachusetts have?": an attribute of things of a kind a name restricts
+_ATTRIBUTE_THE_KIND_HAS = re.compile(
+    r"^(?:what|which)\s+(?P<attribute>[a-z]+(?: [a-z]+)?)\s+(?:do|does|did)\s+(?:the\s+|all\s+(?:the\s+)?)?"
+    r"(?P<kind>[a-z]+(?: [a-z]+)?)\s+(?P<link>in|of|from|at|on|by)\s+(?:the\s+)?(?P<name>" + _PROPER_NAME + r")\s+"
+    r"(?:have|has|had)\s*[?.!]?$")
+
+
+def attribute_the_kind_has(question: str) -> PhraseGraphPattern | None:
+    """"What nicknames do the universities in Norton, Massachusetts have?" as `?u1 | nicknames | ?u2 ; ?u2 |
+    is a | universities ; ?u2 | in | Norton, Massachusetts`; None for anything else."""
+    found = _lowered_match(question, _ATTRIBUTE_THE_KIND_HAS)
+    if found is None or found.group("kind").split()[0] in _NOT_KINDS or \
+            found.group("attribute").split()[0] in _NOT_ATTRIBUTES | _COMPARING_WORDS | _NOT_KINDS:
+        return None
+    return PhraseGraphPattern(triples=(PhraseTriple(ANSWER, found.group("attribute"), "?unknown2"),
+                                       PhraseTriple("?unknown2", TYPE_RELATION, found.group("kind")),
+                                       PhraseTriple("?unknown2", found.group("link"), found.group("name"))))
 
 
 # "Which members of the Marketing department are experts in capacitors?", "Which products of Acme Corp are
@@ -2287,7 +2349,7 @@ def clause_object_reading(doc: Any) -> PhraseGraphPattern | None:
 def _read_clause_object(doc: Any) -> PhraseGraphPattern | None:
     """`clause_object_reading`, raising `_Unreadable` from deep in the parse."""
     roots = [t for t in doc if t.dep_ == "ROOT"]
-    if len(roots) != 1 or not _plain(doc) or roots[0].pos_ != "VERB" or roots[0].lemma_ in ("be", "have") or \
+    if len(roots) != 1 or not _plain(doc) or roots[0].pos_ != "VERB" or roots[0].lemma_ in ("be", "have", "do") or \
             stated_ordering(doc.text) is not None:  # a superlative is the superlative readers'
         return None
     verb = roots[0]
