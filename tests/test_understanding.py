@@ -1354,7 +1354,8 @@ def test_stated_operators_in_english() -> None:
              ("artists at most 23 years old", "23"): "<=", ("volcanos that erupted since 2000", "2000"): ">=",
              ("products with 2 or more parts", "2"): ">=", ("people 25 years or older", "25"): ">=",
              ("more than two official languages", "two"): ">", ("founded in 1990", "1990"): None,
-             ("between 3 and 5 rooms", "3"): None, ("older than 40", "41"): None}
+             ("between 3 and 5 rooms", "3"): None, ("older than 40", "41"): None,
+             ("cities with exactly two airports", "two"): "="}
     for (question, value), operator in cases.items():
         assert stated_operator(question, value) == operator, question
 
@@ -1515,6 +1516,11 @@ def test_a_compared_number_the_pattern_left_out_filters_its_dangling_unknown() -
     companies = PhraseGraphPattern.from_text("list :: ?u1 | is a | record companies")
     assert with_stated_comparison("Which record companies have more than one orchestra?", companies).to_text() == \
         "list :: ?u1 | is a | record companies ; ?u1 | orchestra | ?u2 :: filter count ?u2 > one"
+    gymnasts = PhraseGraphPattern.from_text("list :: ?u1 | hometowns | ?u2 ; ?u2 | is a | gymnasts")  # the bound after
+    assert with_stated_comparison("Give the hometowns from which two or more gymnasts are from.", gymnasts).to_text() == \
+        "list :: ?u1 | hometowns | ?u2 ; ?u2 | is a | gymnasts :: filter count ?u2 >= two"
+    friend = PhraseGraphPattern.from_text("list :: ?u1 | names | ?u2")  # "exactly one friend" counts, no value filter
+    assert with_stated_comparison("What are the names of everybody who has exactly one friend?", friend) == friend
     expertise = PhraseGraphPattern.from_text("list :: ?u1 | employees | ?u2 ; ?u2 | is a | expertise")
     assert with_stated_comparison("Which employees have more than one area of expertise?", expertise) == expertise
 
@@ -3523,6 +3529,8 @@ def test_the_parser_puts_a_named_subjects_clause_back() -> None:
     ("Has anyone an email?", "Has anyone an email?"),  # no name after the verb
     ("Has M. Yuan published in IEEE Access?", "Has M. Yuan published in IEEE Access?"),  # a perfect tense
     ("Which suppliers have 2 or more products?", "Which suppliers have at least 2 products?"),  # the bound after
+    ("Which departments have two or more members?", "Which departments have at least two members?"),  # a number word
+    ("Who wrote 'Codes for Five or Fewer Receivers'?", "Who wrote 'Codes for Five or Fewer Receivers'?"),  # a title's
     ("Show the hardware with a weight of 19 gram or more", "Show the hardware with a weight of at least 19 gram"),
     ("What is the email from the manager of the department Engineering?",  # an attribute "from" its holder
      "What is the email of the manager of the department Engineering?"),

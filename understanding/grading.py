@@ -202,7 +202,7 @@ def stated_operator(question: str, value: str) -> str | None:
         return None
     text, found = located
     before = " ".join(re.findall(r"[a-z]+", text[:found.start()])[-3:])
-    for phrase, operator in _BEFORE:
+    for phrase, operator in (*_BEFORE, ("exactly", "=")):  # "with exactly two airports"
         if before == phrase or before.endswith(" " + phrase):
             return operator
     after = re.findall(r"[a-z]+", text[found.end():])[:3]

@@ -1274,7 +1274,7 @@ def with_stated_comparison(question: str, pattern: PhraseGraphPattern) -> Phrase
     degree = node_degrees(pattern.triples)
     busy = modified | {t.subject for t in pattern.triples if t.is_type} | {ANSWER}
     dangling = [n for n, d in degree.items() if is_unknown(n) and d == 1 and n not in busy]
-    if len(dangling) != 1:
+    if len(dangling) != 1 or operator == "=" and noun is not None:  # "exactly one friend" counts friends
         return pattern
     return replace(pattern, comparisons=(*pattern.comparisons, Comparison(dangling[0], operator, value)))
 
@@ -1335,7 +1335,8 @@ def with_stated_range(question: str, pattern: PhraseGraphPattern) -> PhraseGraph
 
 _MOST_NOUN = re.compile(r"\b(most|fewest|least)\s+((?:[a-z]+\s+){0,2}[a-z]+s)\b(?!\s+(?:than|as)\b)")
 _OCCASIONS = frozenset({"times", "occasions"})  # "nominated the greatest number of times": how often, no kind
-_PLURAL_AFTER_VALUE = re.compile(r"^\s*((?:[a-z]+\s+){0,2}?[a-z]+s)\b")
+_PLURAL_AFTER_VALUE = re.compile(r"^\s*(?:(?:or|and)\s+(?:more|fewer|less|above|over|below|under)\s+)?"  # "two or more
+                                 r"((?:[a-z]+\s+){0,2}?[a-z]+s)\b")  # gymnasts"
 _NOUN_AFTER_VALUE = re.compile(r"^\s*([a-z]+)\b(?!\s+(?:of|or|and)\b)")
 
 

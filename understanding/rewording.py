@@ -446,8 +446,9 @@ _VERB_FIRST = re.compile(r"^\s*(?P<verb>sits|costs|weighs|belongs|works|lives|co
                          r"(?P<subject>(?:the\s+)?(?:[a-z]+\s+){0,2}?(?-i:[A-Z0-9][\w&.'-]*(?:,?\s+(?:and\s+)?[A-Z0-9][\w&.'-]*)*))"
                          r"\s+(?P<rest>[^?]+?)\s*\?\s*$", re.IGNORECASE)
 _VERB_BASE = {"has": "have", "supplies": "supply", "lies": "lie"}
-# "a weight of 19 gram or more": the bound said after the value
-_OR_MORE = re.compile(r"\b(?P<value>\d[\d,.]*(?:\s*[A-Za-z]+)?)\s+or\s+(?P<way>more|above|higher|greater|over|less|fewer|"
+# "a weight of 19 gram or more", "two or more members": the bound said after the value
+_OR_MORE = re.compile(r"\b(?P<value>(?:\d[\d,.]*|(?-i:two|three|four|five|six|seven|eight|nine|ten)(?=\s+or\s+(?:more|fewer|less)\b))"
+                      r"(?:\s*[A-Za-z]+)?)\s+or\s+(?P<way>more|above|higher|greater|over|less|fewer|"
                       r"below|lower|under)\b", re.IGNORECASE)
 # "the email from the manager of ...": an attribute "from" its holder, as German says it ("von")
 _ATTRIBUTE_FROM = re.compile(r"\b(?P<attribute>e-?mail(?: address)?|phone(?: number)?|address|price|salary)\s+from\s+(?=the\b)",
