@@ -3530,6 +3530,9 @@ def test_the_parser_puts_a_named_subjects_clause_back() -> None:
     ("Has M. Yuan published in IEEE Access?", "Has M. Yuan published in IEEE Access?"),  # a perfect tense
     ("Which suppliers have 2 or more products?", "Which suppliers have at least 2 products?"),  # the bound after
     ("Which departments have two or more members?", "Which departments have at least two members?"),  # a number word
+    ("Find all details for each swimmer.", "Find all information about each swimmer."),  # a row: the things
+    ("return all columns of the albums from 2012.", "Return all information about the albums from 2012."),
+    ("What are the details of the organisation Sponsor?", "What are the details of the organisation Sponsor?"),
     ("Who wrote 'Codes for Five or Fewer Receivers'?", "Who wrote 'Codes for Five or Fewer Receivers'?"),  # a title's
     ("Show the hardware with a weight of 19 gram or more", "Show the hardware with a weight of at least 19 gram"),
     ("What is the email from the manager of the department Engineering?",  # an attribute "from" its holder

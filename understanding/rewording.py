@@ -450,6 +450,8 @@ _VERB_BASE = {"has": "have", "supplies": "supply", "lies": "lie"}
 _OR_MORE = re.compile(r"\b(?P<value>(?:\d[\d,.]*|(?-i:two|three|four|five|six|seven|eight|nine|ten)(?=\s+or\s+(?:more|fewer|less)\b))"
                       r"(?:\s*[A-Za-z]+)?)\s+or\s+(?P<way>more|above|higher|greater|over|less|fewer|"
                       r"below|lower|under)\b", re.IGNORECASE)
+# "all columns of the albums", "all details for each swimmer": a table's row, said of the things themselves
+_ALL_COLUMNS = re.compile(r"\ball\s+(?:the\s+)?(?:columns|details|fields|data)\s+(?:of|for|about|from|on)\b", re.IGNORECASE)
 # "the email from the manager of ...": an attribute "from" its holder, as German says it ("von")
 _ATTRIBUTE_FROM = re.compile(r"\b(?P<attribute>e-?mail(?: address)?|phone(?: number)?|address|price|salary)\s+from\s+(?=the\b)",
                              re.IGNORECASE)
@@ -572,11 +574,13 @@ def asked_plainly(question: str) -> str:
     "Are there X? Which ones?" as "Which X?", a bare noun phrase ("suppliers from brazil") as "Give me the
     suppliers from brazil.", "whats" as "what is", a yes/no question with its verb
     first ("Sits the supplier X in Germany?") as "Does the supplier X sit in Germany?", "19 gram or
-    more" as "at least 19 gram", and "the email from the manager" as "the email of the manager"."""
+    more" as "at least 19 gram", "the email from the manager" as "the email of the manager", and "all columns
+    of" or "all details for" the things as "all information about" them."""
     question = _UNMARKED_IS.sub(lambda found: found.group(1) + " is", question)
     question = _asked_with_does(question)
     question = _ATTRIBUTE_FROM.sub(lambda found: found.group("attribute") + " of ", question)
     question = _OR_MORE.sub(_bound_first, question)
+    question = _ALL_COLUMNS.sub("all information about", question)
     question = _GREETING.sub("", question)
     question = _POLITE_END.sub("", question)
     if (may := _MAY_I_HAVE.match(question)) is not None:
