@@ -3964,6 +3964,34 @@ def test_restricted_things_compared_last_are_asked_apart(question: str, restrict
     assert (found.restricted, found.compared) == (restricted, compared) if restricted else found is None
 
 
+@pytest.mark.parametrize(("question", "first", "second"), [
+    ("Which papers followed an evaluation guideline and also provide a replication package?",
+     "Which papers followed an evaluation guideline?", "Which papers provide a replication package?"),
+    ("Which papers that discuss construct validity also reference a guideline?",  # a clause, then "also"
+     "Which papers discuss construct validity?", "Which papers reference a guideline?"),
+    ("Which products are cheap and also light?", "Which products are cheap?", "Which products are light?"),  # the copula
+    ("How many hardware products are supplied by Acme and also located in Spain?",
+     "How many hardware products are supplied by Acme?", "How many hardware products are located in Spain?"),
+    ("Which papers use a case study and provide a replication package?", None, None),  # no "also": left to the model
+    ("Is there any paper that used grounded theory and also provides a replication package?", None, None),
+])
+def test_two_conditions_said_with_also_are_asked_apart(question: str, first: str | None, second: str | None) -> None:
+    from understanding.rewording import conjoined_conditions
+
+    found = conjoined_conditions(question)
+    assert (found.restricted, found.compared) == (first, second) if first else found is None
+
+
+def test_two_conditions_read_apart_are_joined_without_a_comparison() -> None:
+    from understanding.repairs import with_comparison_of
+
+    followed = PhraseGraphPattern.from_text("list :: ?u1 | is a | papers ; ?u1 | followed | evaluation guideline")
+    provide = PhraseGraphPattern.from_text("list :: ?u1 | is a | papers ; ?u1 | provide | ?u2 ; ?u2 | is a | package")
+    assert with_comparison_of(followed, provide) is None  # a comparison is needed unless said otherwise
+    assert with_comparison_of(followed, provide, compares=False).to_text() == (
+        "list :: ?u1 | is a | papers ; ?u1 | followed | evaluation guideline ; ?u1 | provide | ?u2 ; ?u2 | is a | package")
+
+
 def test_a_comparison_read_apart_joins_the_restricted_things() -> None:
     from understanding.repairs import with_comparison_of
 

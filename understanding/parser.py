@@ -79,6 +79,7 @@ from understanding.rewording import (
     by_name,
     companion_clause,
     compared_tail,
+    conjoined_conditions,
     named_clause,
     owned_tail,
     quantity_weighted,
@@ -393,7 +394,8 @@ class QuestionParser:
         things and as the kind with the comparison, and the two put together (`understanding.rewording.compared_tail`):
         first where the model's reading of the whole lost a name of the restriction (or, the comparison said
         first, a word of its relations), next otherwise."""
-        found = {i: tail for i, text in enumerate(texts) if (tail := compared_tail(text)) is not None}
+        found = {i: tail for i, text in enumerate(texts)
+                 if (tail := compared_tail(text) or conjoined_conditions(text)) is not None}
         if not found:
             return results
         parts = self._understand_clauses([q for tail in found.values() for q in (tail.restricted, tail.compared)])
@@ -401,13 +403,16 @@ class QuestionParser:
             restricted, compared = parts[2 * n], parts[2 * n + 1]
             if restricted.source != "model" or compared.source != "model" or restricted.unsupported or compared.unsupported:
                 continue
-            merged = with_comparison_of(restricted.pattern, compared.pattern)
+            merged = with_comparison_of(restricted.pattern, compared.pattern, compares=not found[i].conjoined)
             asked = results[i]
             if merged is None or merged == asked.pattern:
                 continue
             kept = _said_words(asked.pattern) | {w for c in asked.pattern.comparisons for w in str(c.value).lower().split()}
             named = {w for t in restricted.pattern.triples if not t.is_type for n in t.nodes() if not is_unknown(n)
                      for w in n.lower().split()}
+            if found[i].conjoined:  # first where the model's reading of the whole lost a word either part says
+                named = {w for part in (restricted.pattern, compared.pattern) for t in part.triples if not t.is_type
+                         for phrase in (t.relation, *t.nodes()) if not is_unknown(phrase) for w in phrase.lower().split()}
             if found[i].said_first:  # the model's reading kept the comparison said first and lost what follows
                 named |= {w for t in restricted.pattern.triples if not t.is_type for w in t.relation.lower().split()}
                 if any(re.match(r"\d+\s+[a-z]", n) for n in asked.pattern.nodes()):  # or glued it to the number

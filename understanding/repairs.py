@@ -2785,12 +2785,14 @@ def measured_things(listing: PhraseGraphPattern, form: QuestionForm, attribute: 
     return _renumbered(measured, order, 1)  # numbered as they come, the measured things second
 
 
-def with_comparison_of(restricted: PhraseGraphPattern, compared: PhraseGraphPattern) -> PhraseGraphPattern | None:
+def with_comparison_of(restricted: PhraseGraphPattern, compared: PhraseGraphPattern, *,
+                       compares: bool = True) -> PhraseGraphPattern | None:
     """The reading of restricted things with the comparison another reading puts on the same things ("Which
     hardware products whose product manager belongs to Engineering?" and "Which hardware products cost
     more than 5.90 euros?"): the second's relations and comparisons on the answer added to the first, its
-    other unknowns renamed apart. None where either reading ranks, or the second compares nothing."""
-    if restricted.ordering is not None or compared.ordering is not None or not compared.comparisons or \
+    other unknowns renamed apart. None where either reading ranks, or the second compares nothing (unless not
+    `compares`: any second condition, "... and also provide a replication package")."""
+    if restricted.ordering is not None or compared.ordering is not None or compares and not compared.comparisons or \
             restricted.form not in (QuestionForm.LIST, QuestionForm.COUNT) or \
             compared.form not in (QuestionForm.LIST, QuestionForm.COUNT):
         return None

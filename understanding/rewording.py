@@ -1256,6 +1256,7 @@ class ComparedTail:
     restricted: str
     compared: str
     said_first: bool = False  # "Which papers published before 2019 provide a replication package?"
+    conjoined: bool = False  # two conditions of any sort (`conjoined_conditions`), no comparison needed
 
 
 # how a question asking for things read apart starts ("Which papers", "How many of the papers", "List all the papers")
@@ -1319,6 +1320,36 @@ def compared_tail(question: str) -> ComparedTail | None:
     tail = re.sub(r"^(?:that|which|and)\s+", "", found.group("tail"))
     wh = _counted_or_which(ask)
     return ComparedTail(f"{wh} {found.group('kind')} {found.group('clause')}?", f"{wh} {found.group('kind')} {tail}?")
+
+
+# "Which papers followed an evaluation guideline and also provide a replication package?", "Which papers that discuss
+# construct validity also reference a guideline?": two conditions on the things, the second said with "also"
+_CONJOINED = (
+    re.compile(_ASKED_THINGS + r"(?P<kind>[a-z]+(?:\s+(?!(?:that|which|who|are|is|were|was|have|has)\b)[a-z]+)?)\s+"
+               r"(?P<first>(?!(?:that|which|who)\b)[a-z][^?]*?)\s+(?:and|but)\s+also\s+(?P<second>[a-z][^?]*?)\s*[?.!]?$"),
+    re.compile(_ASKED_THINGS + r"(?P<kind>[a-z]+(?:\s+(?!(?:that|which|who)\b)[a-z]+)?)\s+(?:that|which|who)\s+"
+               r"(?P<first>[a-z][^?]*?)\s+(?:and\s+)?also\s+(?P<second>[a-z][^?]*?)\s*[?.!]?$"),
+)
+
+
+def conjoined_conditions(question: str) -> ComparedTail | None:
+    """Two conditions on the asked things, the second said with "also" ("Which suppliers are based in Germany
+    and also supply sensors?"), asked apart ("Which suppliers are based in Germany?", "Which suppliers supply
+    sensors?"): the model keeps one of them in the whole question. None for another shape."""
+    for shape in _CONJOINED:
+        found = shape.match(question.strip())
+        if found is None or re.match(r"(?:are|is|were|was|have|has|do|does)$", found.group("first")):
+            continue
+        kind, first, second = found.group("kind"), found.group("first"), found.group("second")
+        words = kind.split()
+        if len(words) == 2 and len(words[0]) > 3 and words[0].endswith("s"):  # "papers followed": a plural ends the kind
+            kind, first = words[0], f"{words[1]} {first}"
+        copula = re.match(r"(?:are|is|were|was)\b", first)
+        if copula and (" " not in second or re.match(r"(?:[a-z]+ed|not)\b", second)):  # "are cheap and also light"
+            second = f"{copula.group()} {second}"
+        wh = _counted_or_which(found.group("ask"))
+        return ComparedTail(f"{wh} {kind} {first}?", f"{wh} {kind} {second}?", conjoined=True)
+    return None
 
 
 # The spread of a value: "the difference between the most and the least expensive product in each category",
