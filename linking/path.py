@@ -27,6 +27,7 @@ from gateway.errors import GatewayError, RequestBudgetSpent, SparqlError
 from gateway.models import XSD, Answer, AnswerStatus, PathResult
 from gateway.qa import AskOptions
 from gateway.sparql import SelectResult, Term, counting_requests, sharing_results, term_to_sparql
+from gateway.textsearch import RDFS_LABEL
 from linking.affinity import AffinityScorer, default_scorer
 from linking.entities import (
     RDF_TYPE,
@@ -544,7 +545,33 @@ class KgqanPath:
         if linked_through is not None and not _said_yes(result) and left >= MIN_READING_REQUESTS:
             result = await self._yes_through_one(replace(understood, pattern=linked_through, alternatives=()), result,
                                                  endpoint, replace(options, max_requests=left))
+        left = options.max_requests - result.sparql_requests
+        record = role_record_reading(understood.pattern)
+        if record is not None and result.answers and not _said_yes(result) and left >= MIN_READING_REQUESTS:
+            result = await self._yes_as_a_record(replace(understood, pattern=record, alternatives=()), result,
+                                                 endpoint, replace(options, max_requests=left))
         return _counted_nothing(result) if not result.answers else result
+
+    async def _yes_as_a_record(self, understood: UnderstoodQuestion, first: PathResult, endpoint: Endpoint,
+                               options: AskOptions) -> PathResult:
+        """"Is Teodor Salparov a poker player?" said no by his classes, on a graph where a poker player is a
+        record of its own that refers to the person (a table's row): yes where a thing of the kind refers to
+        him and things of the kind have no labels (records, not things in their own right: "Is Berlin a
+        country?" is not answered by a country whose capital Berlin is). One request more."""
+        second = await self.answer_understood(understood, endpoint, options)
+        sparql = second.evidence.sparql if isinstance(second.evidence, KgqanEvidence) else None
+        typed = _RECORD_TYPED.search(sparql or "")
+        if not _said_yes(second) or typed is None or not _RECORD_REFERS.search(sparql or ""):
+            return _kept(first, second, None)
+        try:
+            labelled = await endpoint.sparql.ask(f"ASK {{ ?r <{RDF_TYPE}> <{typed.group(1)}> ; <{RDFS_LABEL}> ?l }}")
+        except GatewayError:
+            return _kept(first, second, None)
+        second.sparql_requests += 1
+        if labelled:
+            return _kept(first, second, None)
+        return _taken(first, second, f"not of the class itself; a {understood.pattern.triples[0].object} record "
+                                     "refers to it")
 
     async def _yes_through_one(self, understood: UnderstoodQuestion, first: PathResult, endpoint: Endpoint,
                                options: AskOptions) -> PathResult:
@@ -1682,6 +1709,23 @@ def linked_through_one(pattern: PhraseGraphPattern) -> PhraseGraphPattern | None
         return None
     return replace(pattern, triples=(PhraseTriple(triple.subject, triple.relation, ANSWER),
                                      PhraseTriple(ANSWER, triple.relation, triple.object)))
+
+
+def role_record_reading(pattern: PhraseGraphPattern) -> PhraseGraphPattern | None:
+    """A yes/no pattern of a named thing's class (`Teodor Salparov | is a | poker player`), read as a record of
+    the class that refers to the thing (`?u1 | is a | poker player ; ?u1 | poker player | Teodor Salparov`); else None."""
+    if pattern.form is not QuestionForm.BOOLEAN or pattern.comparisons or len(pattern.triples) != 1:
+        return None
+    triple = pattern.triples[0]
+    if not triple.is_type or is_unknown(triple.subject) or is_unknown(triple.object):
+        return None
+    return replace(pattern, triples=(PhraseTriple(ANSWER, TYPE_RELATION, triple.object),
+                                     PhraseTriple(ANSWER, triple.object, triple.subject)))
+
+
+# a record's class and its reference to a named thing, in the SPARQL of `role_record_reading`
+_RECORD_TYPED = re.compile(rf"\?unknown1 <{re.escape(RDF_TYPE)}> <([^>]+)>")
+_RECORD_REFERS = re.compile(rf"\?unknown1 <(?!{re.escape(RDF_TYPE)}>)[^>]+> <[^>]+>")
 
 
 def _joined_by_one_predicate(result: PathResult) -> bool:

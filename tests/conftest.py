@@ -64,8 +64,9 @@ def virtuoso() -> Iterator[VirtuosoEngine]:
 
 @pytest.fixture(scope="session")
 def oxigraph() -> Iterator[OxigraphEngine]:
-    """A live Oxigraph server with the same graphs as the Virtuoso fixture, and two more Spider graphs
-    (shops that store their number of products; area codes whose states are stored as postal codes)."""
+    """A live Oxigraph server with the same graphs as the Virtuoso fixture, and three more Spider graphs
+    (shops that store their number of products; area codes whose states are stored as postal codes; poker
+    players as records that refer to people)."""
     _need_data()
     engine = OxigraphEngine()
     engine.start()
@@ -75,6 +76,7 @@ def oxigraph() -> Iterator[OxigraphEngine]:
         engine.load(SPIDER / "concert_singer.ttl", "concert_singer")
         engine.load(SPIDER / "employee_hire_evaluation.ttl", "employee_hire_evaluation")
         engine.load(SPIDER / "voter_1.ttl", "voter_1")
+        engine.load(SPIDER / "poker_player.ttl", "poker_player")
         yield engine
     finally:
         engine.stop()

@@ -22,6 +22,7 @@ from linking.path import (
     _drops_a_name_asked_about,
     _named_tail,
     linked_through_one,
+    role_record_reading,
     with_counted_kind_reading,
     with_demonym_kinds,
 )
@@ -1315,6 +1316,35 @@ async def test_a_yes_no_question_is_answered_through_one_thing_between_two_names
                                    AnswerType(AnswerKind.BOOLEAN), "model")
         result = await path.answer_readings(asked, ck25, KGQAN_ONLY)
         assert [a.value for a in result.answers] == [expected], (place, result.notes)
+
+
+@pytest.fixture(scope="module")
+async def poker(oxigraph) -> AsyncIterator[Endpoint]:  # noqa: ANN001
+    async with open_endpoint(oxigraph, "poker-path", "poker_player") as endpoint:
+        yield endpoint
+
+
+async def test_a_yes_no_class_question_is_answered_by_a_record_that_refers_to_the_thing(path: KgqanPath,
+                                                                                      poker: Endpoint) -> None:
+    """"Is X a poker player?" where a poker player is an unlabelled record referring to a person (a table's
+    row): yes for a person such a record refers to, no for one no record refers to."""
+    assert role_record_reading(PhraseGraphPattern.from_text("boolean :: A | is a | poker player")).to_text() == \
+        "boolean :: ?u1 | is a | poker player ; ?u1 | poker player | A"
+    assert role_record_reading(PhraseGraphPattern.from_text("boolean :: A | supplier | B")) is None
+    people = "http://valuenet/ontop/people#name"
+    truth = await poker.sparql.select(
+        f"SELECT ?name (BOUND(?r) AS ?plays) WHERE {{ ?p <{people}> ?name OPTIONAL {{ ?r a <http://valuenet/ontop/poker_player> ; "
+        f"?link ?p }} }} ORDER BY ?name")
+    playing = next(r["name"].value for r in truth.rows if r["plays"].value == "true")
+    others = [r["name"].value for r in truth.rows if r["plays"].value == "false"
+              and r["name"].value not in {o["name"].value for o in truth.rows if o["plays"].value == "true"}]
+    assert others, "the graph has people who play no poker"
+    for name, expected in ((playing, "true"), (others[0], "false")):
+        asked = UnderstoodQuestion(f"Is {name} a poker player?",
+                                   PhraseGraphPattern.from_text(f"boolean :: {name} | is a | poker player"),
+                                   AnswerType(AnswerKind.BOOLEAN), "model")
+        result = await path.answer_readings(asked, poker, KGQAN_ONLY)
+        assert [a.value for a in result.answers] == [expected], (name, result.notes)
 
 
 async def test_an_unknown_next_to_a_name_is_looked_around_where_its_phrase_leads(path: KgqanPath, ck25: Endpoint) -> None:
