@@ -2867,6 +2867,8 @@ READER_CASES = [
     ("attribute_of_a_name", "What is the price of the hardware product J785-9314350?",
      "list :: ?u1 | price | J785-9314350"),
     ("attribute_of_a_name", "What's the email address of Karen Brant?", "list :: ?u1 | email address | Karen Brant"),
+    ("attribute_of_a_name", 'What is the research object of the paper "Exploring Web Search Engines"?',  # a title
+     "list :: ?u1 | research object | Exploring Web Search Engines"),
     ("attribute_of_a_name", "What are the names of the singers of France?", None),  # the name qualifies many
     ("attribute_of_a_name", "What is the phone number of the manager of Liese Adam?", None),  # a chain
     ("attribute_of_a_name", "What is the average price of the services in EUR?", None),  # an aggregate
@@ -2885,6 +2887,8 @@ READER_CASES = [
     ("kind_having_a_thing", "Which papers provide more details?", None),
     ("kind_having_a_thing", "Which papers come with a replication package?",
      "list :: ?u1 | is a | papers ; ?u1 | come with replication package | ?u2 :: filter ?u2 != false"),
+    ("kind_verbed_with_value", "How many papers rely on a technical experiment for evaluation?",  # "rely on" uses
+     "count :: ?u1 | is a | papers ; ?u1 | rely on for evaluation | technical experiment"),
     ("kind_verbed_with_value", "Which papers were evaluated with a case study?",
      "list :: ?u1 | is a | papers ; ?u1 | evaluated with | case study"),
     ("kind_verbed_with_value", "How many papers evaluated their work with a case study?",  # said actively
@@ -2935,6 +2939,8 @@ READER_CASES = [
     ("most_common_value", "What is the most expensive product?", None),
     ("counted_things_of_kind", "How many distinct authors appear across all papers?",  # the relation's things counted
      "count :: ?u2 | is a | papers ; ?u2 | authors | ?u1"),
+    ("counted_things_of_kind", "How many different research objects are investigated across all papers?",  # a participle
+     "count :: ?u2 | is a | papers ; ?u2 | research objects | ?u1"),
     ("counted_things_of_kind", "How many different authors do the ECSA papers have?",
      "count :: ?u2 | is a | papers ; ?u2 | papers | ECSA ; ?u2 | authors | ?u1"),
     ("counted_things_of_kind", "How many authors do the papers have?", None),  # per paper, or all: not said
@@ -4002,6 +4008,17 @@ def test_a_comparison_read_apart_joins_the_restricted_things() -> None:
         "list :: ?u1 | is a | hardware products ; ?u1 | product manager | ?u2 ; ?u2 | belongs to | Engineering ; "
         "?u1 | cost | ?u3 :: filter ?u3 > 5.90")
     assert with_comparison_of(restricted, restricted) is None  # nothing compared
+
+
+def test_an_attribute_the_model_read_as_the_answers_class_is_the_attribute() -> None:
+    class AsClass:  # 'the research object of "X"' read as things of the class "research object"
+        def predict(self, questions: list[str]) -> list[ModelOutput]:
+            return [ModelOutput("list :: ?u1 | is a | research object ; ?u1 | of | Exploring Web Search Engines",
+                                AnswerKind.RESOURCE, 0.9) for _ in questions]
+
+    [understood] = QuestionParser(AsClass()).parse_sync(
+        ['What is the research object of the paper "Exploring Web Search Engines"?'])
+    assert understood.pattern.to_text() == "list :: ?u1 | research object | Exploring Web Search Engines"
 
 
 def test_what_the_things_of_asked_values_have_is_not_read_apart() -> None:

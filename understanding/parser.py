@@ -762,8 +762,9 @@ class QuestionParser:
         if place is not None:  # (the model's reading, where it is this one, stands against the readers below)
             return None if _same_reading(place, understood.pattern) else (place, None)
         attribute = attribute_of_a_name(understood.question)  # "What is the price of the hardware product X?"
-        if attribute is not None and (not _says_all(understood.pattern, attribute) or _splits_a_name(understood.pattern, attribute)):
-            return attribute, None
+        if attribute is not None and (not _says_all(understood.pattern, attribute) or _splits_a_name(understood.pattern, attribute)
+                                      or answer_class(understood.pattern) == attribute.triples[0].relation):  # the
+            return attribute, None  # attribute read as the answer's class ("the research object of 'X'")
         verbed = attribute_of_a_verbed_kind(understood.question)  # "What is the version of the template used by X?"
         if verbed is not None and not _says_all(understood.pattern, verbed):
             return verbed, None

@@ -1290,7 +1290,7 @@ _ACTIVELY_VERBED_WITH_VALUE = re.compile(
 _USED_VALUE = (r"\s+(?:an?\s+|the\s+)?(?P<value>[a-z][a-z-]*(?: (?!(?:and|or|but|in|of|for|with|from|on|at|by|to|about|as)\b)"
                r"[a-z][a-z-]*){0,3})(?:\s+(?P<purpose>for|as)\s+(?:an?\s+|the\s+|their\s+|its\s+)?(?P<what>[a-z]+(?: [a-z]+){0,2}))?"
                r"\s*[?.!]?$")
-_USING_VERBS = (r"uses?|used|appl(?:y|ies|ied)|(?:employ|adopt|follow|conduct|perform)(?:s|ed)?|"
+_USING_VERBS = (r"uses?|used|appl(?:y|ies|ied)|(?:employ|adopt|follow|conduct|perform)(?:s|ed)?|rel(?:y|ies|ied)\s+on|"
                 r"stud(?:y|ies|ied)|(?:investigat|examin|explor|analys|analyz)(?:e|es|ed)|(?:discuss|address)(?:es|ed)?|"
                 r"knows?\s+about|(?:specialis|specializ)(?:e|es)\s+in")  # "Who knows about capacitors?": a field of expertise
 _USING_A_VALUE = re.compile(_COUNTED_OR_LISTED_KIND + r"(?P<verb>" + _USING_VERBS + r")" + _USED_VALUE)
@@ -1422,8 +1422,8 @@ def place_of_a_name(question: str) -> PhraseGraphPattern | None:
 _PLAIN_WORD = r"(?!(?:of|in|and|or|for|with|by|from|to|at|on|per|whose|which|that|who|is|are|was|were)\b)[a-z]+"
 _ATTRIBUTE_OF_NAME = re.compile(
     r"^(?:what|who)(?:'s|\s+(?:is|are|was|were))\s+the\s+(?P<attribute>" + _PLAIN_WORD + r"(?: " + _PLAIN_WORD +
-    r"){0,2}?)\s+of\s+(?:the\s+)?(?P<kind>" + _PLAIN_WORD + r"(?: " + _PLAIN_WORD + r")?\s+)?(?P<name>" + _NAME_OR_CODE +
-    r")\s*[?.!]?$")
+    r"){0,2}?)\s+of\s+(?:the\s+)?(?P<kind>" + _PLAIN_WORD + r"(?: " + _PLAIN_WORD + r")?\s+)?(?:(?P<name>" + _NAME_OR_CODE +
+    r")|" + _QUOTED_TITLE + r")\s*[?.!]?$")  # 'the research object of the paper "Exploring Web Search Engines ..."'
 _AGGREGATE_WORDS = frozenset({"average", "mean", "total", "sum", "number", "count", "amount", "maximum", "minimum",
                               "highest", "lowest", "largest", "smallest", "overall", "combined"})
 
@@ -1440,10 +1440,10 @@ def attribute_of_a_name(question: str) -> PhraseGraphPattern | None:
     None for anything else."""
     found = _lowered_match(question, _ATTRIBUTE_OF_NAME)
     if found is None or found.group("attribute").split()[0] in _NOT_ATTRIBUTES | _AGGREGATE_WORDS or \
-            (" and " in found.group("name") and "," not in found.group("name")) or \
+            (" and " in (found.group("name") or "") and "," not in found.group("name")) or \
             _plural(found.group("kind") or ""):  # "of the singers France": the name qualifies many things
         return None
-    return PhraseGraphPattern(triples=(PhraseTriple(ANSWER, found.group("attribute"), found.group("name")),))
+    return PhraseGraphPattern(triples=(PhraseTriple(ANSWER, found.group("attribute"), found.group("name") or _quoted_title(found)),))
 
 
 # 'What is the version number of the template used by "How to write a CV"?': an attribute of the thing of a kind
@@ -1804,8 +1804,9 @@ def kind_with_counted_things(question: str) -> PhraseGraphPattern | None:
 # "How many distinct authors appear across all papers?", "How many different authors do the papers have?": the
 # things of a kind's things counted, however many of them each has
 _COUNTED_THINGS_OF_KIND = re.compile(
-    r"^how\s+many\s+(?:distinct|different|unique|individual)\s+(?P<things>[a-z]+s)\s+(?:"
-    r"(?:(?:appear|occur|are\s+(?:there|listed|named|mentioned))\s+(?:across|in|among|over|on)|(?:have\s+|has\s+)?contributed\s+to|"
+    r"^how\s+many\s+(?:distinct|different|unique|individual)\s+(?P<things>(?:[a-z]+\s+)?[a-z]+s)\s+(?:"
+    r"(?:(?:appear|occur|(?:are|were)\s+(?:there|listed|named|mentioned|investigated|studied|examined|addressed|discussed|"
+    r"covered|used))\s+(?:across|in|among|over|on|by)|(?:have\s+|has\s+)?contributed\s+to|"
     r"(?:have\s+)?(?:written|authored)|wrote|authored)\s+(?:all\s+)?(?:the\s+|our\s+)?"
     r"(?:(?P<qualifier>[A-Z][A-Za-z0-9&-]*)\s+)?(?P<kind>[a-z]+s)(?:\s+in\s+(?:this|the|our)\s+(?:collection|data\s*set|graph|database))?|"
     r"(?:do|did)\s+(?:all\s+)?(?:the\s+|our\s+)?(?:(?P<qualifier_had>[A-Z][A-Za-z0-9&-]*)\s+)?(?P<kind_had>[a-z]+s)\s+"
