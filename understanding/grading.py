@@ -179,7 +179,7 @@ AFTER_VALUE_OPERATOR: tuple[tuple[str, str], ...] = (
     *((f"{joint} {word}", "<=") for joint in ("or", "and") for word in
       ("less", "fewer", "lower", "younger", "earlier", "below", "under", "smaller", "shorter")),
 )
-_BEFORE = sorted(COMPARATIVE_PHRASES, key=lambda phrase: -len(phrase[0]))
+_BEFORE = (*sorted(COMPARATIVE_PHRASES, key=lambda phrase: -len(phrase[0])), ("exactly", "="))  # "with exactly two airports"
 
 
 def value_in_question(question: str, value: str) -> tuple[str, re.Match[str]] | None:
@@ -202,7 +202,7 @@ def stated_operator(question: str, value: str) -> str | None:
         return None
     text, found = located
     before = " ".join(re.findall(r"[a-z]+", text[:found.start()])[-3:])
-    for phrase, operator in (*_BEFORE, ("exactly", "=")):  # "with exactly two airports"
+    for phrase, operator in _BEFORE:
         if before == phrase or before.endswith(" " + phrase):
             return operator
     after = re.findall(r"[a-z]+", text[found.end():])[:3]

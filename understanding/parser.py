@@ -408,11 +408,12 @@ class QuestionParser:
             if merged is None or merged == asked.pattern:
                 continue
             kept = _said_words(asked.pattern) | {w for c in asked.pattern.comparisons for w in str(c.value).lower().split()}
-            named = {w for t in restricted.pattern.triples if not t.is_type for n in t.nodes() if not is_unknown(n)
-                     for w in n.lower().split()}
             if found[i].conjoined:  # first where the model's reading of the whole lost a word either part says
                 named = {w for part in (restricted.pattern, compared.pattern) for t in part.triples if not t.is_type
                          for phrase in (t.relation, *t.nodes()) if not is_unknown(phrase) for w in phrase.lower().split()}
+            else:  # or a name of the restriction
+                named = {w for t in restricted.pattern.triples if not t.is_type for n in t.nodes() if not is_unknown(n)
+                         for w in n.lower().split()}
             if found[i].said_first:  # the model's reading kept the comparison said first and lost what follows
                 named |= {w for t in restricted.pattern.triples if not t.is_type for w in t.relation.lower().split()}
                 if any(re.match(r"\d+\s+[a-z]", n) for n in asked.pattern.nodes()):  # or glued it to the number
