@@ -1471,6 +1471,8 @@ def attribute_of_a_verbed_kind(question: str) -> PhraseGraphPattern | None:
 
 # "What are the width, height and depth in millimetres of the Coil Inductor Multiplexer?": several attributes of
 # one named thing, listed with commas and "and" (a unit after them or not)
+# what separates the items of a list said in words ("width, height and depth", "Cam Plante and Doug Acomb")
+_LIST_SEPARATOR = re.compile(r",\s*(?:and\s+)?|\s+and\s+")
 _ATTRIBUTES_OF_NAME = re.compile(
     r"^(?:what|who)(?:'s|\s+(?:is|are|was|were))\s+(?:the\s+)?(?P<attributes>" + _PLAIN_WORD + r"(?: " + _PLAIN_WORD +
     r")?(?:,\s+(?:the\s+)?" + _PLAIN_WORD + r"(?: " + _PLAIN_WORD + r")?)+,?\s+and\s+(?:the\s+)?" + _PLAIN_WORD +
@@ -1485,7 +1487,7 @@ def attributes_of_a_name(question: str) -> PhraseGraphPattern | None:
     found = _lowered_match(question, _ATTRIBUTES_OF_NAME)
     if found is None or _plural(found.group("kind") or ""):
         return None
-    attributes = [re.sub(r"^the\s+", "", a.strip()) for a in re.split(r",\s*(?:and\s+)?|\s+and\s+", found.group("attributes"))]
+    attributes = [re.sub(r"^the\s+", "", a.strip()) for a in _LIST_SEPARATOR.split(found.group("attributes"))]
     if any(not a or a.split()[0] in _NOT_ATTRIBUTES | _AGGREGATE_WORDS for a in attributes):
         return None
     nodes = [ANSWER, *(f"?unknown{n}" for n in range(2, len(attributes) + 1))]
@@ -2165,7 +2167,7 @@ def kind_a_name_verbs(question: str) -> PhraseGraphPattern | None:
             or (found.group("before") and found.group("after")) or _plural_then_word(found.group("kind")):
         return None
     relation = " ".join(w for w in (found.group("verb"), found.group("before") or found.group("after")) if w)
-    names = re.split(r",\s*(?:and\s+)?|\s+and\s+", found.group("name")) if found.group("both") else [found.group("name")]
+    names = _LIST_SEPARATOR.split(found.group("name")) if found.group("both") else [found.group("name")]
     return PhraseGraphPattern(form=QuestionForm.COUNT if found.group("ask") == "how many" else QuestionForm.LIST,
                               triples=(PhraseTriple(ANSWER, TYPE_RELATION, found.group("kind")),
                                        *(PhraseTriple(name, relation, ANSWER) for name in names)))
