@@ -502,7 +502,8 @@ class KgqanPath:
         then with the spaCy rules' reading (`_rule_reading`); a count
         that every reading found 0 answers 0 (`_counted_nothing`)."""
         alternatives = bool(understood.alternatives) and not understood.unsupported and \
-            not _drops_a_name_asked_about(understood.pattern, understood.alternatives[0])
+            not _drops_a_name_asked_about(understood.pattern, understood.alternatives[0]) and \
+            not _keeps_only_the_class(understood.pattern, understood.alternatives[0])
         result = await self.answer_understood(understood, endpoint, options)
         weak = not result.answers or (fit(result) < WEAK_READING and result.sparql_requests < NEXT_READING_REQUESTS)
         # the next reading says one class more ("the cheapest service"): it answers if it fits about as well
@@ -1697,6 +1698,16 @@ def _drops_a_name_asked_about(best: PhraseGraphPattern, alternative: PhraseGraph
         return False
     said = {w for phrase in alternative.entity_phrases() for w in phrase.split()}
     return any(w[:1].isupper() and w not in said for phrase in best.entity_phrases() for w in phrase.split())
+
+
+def _keeps_only_the_class(best: PhraseGraphPattern, alternative: PhraseGraphPattern) -> bool:
+    """Whether the next reading says nothing of the answer but its class while the best one states conditions:
+    "Which papers conducted interviews and also used a questionnaire?" read next as `?u1 | is a | papers` would
+    answer every paper when the papers so described are not in the graph."""
+    if alternative.comparisons or alternative.ordering or alternative.group or \
+            any(not (t.is_type and t.subject == ANSWER) for t in alternative.triples):
+        return False
+    return bool(best.comparisons or best.ordering or any(not t.is_type for t in best.triples))
 
 
 def linked_through_one(pattern: PhraseGraphPattern) -> PhraseGraphPattern | None:

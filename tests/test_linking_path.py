@@ -20,6 +20,7 @@ from linking.filtering import AnswerTypeFilter
 from linking.path import (
     _asks_for_kind,
     _drops_a_name_asked_about,
+    _keeps_only_the_class,
     _named_tail,
     linked_through_one,
     role_record_reading,
@@ -1461,6 +1462,18 @@ async def test_a_question_about_two_names_is_answered_for_each(path: KgqanPath, 
 ])
 def test_a_yes_no_reading_is_not_replaced_by_one_without_its_names(best: str, alternative: str, drops: bool) -> None:
     assert _drops_a_name_asked_about(PhraseGraphPattern.from_text(best), PhraseGraphPattern.from_text(alternative)) is drops
+
+
+@pytest.mark.parametrize(("best", "alternative", "keeps_only"), [
+    ("list :: ?u1 | is a | papers ; ?u1 | conducted | interviews", "list :: ?u1 | is a | papers", True),
+    ("count :: ?u1 | is a | suppliers ; ?u1 | located in | southern hemisphere", "count :: ?u1 | is a | suppliers", True),
+    ("list :: ?u1 | is a | properties :: order ?u1 desc 1", "list :: ?u1 | is a | properties", True),
+    ("list :: ?u1 | is a | reference", "list :: ?u1 | is a | papers", False),  # the best says no more than its class
+    ("list :: ?u1 | is a | papers ; ?u1 | used | interviews", "list :: ?u1 | is a | papers ; ?u1 | conducted | interviews", False),
+    ("list :: ?u1 | products | zero", "list :: ?u1 | price | ?u2 :: filter ?u2 = 0", False),
+])
+def test_a_next_reading_of_only_the_class_does_not_replace_conditions(best: str, alternative: str, keeps_only: bool) -> None:
+    assert _keeps_only_the_class(PhraseGraphPattern.from_text(best), PhraseGraphPattern.from_text(alternative)) is keeps_only
 
 
 async def test_parts_are_also_the_things_the_part_records_record(path: KgqanPath, ck25: Endpoint) -> None:
