@@ -2869,6 +2869,11 @@ READER_CASES = [
     ("attribute_of_a_name", "What's the email address of Karen Brant?", "list :: ?u1 | email address | Karen Brant"),
     ("attribute_of_a_name", 'What is the research object of the paper "Exploring Web Search Engines"?',  # a title
      "list :: ?u1 | research object | Exploring Web Search Engines"),
+    ("attribute_of_a_name", 'What research level is assigned to "Guidelines for Architecting Android Apps"?',  # said through
+     "list :: ?u1 | research level | Guidelines for Architecting Android Apps"),  # a verb that only records it
+    ("attribute_of_a_name", "Which price is listed for Q142-5544901?", "list :: ?u1 | price | Q142-5544901"),
+    ("attribute_of_a_name", "Which staff members are assigned to Production?", None),  # many things of a kind
+    ("attribute_of_a_name", "Which employees are associated with Production?", None),  # a relation of its own
     ("attribute_of_a_name", "What are the names of the singers of France?", None),  # the name qualifies many
     ("attribute_of_a_name", "What is the phone number of the manager of Liese Adam?", None),  # a chain
     ("attribute_of_a_name", "What is the average price of the services in EUR?", None),  # an aggregate
@@ -2921,6 +2926,10 @@ READER_CASES = [
     ("kind_verbed_with_value", "Who are our experts on switches?", "list :: ?u1 | expert on | switches"),
     ("kind_verbed_with_value", "Which papers study architecture decision making?",  # a topic in lower case
      "list :: ?u1 | is a | papers ; ?u1 | study | architecture decision making"),
+    ("kind_verbed_with_value", "Show me the papers that deal with technical debt.",  # a verb with its preposition
+     "list :: ?u1 | is a | papers ; ?u1 | deal with | technical debt"),
+    ("kind_verbed_with_value", "How many papers focus on software ecosystems?",
+     "count :: ?u1 | is a | papers ; ?u1 | focus on | software ecosystems"),
     ("kind_verbed_with_value", "How many papers discuss technical debt?",
      "count :: ?u1 | is a | papers ; ?u1 | discuss | technical debt"),
     ("kind_verbed_with_value", "Which papers study the effect of caching?", None),  # more than a value

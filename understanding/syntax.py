@@ -1292,7 +1292,8 @@ _USED_VALUE = (r"\s+(?:an?\s+|the\s+)?(?P<value>[a-z][a-z-]*(?: (?!(?:and|or|but
                r"\s*[?.!]?$")
 _USING_VERBS = (r"uses?|used|appl(?:y|ies|ied)|(?:employ|adopt|follow|conduct|perform)(?:s|ed)?|rel(?:y|ies|ied)\s+on|"
                 r"stud(?:y|ies|ied)|(?:investigat|examin|explor|analys|analyz)(?:e|es|ed)|(?:discuss|address)(?:es|ed)?|"
-                r"knows?\s+about|(?:specialis|specializ)(?:e|es)\s+in")  # "Who knows about capacitors?": a field of expertise
+                r"knows?\s+about|(?:specialis|specializ)(?:e|es)\s+in|"  # "Who knows about capacitors?": a field of expertise
+                r"deal(?:s|t)?\s+with|focus(?:es|ed)?\s+on|look(?:s|ed)?\s+(?:at|into)|(?:concern|cover|target)(?:s|ed)?|tackl(?:e|es|ed)")
 _USING_A_VALUE = re.compile(_COUNTED_OR_LISTED_KIND + r"(?P<verb>" + _USING_VERBS + r")" + _USED_VALUE)
 _WHO_USES_A_VALUE = re.compile(r"^(?P<ask>who)\s+(?:(?:is|are)\s+(?:our\s+|the\s+|an?\s+)?(?P<expert>experts?)\s+(?P<on>on|in|for)|"
                                r"(?P<verb>" + _USING_VERBS + r"))" + _USED_VALUE)  # "Who are our experts on switches?"
@@ -1424,6 +1425,13 @@ _ATTRIBUTE_OF_NAME = re.compile(
     r"^(?:what|who)(?:'s|\s+(?:is|are|was|were))\s+the\s+(?P<attribute>" + _PLAIN_WORD + r"(?: " + _PLAIN_WORD +
     r"){0,2}?)\s+of\s+(?:the\s+)?(?P<kind>" + _PLAIN_WORD + r"(?: " + _PLAIN_WORD + r")?\s+)?(?:(?P<name>" + _NAME_OR_CODE +
     r")|" + _QUOTED_TITLE + r")\s*[?.!]?$")  # 'the research object of the paper "Exploring Web Search Engines ..."'
+# 'What research level is assigned to "Guidelines for Architecting Android Apps"?': an attribute said through a verb
+# that adds nothing but the attribute's being recorded; one attribute of a name, or any of a quoted title
+_ATTRIBUTE_GIVEN_TO_NAME = re.compile(
+    r"^(?:what|which)\s+(?P<attribute>" + _PLAIN_WORD + r"(?: " + _PLAIN_WORD + r"){0,2}?)\s+(?:is|are|was|were|has been|"
+    r"have been)\s+(?:assigned|given|attributed|recorded|listed|specified|reported|stated|noted|documented)\s+(?:to|for)\s+"
+    r"(?:the\s+)?(?P<kind>" + _PLAIN_WORD + r"(?: " + _PLAIN_WORD + r")?\s+)?(?:(?P<name>" + _NAME_OR_CODE + r")|" +
+    _QUOTED_TITLE + r")\s*[?.!]?$")
 _AGGREGATE_WORDS = frozenset({"average", "mean", "total", "sum", "number", "count", "amount", "maximum", "minimum",
                               "highest", "lowest", "largest", "smallest", "overall", "combined"})
 
@@ -1437,8 +1445,11 @@ def _plural(words: str) -> bool:
 def attribute_of_a_name(question: str) -> PhraseGraphPattern | None:
     """"What is the price of the hardware product J785-9314350?" as `?u1 | price | J785-9314350`; the
     model sometimes keeps the kind and loses the attribute (`?u1 | hardware product | J785-9314350`).
-    None for anything else."""
+    Also "What research level is assigned to 'X'?". None for anything else."""
     found = _lowered_match(question, _ATTRIBUTE_OF_NAME)
+    if found is None and (given := _lowered_match(question, _ATTRIBUTE_GIVEN_TO_NAME)) is not None and \
+            (_quoted_title(given) or not _plural(given.group("attribute"))):  # "Which staff are assigned to X?": a kind
+        found = given
     if found is None or found.group("attribute").split()[0] in _NOT_ATTRIBUTES | _AGGREGATE_WORDS or \
             (" and " in (found.group("name") or "") and "," not in found.group("name")) or \
             _plural(found.group("kind") or ""):  # "of the singers France": the name qualifies many things
