@@ -1355,7 +1355,8 @@ def test_stated_operators_in_english() -> None:
              ("products with 2 or more parts", "2"): ">=", ("people 25 years or older", "25"): ">=",
              ("more than two official languages", "two"): ">", ("founded in 1990", "1990"): None,
              ("between 3 and 5 rooms", "3"): None, ("older than 40", "41"): None,
-             ("cities with exactly two airports", "two"): "="}
+             ("cities with exactly two airports", "two"): "=", ("components no wider than 12 mm", "12"): "<=",
+             ("employees not older than 40", "40"): "<=", ("parts not lighter than 3 g", "3"): ">="}
     for (question, value), operator in cases.items():
         assert stated_operator(question, value) == operator, question
 
@@ -1367,6 +1368,8 @@ def test_stated_operators_in_english() -> None:
     ("Which singers are from France?", "list :: ?u1 | is a | singers ; ?u1 | from | France", False),
     ("Who wrote 'It is not the end'?", "list :: ?u1 | wrote | It is not the end", False),
     ("Was the paper X not published in 2005?", "boolean :: X | published in | 2005", False),
+    ("Which employees are not older than 40?", "list :: ?u1 | is a | employees ; ?u1 | age | ?u2 :: filter ?u2 <= 40",
+     False),  # a bound
 ])
 def test_negation_is_reported_as_unsupported(question: str, pattern: str, negated: bool) -> None:
     from understanding.coverage import unsupported_reason
@@ -1429,6 +1432,14 @@ def test_more_comparatives_state_their_operator() -> None:
 
 # decodes "Which suppliers ..." with "suppliers" as a relation, as the trained model often does
 SUPPLIER_RELATION_MODEL = FixedModel("list :: ?u1 | suppliers | ?u2 ; ?u2 | located in | Ghana", AnswerKind.RESOURCE)
+
+
+def test_an_attribute_of_a_name_the_model_made_a_class_is_read_from_the_words() -> None:
+    """"What is the price of Product Analysis?" decoded with the name as a class says every word, but not what
+    is asked: the attribute of the named thing."""
+    model = FixedModel("list :: ?u1 | price | ?u2 ; ?u2 | is a | Product Analysis", AnswerKind.NUMBER)
+    read = QuestionParser(model=model).parse_sync(["What is the price of Product Analysis?"])[0]
+    assert read.pattern.to_text() == "list :: ?u1 | price | Product Analysis"
 
 
 def test_the_wh_noun_is_kept_beside_a_pattern_without_an_answer_class() -> None:
@@ -2315,6 +2326,8 @@ def test_only_lower_case_x_of_y_without_an_article_may_be_a_kind() -> None:
      "list :: ?u1 | is a | products ; ?u1 | price | ?u2 ; ?u1 | weight | ?u3 :: filter ?u2 > 5.80 :: filter ?u3 < 3"),
     ("Which Oscillators weigh under 3 grams and cost less than one euro?",  # a number in words
      "list :: ?u1 | is a | Oscillators ; ?u1 | weight | ?u2 ; ?u1 | price | ?u3 :: filter ?u2 < 3 :: filter ?u3 < 1"),
+    ("Which components are at least 20 mm deep but no wider than 12 mm?",  # a negated comparative: at most
+     "list :: ?u1 | is a | components ; ?u1 | depth | ?u2 ; ?u1 | width | ?u3 :: filter ?u2 >= 20 :: filter ?u3 <= 12"),
     ("sensors supplied by Brown PLC", None),
     ("Which singers are older than 30 and younger than 40?", None),  # one attribute: a range, read elsewhere
     ("Which products weigh less than 3 grams and are supplied from Japan?", None),  # not two comparisons
@@ -2889,6 +2902,9 @@ READER_CASES = [
      "list :: ?u1 | is a | papers ; ?u1 | provide replication package | ?u2 :: filter ?u2 != false"),
     ("kind_having_a_thing", "How many papers reference a threats-to-validity guideline?",
      "count :: ?u1 | is a | papers ; ?u1 | reference threats-to-validity guideline | ?u2 :: filter ?u2 != false"),
+    ("kind_having_a_thing", "Which papers make a replication package available?",  # made available: provided
+     "list :: ?u1 | is a | papers ; ?u1 | make available replication package | ?u2 :: filter ?u2 != false"),
+    ("kind_having_a_thing", "Which papers made both their tool and their data available?", None),  # two things
     ("kind_having_a_thing", "Which papers provide more details?", None),
     ("kind_having_a_thing", "Which papers come with a replication package?",
      "list :: ?u1 | is a | papers ; ?u1 | come with replication package | ?u2 :: filter ?u2 != false"),
@@ -2945,6 +2961,13 @@ READER_CASES = [
      "list :: ?u1 | evaluation method | ?u2 ; ?u2 | is a | papers :: order count ?u2 desc 1"),
     ("most_common_value", "What is the most frequently studied research object among ECSA papers?",
      "list :: ?u1 | research object | ?u2 ; ?u2 | is a | papers ; ?u2 | papers | ECSA :: order count ?u2 desc 1"),
+    ("most_common_value", "Which threat to validity do authors mention most?",  # whoever says it: no kind
+     "list :: ?u1 | threat to validity | ?u2 :: order count ?u2 desc 1"),
+    ("most_common_value", "Which evaluation method do ECSA papers use most often?",
+     "list :: ?u1 | evaluation method | ?u2 ; ?u2 | is a | papers ; ?u2 | papers | ECSA :: order count ?u2 desc 1"),
+    ("most_common_value", "Which supplier do we source the most products from?", None),  # the most of another kind
+    ("most_common_value", "What is the most common birth place of people?",  # people hold it here
+     "list :: ?u1 | birth place | ?u2 ; ?u2 | is a | people :: order count ?u2 desc 1"),
     ("most_common_value", "What is the most expensive product?", None),
     ("counted_things_of_kind", "How many distinct authors appear across all papers?",  # the relation's things counted
      "count :: ?u2 | is a | papers ; ?u2 | authors | ?u1"),
@@ -3663,6 +3686,11 @@ def test_a_money_unit_read_as_the_compared_relation_is_the_price() -> None:
     ("how much is product C721-7900144 (price in EUR)?", "What is the price of C721-7900144?"),
     ('How much does the service "Enterprise Navigation" cost?', "What is the price of Enterprise Navigation?"),
     ("How much does the Coil Driver weigh?", "How much does the Coil Driver weigh?"),  # not its price
+    ("How much does the Product Analysis service cost?", "What is the price of Product Analysis?"),  # the kind after
+    ("How many grams does the component Z170-8513315 weigh?", "What is the weight of Z170-8513315?"),  # in its unit
+    ("How many euros does Product Analysis cost?", "What is the price of Product Analysis?"),
+    ("How many products does Neal LLC supply?", "How many products does Neal LLC supply?"),  # no unit: a count
+    ("Which museums have never had any visitors?", "Which museums have no visitors?"),
     ("Which department is in charge of our most expensive service?",
      "Which department is responsible for our most expensive service?"),
     ("What is the highest price any of the services has?", "What is the highest price of the services?"),

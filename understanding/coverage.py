@@ -26,7 +26,8 @@ from understanding.pgp import (
 
 QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|“[^”]*”")  # a quoted title: its words are the title's, not the question's
 _NEGATION = re.compile(r"\b(?:not|never|without|lacks?|lacking|except|excluding|(?:do|does|did|is|are|was|were|has|have|had)n't|"
-                       r"(?<=have )no|(?<=has )no|(?<=had )no|(?<=with )no)\b(?!\s+(?:more|less|fewer|later|earlier)\b)")
+                       r"(?<=have )no|(?<=has )no|(?<=had )no|(?<=with )no)\b(?!\s+(?:more|less|fewer|later|earlier)\b)"
+                       r"(?!\s+[a-z]+er\s+than\b)")  # "not older than 40": a bound, at most 40
 
 
 def unsupported_reason(question: str, pattern: PhraseGraphPattern) -> str | None:

@@ -33,10 +33,16 @@ COMPARATIVE_OPERATOR = {
 }
 PREPOSITIONS = frozenset(["above", "over", "exceeding", "after", "below", "under", "before", "since"])
 BOUNDS = (("at least", ">="), ("at most", "<="), ("no more than", "<="), ("no less than", ">="))
+NEGATED_OPERATOR = {">": "<=", "<": ">="}  # "no wider than 12 mm": at most 12 mm wide
+# "no wider than", "not older than": a comparative negated, before the comparative itself is matched
+NEGATED_COMPARATIVES = tuple((f"{negation} {word} than", NEGATED_OPERATOR[operator])
+                             for word, operator in COMPARATIVE_OPERATOR.items() if word not in PREPOSITIONS
+                             for negation in ("no", "not") if f"{negation} {word} than" not in dict(BOUNDS))
 
 # Comparative phrases as they end a relation phrase ("founded after", "more than"), longest first.
 COMPARATIVE_PHRASES: tuple[tuple[str, str], ...] = (
     *BOUNDS,
+    *NEGATED_COMPARATIVES,
     *((f"{word} than", op) for word, op in COMPARATIVE_OPERATOR.items() if word not in PREPOSITIONS),
     *((word, op) for word, op in COMPARATIVE_OPERATOR.items() if word in PREPOSITIONS),
 )

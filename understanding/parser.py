@@ -764,7 +764,8 @@ class QuestionParser:
             return None if _same_reading(place, understood.pattern) else (place, None)
         attribute = attribute_of_a_name(understood.question)  # "What is the price of the hardware product X?"
         if attribute is not None and (not _says_all(understood.pattern, attribute) or _splits_a_name(understood.pattern, attribute)
-                                      or answer_class(understood.pattern) == attribute.triples[0].relation):  # the
+                                      or answer_class(understood.pattern) == attribute.triples[0].relation  # the
+                                      or _name_as_class(understood.pattern, attribute)):
             return attribute, None  # attribute read as the answer's class ("the research object of 'X'")
         verbed = attribute_of_a_verbed_kind(understood.question)  # "What is the version of the template used by X?"
         if verbed is not None and not _says_all(understood.pattern, verbed):
@@ -1038,6 +1039,13 @@ def _says_all(model: PhraseGraphPattern, reading: PhraseGraphPattern) -> bool:
     said = _said_words(model)
     return all(w in said for t in reading.triples for phrase in t.nodes() + (t.relation,)
                if not is_unknown(phrase) and phrase != TYPE_RELATION for w in phrase.lower().split())
+
+
+def _name_as_class(model: PhraseGraphPattern, reading: PhraseGraphPattern) -> bool:
+    """Whether the model's reading makes a name of the parse's a class (`?u2 | is a | Product Analysis` for
+    "What is the price of Product Analysis?")."""
+    names = set(reading.entity_phrases())
+    return any(t.is_type and t.object in names for t in model.triples)
 
 
 def _splits_a_name(model: PhraseGraphPattern, reading: PhraseGraphPattern) -> bool:

@@ -36,11 +36,18 @@ _WHICH_OF_OUR = re.compile(r"^(?P<wh>which|what|how\s+many(?=\s+of\s+(?:our|the)
                            r"(?!(?:two|three|four|five|following|above|below|these|those)\b)(?=(?:[a-z-]+\s+){0,2}[a-z]+s\s+(?!of\b)[a-z])",
                            re.IGNORECASE)
 # "How much is the Sensor Warp?", "how much is product C721-7900144 (price in EUR)?", 'How much does the service
-# "X" cost?': a named thing's price
+# "X" cost?', "How much does the Product Analysis service cost?": a named thing's price
 _HOW_MUCH_IS_NAMED = re.compile(r"^\s*(?i:how\s+much)\s+(?:(?P<is>is|are)|does|do)\s+(?:the\s+)?"
                                 r"(?:(?:product|service|item|hardware(?:\s+item)?)\s+)?[\"“]?"
                                 r"(?P<name>[A-Z0-9][\w&'-]*(?:\s+[A-Z0-9][\w&'-]*)*)[\"”]?\s*"
+                                r"(?:(?:product|service|item|component|part)\s*)?"
                                 r"(?(is)(?:\(\s*(?:price|cost)(?:\s+in\s+[A-Za-z\u20ac$]+)?\s*\))?|cost)\s*[?.!]?\s*$")
+# "How many grams does the component Z170-8513315 weigh?", "How many euros does X cost?": a named thing's weight or
+# price asked in its unit
+_HOW_MANY_UNITS = re.compile(r"^\s*(?i:how\s+many)\s+(?:(?P<weight>grams|kilograms|kilos|g|kg|pounds|ounces)|"
+                             r"(?P<price>euros?|dollars?|eur|usd))\s+(?:does|do|did)\s+(?:the\s+)?(?:[a-z]+\s+)?"
+                             r"(?P<name>[A-Z0-9][\w&'-]*(?:\s+[A-Z0-9][\w&'-]*)*)\s+"
+                             r"(?(weight)weigh|cost)\s*[?.!]?\s*$")
 # "How much is Alice Walton worth, in millions?": the worth of a name
 _HOW_MUCH_WORTH = re.compile(r"^\s*(?i:how\s+much)\s+(?:is|was|are|were)\s+(?P<name>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)*)"
                              r"\s+worth\s*(?:,?\s*in\s+[a-z]+\s*)?[?.!]?\s*$")
@@ -635,6 +642,8 @@ def asked_plainly(question: str) -> str:
     return question[:1].upper() + question[1:]
 
 
+# "Which museums have never had any visitors?": have none, said as "have no visitors"
+_NEVER_HAD = re.compile(r"\b(?P<have>have|has)\s+never\s+had\s+(?:any\s+|an?\s+)?(?=[a-z])")
 # "Which members of Data Services have no address on file?", "Which singers don't have any songs in the database?":
 # what is had, not a file or a database it is in
 _ON_FILE = re.compile(r"(?P<had>\b(?:have|has|had|with)\s+(?:no|an?|any)\s+[a-z][a-z -]*?)\s+(?:on\s+(?:file|record)|"
@@ -771,8 +780,8 @@ def read_text(question: str) -> str:
     kuttner") as "What is the price of X?" (a name typed in lower case capitalised), "Who are X's colleagues
     in her department?" as "Who works in the same department as X?", "Is A in the same X as B?" as "Are A
     and B in the same X?", "any supplier in X?" as "Which supplier is in X?", "How much is X?" as "What is the
-    price of X?", "How much is X worth?" as "What is the worth of X?", "the best-selling X" as "the X with the
-    highest sales", a name typed in lower case after "called" quoted ("the property named 'park'"); the
+    price of X?", "How many grams does X weigh?" as "What is the weight of X?", "How much is X worth?" as "What is the worth of X?", "the best-selling X" as "the X with the
+    highest sales", "have never had any X" as "have no X", a name typed in lower case after "called" quoted ("the property named 'park'"); the
     understood question keeps the words as asked."""
     question = asked_plainly(_terse_attribute(spelled(question)))
     question = question[:1].upper() + question[1:]  # "how many people work in Data Services" as asked formally
@@ -795,6 +804,9 @@ def read_text(question: str) -> str:
     priced = _HOW_MUCH_IS_NAMED.match(question)
     if priced is not None:
         question = f"What is the price of {priced.group('name')}?"
+    units = _HOW_MANY_UNITS.match(question)
+    if units is not None:
+        question = f"What is the {'weight' if units.group('weight') else 'price'} of {units.group('name')}?"
     elliptic = _ELLIPTIC_SUPERLATIVE.match(question)
     word = (elliptic.group("word") or "most").lower() if elliptic is not None else ""
     if word in SUPERLATIVE_DESCENDING and word not in ("first", "best", "max", "min") and \
@@ -819,6 +831,7 @@ def read_text(question: str) -> str:
     question = _RESTATED.sub("", question)
     question = _CALLED_IN_LOWER_CASE.sub(lambda found: f"the {found.group('kind')} named '{found.group('name')}'", question)
     question = _ON_FILE.sub(lambda found: found.group("had"), question)
+    question = _NEVER_HAD.sub(lambda found: f"{found.group('have')} no ", question)
     question = _MEASURE_OF_EVERY.sub(lambda found: f"{found.group('head')}all {plural(found.group('thing'))}", question)
     question = _IN_THE_CATALOGUE.sub("", question)
     question = _IN_THE_COMPANY.sub(lambda found: f"{found.group('ask')} ", question)

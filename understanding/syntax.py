@@ -61,6 +61,7 @@ from understanding.grading import (
     HAVING_VERB_FORMS,
     IMPLIED_ORDER,
     MEASURED_SUPERLATIVES,
+    NEGATED_OPERATOR,
     NUMBER_WORDS,
     ORDINALS,
     SUPERLATIVE_DESCENDING,
@@ -738,7 +739,7 @@ _CONJUNCTION = re.compile(r"\s+(?:and(?:\s+(?:that|which|also))?|but(?:\s+also)?
 _VALUE = r"(?P<value>-?\d[\d,]*(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten)\s*(?P<unit>[a-z€$%]+)?"
 _OPERATOR = "|".join(re.escape(phrase) for phrase, _ in sorted(COMPARATIVE_PHRASES, key=lambda p: -len(p[0])))
 _CONJUNCTS = (
-    re.compile(rf"^(?:(?:are|is)\s+)?(?P<adjective>[a-z]+er|more [a-z]+|less [a-z]+) than {_VALUE}$"),
+    re.compile(rf"^(?:(?:are|is)\s+)?(?:(?P<negated>no|not)\s+)?(?P<adjective>[a-z]+er|more [a-z]+|less [a-z]+) than {_VALUE}$"),
     re.compile(rf"^(?:(?:is|are)\s+)?(?P<verb>weighs?|weighing|costs?|costing|measures?|measuring|priced)\s+(?:at\s+)?"
                rf"(?P<operator>{_OPERATOR}) {_VALUE}$"),  # "priced at more than 5.80 EUR"
     re.compile(rf"^(?:(?:with|have|has)\s+)?(?:an?\s+)?(?P<noun>[a-z]+(?: (?!of\b)[a-z]+)?)\s+(?:of\s+)?"
@@ -1176,6 +1177,11 @@ _HAVING_A_THING = re.compile(
     _COUNTED_OR_LISTED_KIND + r"(?P<verb>" + HAVING_VERB_FORMS + r")\s+"
     r"(?:an?\s+|any\s+|some\s+)?(?P<thing>[a-z][a-z-]*(?: (?!(?:in|of|for|with|from|on|at|by|to|about)\b)[a-z][a-z-]*){0,3})"
     r"\s*[?.!]?$")  # (not "expertise in rheostats": the model relates expertise to rheostats)
+# "Which papers make a replication package available?": the same said as making the thing available
+_MAKING_A_THING_AVAILABLE = re.compile(
+    _COUNTED_OR_LISTED_KIND + r"(?P<verb>make|makes|made)\s+(?:an?\s+|the\s+|their\s+|its\s+)?"
+    r"(?P<thing>[a-z][a-z-]*(?: (?!(?:in|of|for|with|from|on|at|by|to|about|and|or)\b)[a-z][a-z-]*){0,3}?)"
+    r"\s+(?:publicly\s+|openly\s+|freely\s+)?available\s*[?.!]?$")
 
 
 # a title in quotes, straight or curly ('X', "X", ‘X’, “X”), read by `_quoted_title`
@@ -1267,11 +1273,13 @@ def kind_having_a_thing(question: str) -> PhraseGraphPattern | None:
     replication package | ?u2 :: filter ?u2 != false`: things that have a thing of that kind (the
     model keeps only the kind), which is not having it stated false (graphs keep yes/no attributes
     as "True"/"False" values); None for anything else."""
-    read = _counted_or_listed(question, _HAVING_A_THING, "thing")
+    read = _counted_or_listed(question, _HAVING_A_THING, "thing") or \
+        _counted_or_listed(question, _MAKING_A_THING_AVAILABLE, "thing")
     if read is None:
         return None
     found, asked = read
-    relation = f"{verb_base(found.group('verb'))} {found.group('thing')}"
+    relation = f"{verb_base(found.group('verb'))} {found.group('thing')}" if found.re is _HAVING_A_THING else \
+        f"make available {found.group('thing')}"
     return replace(asked, triples=(*asked.triples, PhraseTriple(ANSWER, relation, "?unknown2")),
                    comparisons=(Comparison("?unknown2", "!=", "false"),))
 
@@ -1772,17 +1780,28 @@ _MOST_COMMON_VALUE = re.compile(
     r"common|frequent|popular|used|studied|applied)\s+(?P<attribute>[a-z]+(?: [a-z]+){0,2}?)(?:\s+(?:across|among|of|in|for)\s+"
     r"(?:all\s+)?(?:the\s+|our\s+)?(?:(?P<qualifier>[A-Z][A-Za-z0-9&-]*)\s+)?(?P<kind>[a-z]+(?: [a-z]+)?))?\s*[?.!]?$")
 
+# "Which threat to validity do authors mention most?", "Which evaluation method do ECSA papers use most often?": the
+# same asked of what the things (or their authors, whoever they are) say most
+_VALUE_SAID_MOST = re.compile(
+    r"^(?:what|which)\s+(?P<attribute>[a-z]+(?: [a-z]+){0,3}?)\s+(?:do|did|does)\s+(?:the\s+|our\s+)?"
+    r"(?:(?P<qualifier>[A-Z][A-Za-z0-9&-]*)\s+)?(?P<kind>[a-z]+(?: [a-z]+)?)\s+(?!(?:the|most)\b)[a-z]+\s+(?:the\s+)?most"
+    r"(?:\s+(?:often|frequently|commonly))?\s*[?.!]?$")
+_AGENTS = frozenset({"authors", "researchers", "people", "we", "they", "you", "scientists", "writers"})
+
 
 def most_common_value(question: str) -> PhraseGraphPattern | None:
     """"What is the most commonly used evaluation method across the papers?" as `?u1 | evaluation method |
     ?u2 ; ?u2 | is a | papers :: order count ?u2 desc 1` (the value most things have; "ECSA papers": `?u2 |
-    papers | ECSA`; "What is the most common evaluation method?" without the kind); None for anything else."""
-    found = _lowered_match(question, _MOST_COMMON_VALUE)
+    papers | ECSA`; "What is the most common evaluation method?" without the kind; also "Which evaluation method
+    do papers use most?"); None for anything else."""
+    found = _lowered_match(question, _MOST_COMMON_VALUE) or _lowered_match(question, _VALUE_SAID_MOST)
     if found is None:
         return None
     kind, qualifier = found.group("kind"), found.group("qualifier")
     if kind and kind.split()[0] in _NOT_KINDS:
         return None
+    if found.re is _VALUE_SAID_MOST and kind in _AGENTS:  # who says it, not what holds it
+        kind = qualifier = None
     triples = (PhraseTriple(ANSWER, found.group("attribute"), "?unknown2"),  # without a kind: the value most things have
                *((PhraseTriple("?unknown2", TYPE_RELATION, kind),) if kind else ()),
                *((PhraseTriple("?unknown2", kind, qualifier),) if qualifier else ()))
@@ -1947,6 +1966,8 @@ def _comparison(conjunct: str) -> tuple[str, str, str] | None:
         if groups.get("adjective"):
             adjective = groups["adjective"]
             operator = _comparative_operator(adjective)
+            if groups.get("negated") and operator is not None:  # "but no wider than 12 mm"
+                operator = NEGATED_OPERATOR.get(operator)
             attribute = comparative_attribute(adjective) or (
                 "height" if adjective in ("higher", "lower") and unit in _LENGTH_UNITS else _UNIT_ATTRIBUTE.get(unit))
         else:
