@@ -8,7 +8,7 @@ without any class is kept: absence of typing is no evidence against it.
 The predicted type is itself a guess, so a query whose answers do not fit is not thrown away: its
 outcome carries a `penalty` that execution subtracts from the query's score. A literal where a
 resource was expected (or the reverse) costs little, since "In which city..." is answered by a city
-name as often as by a city resource; a wrong datatype for a number, date or yes/no costs more, and
+name as often as by a city resource (only numbers or dates cost more: they name no thing); a wrong datatype for a number, date or yes/no costs more, and
 so do answers that are all yes/no flags where the question asks what or which (ORKG's "provides
 replication package" holds "True"/"False" beside "replication package link").
 """
@@ -37,6 +37,9 @@ SEMANTIC_THRESHOLD = 0.45
 KIND_PENALTY = {AnswerKind.RESOURCE: 0.08, AnswerKind.STRING: 0.08, AnswerKind.NUMBER: 0.3, AnswerKind.DATE: 0.3,
                 AnswerKind.BOOLEAN: 0.3}
 SEMANTIC_PENALTY = 0.1
+# only numbers or dates where a thing was expected: no name of one, so further from it than things of another class
+# ("At which conference did X appear?" answered by its year rather than its venue)
+VALUES_FOR_THING_PENALTY = 0.15
 FLAG_PENALTY = 0.3  # only yes/no values ("True", "False") for a question that asks what or which
 
 
@@ -111,7 +114,9 @@ class AnswerTypeFilter:
             return outcome
         if kind is AnswerKind.RESOURCE:
             resources = [a for a in answers if not isinstance(a, ox.Literal)]
-            outcome = _outcome(answers, resources, "a literal where a resource was expected", KIND_PENALTY[kind])
+            values = all(is_number(a) or is_date(a) for a in answers)
+            outcome = _outcome(answers, resources, "a literal where a resource was expected",
+                               VALUES_FOR_THING_PENALTY if values else KIND_PENALTY[kind])
             if not outcome.matched or not answer_type.semantic_type or not types:
                 return outcome
             return self._semantic(resources, answer_type.semantic_type, types, type_labels or {}, outcome.removed)

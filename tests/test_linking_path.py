@@ -79,6 +79,13 @@ def test_datatype_and_semantic_filters() -> None:
         assert not flagged.matched and flagged.penalty > 0.08 and "yes/no" in flagged.reason
     assert filtering.filter(flags, AnswerType(AnswerKind.BOOLEAN)).matched
     assert filtering.filter([*flags, ox.Literal("a link")], AnswerType(AnswerKind.STRING)).matched
+    # where a thing is asked for, a year names none: it costs more than things of another class, a name less
+    venues = filtering.filter([ox.NamedNode("http://x/icsa")], AnswerType(AnswerKind.RESOURCE, "conference"),
+                              {"http://x/icsa": ["http://x/Venue"]})
+    year = filtering.filter([ox.Literal("2020")], AnswerType(AnswerKind.RESOURCE, "conference"))
+    name = filtering.filter([ox.Literal("ICSA 2020")], AnswerType(AnswerKind.RESOURCE, "conference"))
+    assert not venues.matched and not year.matched and not name.matched
+    assert name.penalty < venues.penalty < year.penalty
 
 
 @pytest.mark.parametrize(("question", "asked"), [
