@@ -1741,13 +1741,18 @@ _RECORD_REFERS = re.compile(rf"\?unknown1 <(?!{re.escape(RDF_TYPE)}>)[^>]+> <[^>
 
 def _joined_by_one_predicate(result: PathResult) -> bool:
     """Whether the thing between the two is reached by the same predicate from both ("both compatible
-    with one product", "both eligible for it"): siblings, not a link between the two."""
+    with one product", "both eligible for it"): siblings, not a link between the two; or is a value two
+    things hold by differently named predicates ("False" as one's threat to validity and another's guideline
+    flag), not a thing linking them (a key and its reference share the name: `teacher_id`)."""
     sparql = result.evidence.sparql if isinstance(result.evidence, KgqanEvidence) else None
     if not sparql:
         return True
     body = sparql[sparql.find("{") + 1: sparql.rfind("}")]
-    predicates = [parts[1] for triple in body.split(" . ") if ANSWER in triple and len(parts := triple.split()) >= 3]
-    return len(predicates) != len(set(predicates))
+    triples = [parts for triple in body.split(" . ") if ANSWER in triple and len(parts := triple.split()) >= 3]
+    predicates = [parts[1] for parts in triples]
+    shared_value = len(triples) > 1 and all(parts[2] == ANSWER for parts in triples) and \
+        len({re.split(r"[/#]", p.strip("<>"))[-1] for p in predicates}) > 1
+    return len(predicates) != len(set(predicates)) or shared_value
 
 
 def _said_yes(result: PathResult) -> bool:

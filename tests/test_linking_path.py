@@ -1471,6 +1471,20 @@ def test_a_yes_no_reading_is_not_replaced_by_one_without_its_names(best: str, al
     assert _drops_a_name_asked_about(PhraseGraphPattern.from_text(best), PhraseGraphPattern.from_text(alternative)) is drops
 
 
+async def test_a_value_two_things_share_is_no_thing_linking_them(path: KgqanPath, virtuoso) -> None:  # noqa: ANN001
+    """A no said directly is not turned into yes through a value in common: the paper's threat-to-validity "False"
+    and some other contribution's guideline flag "False" are no link from the paper to confirmability."""
+    question = 'Does "Architectural Technical Debt: A Grounded Theory" discuss confirmability as a threat to validity?'
+    async with open_endpoint(virtuoso, "orkg-path-shared", "orkg") as orkg:
+        result = await path.answer(question, orkg, KGQAN_ONLY)
+        truth = await orkg.sparql.ask(
+            'ASK { ?p <http://www.w3.org/2000/01/rdf-schema#label> "Architectural Technical Debt: A Grounded Theory" ; '
+            '<http://orkg.org/orkg/predicate/contribution>/<http://orkg.org/orkg/predicate/threatToValidity> ?t . '
+            'FILTER(LCASE(STR(?t)) = "confirmability") }')
+    assert truth is False
+    assert [a.value for a in result.answers] == ["false"]
+
+
 @pytest.mark.parametrize(("best", "alternative", "keeps_only"), [
     ("list :: ?u1 | is a | papers ; ?u1 | conducted | interviews", "list :: ?u1 | is a | papers", True),
     ("count :: ?u1 | is a | suppliers ; ?u1 | located in | southern hemisphere", "count :: ?u1 | is a | suppliers", True),
