@@ -780,8 +780,9 @@ def read_text(question: str) -> str:
     kuttner") as "What is the price of X?" (a name typed in lower case capitalised), "Who are X's colleagues
     in her department?" as "Who works in the same department as X?", "Is A in the same X as B?" as "Are A
     and B in the same X?", "any supplier in X?" as "Which supplier is in X?", "How much is X?" as "What is the
-    price of X?", "How many grams does X weigh?" as "What is the weight of X?", "How much is X worth?" as "What is the worth of X?", "the best-selling X" as "the X with the
-    highest sales", "have never had any X" as "have no X", a name typed in lower case after "called" quoted ("the property named 'park'"); the
+    price of X?", "How many grams does X weigh?" as "What is the weight of X?", "How much is X worth?" as
+    "What is the worth of X?", "the best-selling X" as "the X with the highest sales", "have never had any X"
+    as "have no X", a name typed in lower case after "called" quoted ("the property named 'park'"); the
     understood question keeps the words as asked."""
     question = asked_plainly(_terse_attribute(spelled(question)))
     question = question[:1].upper() + question[1:]  # "how many people work in Data Services" as asked formally
