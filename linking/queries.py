@@ -16,7 +16,8 @@ import pyoxigraph as ox
 
 from gateway.sparql import term_to_sparql
 from gateway.sparql_syntax import variables_renamed
-from linking.entities import RDF_TYPE, LinkedEntity
+from linking.affinity import split_words
+from linking.entities import RDF_TYPE, LinkedEntity, local_name
 from linking.relations import OUT, LinkedPredicate
 from understanding.answer_types import kind_of_attribute
 from understanding.grading import UNIT_SCALES, number_value
@@ -36,6 +37,7 @@ from understanding.pgp import (
 TYPE_VAR = "?type"
 XSD_DOUBLE = "<http://www.w3.org/2001/XMLSchema#double>"
 XSD_INTEGER = "<http://www.w3.org/2001/XMLSchema#integer>"
+XSD_DECIMAL = "<http://www.w3.org/2001/XMLSchema#decimal>"
 VALUE_VAR = "?value"
 MAX_PRODUCT = 20000
 DROP_SCORE = 0.3
@@ -835,11 +837,28 @@ def distinct_values(target: str, where: str) -> str:
     return f"{{ SELECT DISTINCT {holders[0]} {target} WHERE {{ {where} }} }}"
 
 
+# a predicate named as a stored quantity of things: "num_of_ticket", "number_products", "ticket_count" (not
+# "contestant_number" or "phone_number", which name one thing)
+_QUANTITY_FIRST = frozenset({"num", "number", "quantity", "amount"})
+
+
+def _names_a_quantity(predicate: str) -> bool:
+    words = [w.lower() for w in split_words(local_name(predicate))]
+    return len(words) > 1 and (words[0] in _QUANTITY_FIRST or words[-1] == "count")
+
+
 def count_query(variable: str, where: str) -> str:
     """COUNT, except that one number is the answer itself: "How many staff does the museum have?"
-    is `?museum :num_of_staff ?u1` in graphs that store the count, not a count of its values.
+    is `?museum :num_of_staff ?u1` in graphs that store the count, not a count of its values; and
+    numbers held by a predicate named as a quantity are added up, once per holder ("How many tickets has
+    X bought?" over X's visits, each with its `num_of_ticket`).
     (A subquery: Virtuoso fails to compile the aggregates inside IF.)"""
     number = '(isNumeric(?kgqaMin) || REGEX(STR(?kgqaMin), "^[0-9]+([.][0-9]+)?$"))'
+    held = re.findall(rf"(\?\w+) <([^>]+)> {re.escape(variable)}(?=\s*(?:\.|}}|$))", where)
+    if len(held) == 1 and held[0][0] != variable and _names_a_quantity(held[0][1]):
+        inner = (f"SELECT (COUNT(DISTINCT {variable}) AS ?kgqaN) (MIN({variable}) AS ?kgqaMin) "
+                 f"(SUM({XSD_DECIMAL}(STR({variable}))) AS ?kgqaSum) WHERE {{ {distinct_values(variable, where)} }}")
+        return f"SELECT (IF({number}, ?kgqaSum, ?kgqaN) AS ?count) WHERE {{ {{ {inner} }} }}"
     inner = (f"SELECT (COUNT(DISTINCT {variable}) AS ?kgqaN) (MIN({variable}) AS ?kgqaMin) "
              f"WHERE {{ {where} }}")
     return f"SELECT (IF(?kgqaN = 1 && {number}, ?kgqaMin, ?kgqaN) AS ?count) WHERE {{ {{ {inner} }} }}"

@@ -620,3 +620,21 @@ def test_counting_instead_leaves_an_aggregate_compared_alone() -> None:
                                            ":: filter avg ?u2 > 2000 :: filter ?u2 < 900")
     counted = counted_instead(pattern, frozenset({"?unknown2"}))
     assert [(c.aggregate, c.by_count) for c in counted.comparisons] == [("avg", False), (None, True)]
+
+
+async def test_a_count_of_stored_quantities_adds_them_up(oxigraph) -> None:  # noqa: ANN001
+    """"How many products do the shops in Helsinki and Espoo have?": each shop stores its `number_products`, so
+    the answer is their sum; a single holder's number is itself; an identifier named "..._number" is counted."""
+    from linking.queries import count_query
+
+    shop = "http://valuenet/ontop/shop#"
+    async with open_endpoint(oxigraph, "employees-count", "employee_hire_evaluation") as endpoint:
+        truth = await endpoint.sparql.select(f"SELECT (SUM(?n) AS ?s) (COUNT(?n) AS ?c) WHERE {{ ?shop <{shop}number_products> ?n }}")
+        summed = await endpoint.sparql.select(count_query("?unknown1", f"?shop <{shop}number_products> ?unknown1"))
+        one = await endpoint.sparql.select(count_query(
+            "?unknown1", f'?shop <{shop}location> "Helsinki" . ?shop <{shop}number_products> ?unknown1'))
+        single = await endpoint.sparql.select(f'SELECT ?n WHERE {{ ?shop <{shop}location> "Helsinki" ; <{shop}number_products> ?n }}')
+    assert int(truth.rows[0]["c"].value) > 1
+    assert float(summed.rows[0]["count"].value) == float(truth.rows[0]["s"].value)
+    assert len(single.rows) == 1 and float(one.rows[0]["count"].value) == float(single.rows[0]["n"].value)
+    assert "SUM" not in count_query("?unknown1", "?c <http://x/voter#contestant_number> ?unknown1")
