@@ -551,6 +551,9 @@ class KgqanPath:
         if record is not None and result.answers and not _said_yes(result) and left >= MIN_READING_REQUESTS:
             result = await self._yes_as_a_record(replace(understood, pattern=record, alternatives=()), result,
                                                  endpoint, replace(options, max_requests=left))
+        if _said_yes(result) and not _asks_every_node(result):  # "Has X ever visited a museum?" asked without the museum
+            result.answers = [Answer.boolean(False)]
+            result.notes.append("the yes came from a query that leaves out a thing the question names: the answer is no")
         return _counted_nothing(result) if not result.answers else result
 
     async def _yes_as_a_record(self, understood: UnderstoodQuestion, first: PathResult, endpoint: Endpoint,
@@ -1701,13 +1704,15 @@ def _drops_a_name_asked_about(best: PhraseGraphPattern, alternative: PhraseGraph
 
 
 def _keeps_only_the_class(best: PhraseGraphPattern, alternative: PhraseGraphPattern) -> bool:
-    """Whether the next reading says nothing of the answer but its class while the best one states conditions:
-    "Which papers conducted interviews and also used a questionnaire?" read next as `?u1 | is a | papers` would
-    answer every paper when the papers so described are not in the graph."""
+    """Whether the next reading says nothing of the answer but its class while the best one states conditions
+    that name something: "Which papers conducted interviews and also used a questionnaire?" read next as
+    `?u1 | is a | papers` would answer every paper when the papers so described are not in the graph (a
+    condition among unknowns only, "the total number of singers" as `?u1 | number | ?u2`, names nothing)."""
     if alternative.comparisons or alternative.ordering or alternative.group or \
             any(not (t.is_type and t.subject == ANSWER) for t in alternative.triples):
         return False
-    return bool(best.comparisons or best.ordering or any(not t.is_type for t in best.triples))
+    return bool(best.comparisons or best.ordering or any(
+        not t.is_type and not all(is_unknown(node) for node in t.nodes()) for t in best.triples))
 
 
 def linked_through_one(pattern: PhraseGraphPattern) -> PhraseGraphPattern | None:
@@ -1768,7 +1773,7 @@ def _asks_every_node(result: PathResult) -> bool:
         return False
     return all(any(f"<{iri}>" in evidence.sparql for c in node.candidates for iri in c.iris)
                or any(term_to_sparql(c.term) in evidence.sparql for c in node.candidates)
-               for node in evidence.entities)
+               for node in evidence.entities if any(ch.isalnum() for ch in node.phrase))  # ("?" names nothing)
 
 
 # "ECSA 2017", "ICSA 2021": a name and a year

@@ -18,6 +18,7 @@ from linking import KgqanPath
 from linking.affinity import default_scorer
 from linking.filtering import AnswerTypeFilter
 from linking.path import (
+    _asks_every_node,
     _asks_for_kind,
     _drops_a_name_asked_about,
     _keeps_only_the_class,
@@ -1485,11 +1486,36 @@ async def test_a_value_two_things_share_is_no_thing_linking_them(path: KgqanPath
     assert [a.value for a in result.answers] == ["false"]
 
 
+async def test_a_yes_from_a_query_without_a_named_thing_is_no(path: KgqanPath, ck25: Endpoint) -> None:
+    """A yes counts only from a query about everything the question names: one that leaves the German
+    supplier out asks only whether the product has any compatible product."""
+    question = "is F383-6450755 compatible with any product supplied by a German supplier"
+    result = await path.answer(question, ck25, KGQAN_ONLY)
+    truth = await ck25.sparql.ask(
+        'PREFIX pv: <http://ld.company.org/prod-vocab/> ASK { ?p pv:id "F383-6450755" ; pv:compatibleProduct ?c . '
+        '?c pv:hasSupplier ?s . ?s pv:addressCountry "Germany" }')
+    assert truth is False
+    assert [a.value for a in result.answers] == ["false"]
+
+
+def test_a_phrase_of_no_words_names_nothing_a_query_must_hold() -> None:
+    from gateway.models import PathResult
+    from linking.entities import NodeLinks
+    from linking.path import KgqanEvidence
+
+    evidence = KgqanEvidence(entities=[NodeLinks("?", kind="class"), NodeLinks("museum", kind="class")],
+                             sparql="ASK WHERE { ?u <http://x/visited> ?m }")
+    assert not _asks_every_node(PathResult("kgqan", evidence=evidence))  # the museum is not asked about
+    evidence.entities = evidence.entities[:1]
+    assert _asks_every_node(PathResult("kgqan", evidence=evidence))
+
+
 @pytest.mark.parametrize(("best", "alternative", "keeps_only"), [
     ("list :: ?u1 | is a | papers ; ?u1 | conducted | interviews", "list :: ?u1 | is a | papers", True),
     ("count :: ?u1 | is a | suppliers ; ?u1 | located in | southern hemisphere", "count :: ?u1 | is a | suppliers", True),
     ("list :: ?u1 | is a | properties :: order ?u1 desc 1", "list :: ?u1 | is a | properties", True),
     ("list :: ?u1 | is a | reference", "list :: ?u1 | is a | papers", False),  # the best says no more than its class
+    ("sum :: ?u1 | number | ?u2 ; ?u2 | is a | singers", "count :: ?u1 | is a | singers", False),  # names nothing
     ("list :: ?u1 | is a | papers ; ?u1 | used | interviews", "list :: ?u1 | is a | papers ; ?u1 | conducted | interviews", False),
     ("list :: ?u1 | products | zero", "list :: ?u1 | price | ?u2 :: filter ?u2 = 0", False),
 ])
