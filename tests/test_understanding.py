@@ -1434,6 +1434,16 @@ def test_more_comparatives_state_their_operator() -> None:
 SUPPLIER_RELATION_MODEL = FixedModel("list :: ?u1 | suppliers | ?u2 ; ?u2 | located in | Ghana", AnswerKind.RESOURCE)
 
 
+def test_a_counting_word_is_no_part_of_a_class() -> None:
+    from understanding.repairs import without_counting_qualifier
+
+    read = without_counting_qualifier(PhraseGraphPattern.from_text(
+        "count :: ?u1 | is a | different people ; ?u1 | visited | ?u2 ; ?u2 | is a | museum"))
+    assert read.to_text() == "count :: ?u1 | is a | people ; ?u1 | visited | ?u2 ; ?u2 | is a | museum"
+    kept = PhraseGraphPattern.from_text("list :: ?u1 | is a | different")  # the word alone is what was said
+    assert without_counting_qualifier(kept) == kept
+
+
 def test_an_attribute_of_a_name_the_model_made_a_class_is_read_from_the_words() -> None:
     """"What is the price of Product Analysis?" decoded with the name as a class says every word, but not what
     is asked: the attribute of the named thing."""
@@ -2944,6 +2954,9 @@ READER_CASES = [
      "list :: ?u1 | is a | papers ; ?u1 | study | architecture decision making"),
     ("kind_verbed_with_value", "Show me the papers that deal with technical debt.",  # a verb with its preposition
      "list :: ?u1 | is a | papers ; ?u1 | deal with | technical debt"),
+    ("kind_verbed_with_value", "Which ECSA papers looked at performance efficiency in their evaluation?",  # used where
+     "list :: ?u1 | is a | papers ; ?u1 | papers | ECSA ; ?u1 | looked at in evaluation | performance efficiency"),
+    ("kind_verbed_with_value", "Which papers study microservices in industry?", None),  # a place of its own
     ("kind_verbed_with_value", "How many papers focus on software ecosystems?",
      "count :: ?u1 | is a | papers ; ?u1 | focus on | software ecosystems"),
     ("kind_verbed_with_value", "How many papers discuss technical debt?",
@@ -2969,6 +2982,12 @@ READER_CASES = [
     ("most_common_value", "What is the most common birth place of people?",  # people hold it here
      "list :: ?u1 | birth place | ?u2 ; ?u2 | is a | people :: order count ?u2 desc 1"),
     ("most_common_value", "What is the most expensive product?", None),
+    ("ranked_by_when", "Which museum opened most recently?",  # an ordering by the verb's value, not a count
+     "list :: ?u1 | is a | museum ; ?u1 | opened | ?u2 :: order ?u2 desc 1"),
+    ("ranked_by_when", "Which orchestra was founded first?", "list :: ?u1 | is a | orchestra ; ?u1 | founded | ?u2 :: order ?u2 asc 1"),
+    ("ranked_by_when", "Which singer was born first?", "list :: ?u1 | is a | singer ; ?u1 | born | ?u2 :: order ?u2 asc 1"),
+    ("ranked_by_when", "Which museum opened in 2010?", None),
+    ("stated_value_of_kind", "Which singer was born first?", None),  # a rank, not a value the singer is
     ("counted_things_of_kind", "How many distinct authors appear across all papers?",  # the relation's things counted
      "count :: ?u2 | is a | papers ; ?u2 | authors | ?u1"),
     ("counted_things_of_kind", "How many different research objects are investigated across all papers?",  # a participle

@@ -126,6 +126,7 @@ from understanding.syntax import (
     participle_chain,
     place_of_a_name,
     placed_kind_related,
+    ranked_by_when,
     restricted_comparison,
     restricted_kind_related,
     same_as_named,
@@ -145,7 +146,7 @@ _TEXT_READERS = (attribute_of_a_name, attributes_of_a_name, attribute_of_a_verbe
                  place_of_a_name, kind_having_a_thing, stated_value_of_kind, same_as_named, kind_a_name_relates_to,
                  restricted_kind_related, placed_kind_related, kind_compared, kind_having_own, kind_verbing_name,
                  named_related_to_named, kind_holding_a_thing, named_holding_a_thing, participle_chain,
-                 kind_verbed_with_value, named_having_a_thing,
+                 kind_verbed_with_value, named_having_a_thing, ranked_by_when,
                  kind_with_counted_things, most_common_value, named_verbed_with_value, counted_things_of_kind,
                  kind_by_name_verbed, kind_a_name_verbs, name_is_relation_of_kind,
                  attribute_the_kind_has)
@@ -722,6 +723,9 @@ class QuestionParser:
         itself = self_compared(understood.question)  # "Which products are taller than they are wide?"
         if itself is not None:
             return itself, AnswerKind.NUMBER if itself.form is QuestionForm.COUNT else AnswerKind.RESOURCE
+        ranked = ranked_by_when(understood.question)  # "Which museum opened most recently?"
+        if ranked is not None and not _same_reading(ranked, understood.pattern):
+            return ranked, AnswerKind.RESOURCE
         common = most_common_value(understood.question)  # "What is the most common evaluation method across the papers?"
         if common is not None and not _same_reading(common, understood.pattern):
             return common, None

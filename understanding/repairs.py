@@ -89,6 +89,16 @@ def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     return with_asked_kind_counting(question, with_others_excluded(question, without_doubled_possessive(question, pattern)))
 
 
+_COUNTING_QUALIFIER = re.compile(r"^(?:different|distinct|unique|various)\s+(?=\S)", re.IGNORECASE)
+
+
+def without_counting_qualifier(pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"How many different people have visited a museum?" decoded with the class `different people`: the word
+    says how to count, not what the things are (`people`, as the derived gold spans it)."""
+    triples = tuple(replace(t, object=_COUNTING_QUALIFIER.sub("", t.object)) if t.is_type else t for t in pattern.triples)
+    return pattern if triples == pattern.triples else replace(pattern, triples=triples)
+
+
 def without_doubled_possessive(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """"What is Sabrina Geiger's email address?" decoded as `?u2 | email address | Sabrina Geiger ; ?u1 |
     email address | ?u2`: the question asks the name's attribute once (`?u1 | email address | Sabrina
@@ -471,8 +481,9 @@ def finished(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """Repairs applied last, to every reading, including those the syntax readers write: the ordinal's
     offset, the participle before "by a <noun>", a bound in cents, the agents' origin, a bound on an
     average the things have, an attribute the things lack (after the negations are read), the unit a
-    compared value is stated in, a kind word after a name left out of the relation and two relations glued at
-    a year split."""
+    compared value is stated in, a kind word after a name left out of the relation, two relations glued at
+    a year split and "different" left out of a class."""
+    pattern = without_counting_qualifier(pattern)
     pattern = with_stated_limit(question, with_agent_phrase(question, with_quoted_title(question, pattern)))
     pattern = with_cents(question, with_value_asked_too(question, with_stated_offset(question, pattern)))
     pattern = with_lacked_attribute(question, with_aggregate_compared(question, with_agents_origin(question, pattern)))

@@ -1150,7 +1150,7 @@ def stated_value_of_kind(question: str) -> PhraseGraphPattern | None:
             continue
         found, asked = read
         value = found.group("value")
-        if shape is _ARE_A_VALUE and (re.search(r"(?:er|est|ed|ing|able|ible)\b", value)
+        if shape is _ARE_A_VALUE and (re.search(r"(?:er|est|ed|ing|able|ible)\b|\b(?:born|first|last)\b", value)
                                       or value.split()[0] in ("most", "least", "fewest", "many", "few", "some")
                                       or value.split()[-1] in _NOT_A_KINDS_END):  # "Which country are most suppliers from?"
             continue
@@ -1296,7 +1296,7 @@ _ACTIVELY_VERBED_WITH_VALUE = re.compile(
 # "Which papers use a case study?", "Which ECSA papers used interviews for evaluation?": a method named by common
 # words, in the active voice; "Which papers study architecture decision making?": a topic so named
 _USED_VALUE = (r"\s+(?:an?\s+|the\s+)?(?P<value>[a-z][a-z-]*(?: (?!(?:and|or|but|in|of|for|with|from|on|at|by|to|about|as)\b)"
-               r"[a-z][a-z-]*){0,3})(?:\s+(?P<purpose>for|as)\s+(?:an?\s+|the\s+|their\s+|its\s+)?(?P<what>[a-z]+(?: [a-z]+){0,2}))?"
+               r"[a-z][a-z-]*){0,3})(?:\s+(?P<purpose>for|as|in(?=\s+(?:their|its)\b))\s+(?:an?\s+|the\s+|their\s+|its\s+)?(?P<what>[a-z]+(?: [a-z]+){0,2}))?"
                r"\s*[?.!]?$")
 _USING_VERBS = (r"uses?|used|appl(?:y|ies|ied)|(?:employ|adopt|follow|conduct|perform)(?:s|ed)?|rel(?:y|ies|ied)\s+on|"
                 r"stud(?:y|ies|ied)|(?:investigat|examin|explor|analys|analyz)(?:e|es|ed)|(?:discuss|address)(?:es|ed)?|"
@@ -1806,6 +1806,26 @@ def most_common_value(question: str) -> PhraseGraphPattern | None:
                *((PhraseTriple("?unknown2", TYPE_RELATION, kind),) if kind else ()),
                *((PhraseTriple("?unknown2", kind, qualifier),) if qualifier else ()))
     return PhraseGraphPattern(triples=triples, ordering=Ordering("?unknown2", descending=True, limit=1, by_count=True))
+
+
+# "Which museum opened most recently?", "Which paper was published first?": the thing whose verb's date (or value)
+# comes last or first, an ordering by a value (the model often counts)
+_RANKED_BY_WHEN = re.compile(
+    r"^(?:which|what)\s+(?P<kind>[a-z]+(?: (?!(?:was|were|is|are|has|have)\b)[a-z]+)?)\s+(?:(?:was|were|has\s+been|have\s+been)\s+)?"
+    r"(?P<verb>[a-z]+(?:ed|en)|born|built|made|held|begun|won)\s+(?P<end>most\s+recently|(?:the\s+)?(?:latest|last|earliest|first))"
+    r"\s*[?.!]?$")
+
+
+def ranked_by_when(question: str) -> PhraseGraphPattern | None:
+    """"Which museum opened most recently?" as `?u1 | is a | museum ; ?u1 | opened | ?u2 :: order ?u2 desc 1`
+    ("earliest" and "first" ascending); None for anything else."""
+    found = _lowered_match(question, _RANKED_BY_WHEN)
+    if found is None or found.group("kind").split()[0] in _NOT_KINDS:
+        return None
+    descending = found.group("end").split()[-1] in ("recently", "latest", "last")
+    return PhraseGraphPattern(triples=(PhraseTriple(ANSWER, TYPE_RELATION, found.group("kind")),
+                                       PhraseTriple(ANSWER, found.group("verb"), "?unknown2")),
+                              ordering=Ordering("?unknown2", descending=descending, limit=1))
 
 
 # "Which papers have more than seven authors?", "How many departments have at least 5 employees?": things of a
