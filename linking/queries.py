@@ -826,12 +826,17 @@ def dangling_unknowns(pattern: PhraseGraphPattern) -> set[str]:
     return {n for n, d in degree.items() if d == 1 and is_unknown(n) and n not in used}
 
 
+def _holding_triples(target: str, where: str) -> list[tuple[str, str]]:
+    """(subject, predicate) of each triple of a query body whose object is `target`."""
+    return re.findall(rf"(\?\w+) (<[^>]+>|\S+) {re.escape(target)}(?=\s*(?:\.|}}|$))", where)
+
+
 def distinct_values(target: str, where: str) -> str:
     """The body an AVG/SUM runs over: each thing's value once (`SELECT DISTINCT ?thing ?value`), so a
     join the reading adds beside the thing (`?other hasSupplier ?supplier` next to the product's own
     supplier) does not count the value once per joined row; the plain body where no one triple holds
     the value."""
-    holders = re.findall(rf"(\?\w+) (?:<[^>]+>|\S+) {re.escape(target)}(?=\s*(?:\.|}}|$))", where)
+    holders = [holder for holder, _ in _holding_triples(target, where)]
     if len(holders) != 1 or holders[0] == target:
         return where
     return f"{{ SELECT DISTINCT {holders[0]} {target} WHERE {{ {where} }} }}"
@@ -854,7 +859,7 @@ def count_query(variable: str, where: str) -> str:
     X bought?" over X's visits, each with its `num_of_ticket`).
     (A subquery: Virtuoso fails to compile the aggregates inside IF.)"""
     number = '(isNumeric(?kgqaMin) || REGEX(STR(?kgqaMin), "^[0-9]+([.][0-9]+)?$"))'
-    held = re.findall(rf"(\?\w+) <([^>]+)> {re.escape(variable)}(?=\s*(?:\.|}}|$))", where)
+    held = [(holder, predicate[1:-1]) for holder, predicate in _holding_triples(variable, where) if predicate.startswith("<")]
     if len(held) == 1 and held[0][0] != variable and _names_a_quantity(held[0][1]):
         inner = (f"SELECT (COUNT(DISTINCT {variable}) AS ?kgqaN) (MIN({variable}) AS ?kgqaMin) "
                  f"(SUM({XSD_DECIMAL}(STR({variable}))) AS ?kgqaSum) WHERE {{ {distinct_values(variable, where)} }}")
