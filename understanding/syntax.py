@@ -1429,17 +1429,18 @@ def place_of_a_name(question: str) -> PhraseGraphPattern | None:
 # attribute of a named thing, its kind said before its name or not
 # no preposition, conjunction, relative word or verb "to be"
 _PLAIN_WORD = r"(?!(?:of|in|and|or|for|with|by|from|to|at|on|per|whose|which|that|who|is|are|was|were)\b)[a-z]+"
+# the thing an attribute is of: a name or a quoted title, after a kind word or two ('the paper "X"')
+_ATTRIBUTE_OWNER = (r"(?:the\s+)?(?P<kind>" + _PLAIN_WORD + r"(?: " + _PLAIN_WORD + r")?\s+)?(?:(?P<name>" + _NAME_OR_CODE +
+                    r")|" + _QUOTED_TITLE + r")\s*[?.!]?$")
 _ATTRIBUTE_OF_NAME = re.compile(
     r"^(?:what|who)(?:'s|\s+(?:is|are|was|were))\s+the\s+(?P<attribute>" + _PLAIN_WORD + r"(?: " + _PLAIN_WORD +
-    r"){0,2}?)\s+of\s+(?:the\s+)?(?P<kind>" + _PLAIN_WORD + r"(?: " + _PLAIN_WORD + r")?\s+)?(?:(?P<name>" + _NAME_OR_CODE +
-    r")|" + _QUOTED_TITLE + r")\s*[?.!]?$")  # 'the research object of the paper "Exploring Web Search Engines ..."'
+    r"){0,2}?)\s+of\s+" + _ATTRIBUTE_OWNER)  # 'the research object of the paper "Exploring Web Search Engines ..."'
 # 'What research level is assigned to "Guidelines for Architecting Android Apps"?': an attribute said through a verb
 # that adds nothing but the attribute's being recorded; one attribute of a name, or any of a quoted title
 _ATTRIBUTE_GIVEN_TO_NAME = re.compile(
     r"^(?:what|which)\s+(?P<attribute>" + _PLAIN_WORD + r"(?: " + _PLAIN_WORD + r"){0,2}?)\s+(?:is|are|was|were|has been|"
-    r"have been)\s+(?:assigned|given|attributed|recorded|listed|specified|reported|stated|noted|documented)\s+(?:to|for)\s+"
-    r"(?:the\s+)?(?P<kind>" + _PLAIN_WORD + r"(?: " + _PLAIN_WORD + r")?\s+)?(?:(?P<name>" + _NAME_OR_CODE + r")|" +
-    _QUOTED_TITLE + r")\s*[?.!]?$")
+    r"have been)\s+(?:assigned|given|attributed|recorded|listed|specified|reported|stated|noted|documented)\s+(?:to|for)\s+" +
+    _ATTRIBUTE_OWNER)
 _AGGREGATE_WORDS = frozenset({"average", "mean", "total", "sum", "number", "count", "amount", "maximum", "minimum",
                               "highest", "lowest", "largest", "smallest", "overall", "combined"})
 
