@@ -40,7 +40,7 @@ _KIND_SYNONYMS = (("supplier", "vendor", "provider", "seller", "company", "firm"
                   ("employee", "staff", "worker", "personnel", "staffer", "colleague"),
                   ("department", "team", "division"), ("customer", "client", "buyer"), ("part", "component"),
                   ("manager", "boss", "supervisor"), ("author", "researcher", "writer", "scholar"),
-                  ("paper", "publication"))
+                  ("paper", "publication", "study"))
 KIND_SYNONYMS = {word: tuple(other for other in group if other != word) for group in _KIND_SYNONYMS for word in group}
 
 

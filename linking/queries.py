@@ -49,6 +49,7 @@ THING_VALUE_FACTOR = 0.5  # ordering, comparing or aggregating things (IRIs) rat
 RECORD_HELD_FACTOR = 0.99  # an attribute of a thing reached through a record, read as the record's
 LITERAL_KINDS = (AnswerKind.STRING, AnswerKind.NUMBER, AnswerKind.DATE)
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
+_ISO_DATE_TIME = re.compile(r"^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}$")
 _NUMBER = re.compile(r"^[+-]?\d+(?:\.\d+)?$")
 _YEAR = re.compile(r"^\d{4}$")
 
@@ -184,6 +185,8 @@ class QueryBuilder:
                 body = " . ".join(choice.triple for i, choice in enumerate(combination)
                                   if choice.triple and i not in negated and i not in moved)
                 if negated:
+                    if not re.search(rf"{re.escape(ANSWER)}(?!\w)", body):
+                        continue  # nothing but a negation binds the answer: the query would ask for anything at all
                     body = negations(body, [" . ".join([combination[i].triple, *(combination[j].triple for j in inside[i]
                                                                                   if combination[j].triple)]) + inner[i]
                                             for i in sorted(negated)])
@@ -938,6 +941,8 @@ def comparison_expression(comparison: Comparison) -> str:
         function = {"contains": "CONTAINS", "starts": "STRSTARTS", "ends": "STRENDS"}[operator]
         return f"{function}(LCASE(str({node})), {text})"
     value = _written_number(value) or value
+    if _ISO_DATE_TIME.match(value):  # "after 2018-03-09 19:03:36": to the second, whichever of " " or "T" is stored
+        return f'SUBSTR(REPLACE(str({node}), "T", " "), 1, 19) {operator} "{value[:10]} {value[11:19]}"'
     if _ISO_DATE.match(value):
         return f'SUBSTR(str({node}), 1, 10) {operator} "{value[:10]}"'
     if _YEAR.match(value):

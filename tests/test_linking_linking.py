@@ -126,6 +126,16 @@ async def test_a_kind_word_links_to_the_class_its_synonym_names(ck25: Endpoint) 
     assert direct[0].term.value == PV + "Supplier" and direct[0].score == pytest.approx(1.0)
 
 
+async def test_studies_are_the_papers_of_a_scholarly_graph(virtuoso) -> None:  # noqa: ANN001
+    """"Which studies used a focus group?": no class is named Study; the papers are, not the research fields."""
+    from linking.entities import kind_synonyms
+
+    assert kind_synonyms("studies") == ["papers", "publications"]
+    async with open_endpoint(virtuoso, "orkg-studies", "orkg") as orkg:
+        classes = await EntityLinker(default_scorer()).link_classes("studies", orkg)
+    assert classes[0].term.value == "http://orkg.org/orkg/class/Paper"
+
+
 async def test_relation_linking_in_both_directions(ck25: Endpoint) -> None:
     scorer = default_scorer()
     vertex = (await EntityLinker(scorer).link_entities("Franz Kornhaeusel", ck25))[0]
@@ -175,3 +185,19 @@ async def test_a_relation_phrase_known_as_a_paraphrase_fits_its_usual_predicate(
     ranked = await linker.rank("reports to", around[FRANZ], ck25)
     assert ranked[0].iri == PV + "hasManager"
     assert (await linker.rank("e-mail address", around[FRANZ], ck25))[0].iri == PV + "email"  # not his street address
+
+
+async def test_a_time_superlative_ranks_by_a_date_or_year(virtuoso) -> None:  # noqa: ANN001
+    """"the most recent paper": `?u1 | recent | ?u2` is its publication year, not its venue or its authors."""
+    from linking.relations import paraphrase
+
+    assert paraphrase("most recent") == paraphrase("earliest") == paraphrase("newest") == "date year"
+    scorer = default_scorer()
+    async with open_endpoint(virtuoso, "orkg-recent", "orkg") as orkg:
+        paper = (await EntityLinker(scorer).link_entities(
+            "Aligning Architecture with Business Goals in the Automotive Domain", orkg))[0]
+        linker = RelationLinker(scorer)
+        around = await linker.predicates_around([paper], orkg)
+        for phrase in ("recent", "earliest", "latest"):
+            ranked = await linker.rank(phrase, around[paper.term.value], orkg)
+            assert ranked[0].iri == "http://orkg.org/orkg/predicate/publicationYear", phrase

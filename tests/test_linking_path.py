@@ -1218,6 +1218,16 @@ async def test_a_negated_relation_excludes_what_it_links_to(path: KgqanPath, ck2
     assert "FILTER NOT EXISTS" in result.evidence.sparql and "FILTER EXISTS" in result.evidence.sparql
 
 
+async def test_a_negation_alone_never_binds_the_answer(path: KgqanPath, ck25: Endpoint) -> None:
+    """"Which marketing people don't have a phone number?" where no class is "marketing people": what is left,
+    a phone number that must not hold, binds no answer, and the engine would answer with anything at all
+    (predicates, classes). No query is the honest outcome."""
+    result = await path.answer_understood(
+        understood("list :: ?u1 | is a | marketing people ; ?u1 | not phone number | ?u2",
+                   AnswerType(AnswerKind.RESOURCE, "marketing people")), ck25, KGQAN_ONLY)
+    assert result.answers == [] and not any("NOT EXISTS" in q.sparql for q in result.evidence.queries)
+
+
 async def test_the_kind_of_what_a_negated_link_reaches_is_inside_the_negation(path: KgqanPath, ck25: Endpoint) -> None:
     """"Which suppliers do not supply any product?": the other thing's kind is only reached through the
     negated relation, so it belongs inside the FILTER NOT EXISTS; outside, it would ask for suppliers
