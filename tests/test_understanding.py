@@ -994,6 +994,11 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
      "list :: ?u1 | paragraphs | ?u2 ; ?u2 | is a | document 'Customer reviews'", "list :: ?u1 | paragraphs | Customer reviews"),
     ("with_quoted_thing", 'How many paragraphs does each document have?',  # no quoted name: as decoded
      "count :: ?u1 | paragraphs | ?u2 ; ?u2 | is a | document", None),
+    # the thing of a kind asked by its number (with_asked_numbered_thing)
+    ("with_asked_numbered_thing", "Who is contestant number 7?", "list :: ?u1 | contestant | 7",
+     "list :: ?u1 | is a | contestant ; ?u1 | contestant number | ?u2 :: filter ?u2 = 7"),
+    ("with_asked_numbered_thing", "Who voted for contestant number 7?", "list :: ?u1 | voted for | contestant number 7",
+     None),  # not the thing asked
     # a name cut inside a word with a digit runs to the word's end (with_whole_codes)
     ("with_whole_codes", "In which year was the paper with DOI 10.1109/ICSA.2019.00018 published?",
      "list :: ?u1 | year | DOI 10.1109/ICSA.2019.", "list :: ?u1 | year | DOI 10.1109/ICSA.2019.00018"),
@@ -2601,6 +2606,16 @@ def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> Non
      "Which colleagues have the same manager as Lili Geier?"),
     ("Which products are taller than the Ceramic Potentiometer Gauge Encoder (Z293-3675192)?",  # the code in brackets
      "Which products are taller than Z293-3675192?"),
+    ("Did Kelly Clauss receive any vote from California (CA)?",  # a name's abbreviation in brackets
+     "Did Kelly Clauss receive any vote from California?"),
+    ("Which papers appeared at the International Conference on Software Architecture (ICSA)?",
+     "Which papers appeared at the International Conference on Software Architecture?"),
+    ("Which products does the supplier (ACME) sell?", "Which products does the supplier (ACME) sell?"),  # no name before
+    ("Which templates became effective after January 1, 2005?",  # a date in words as an ISO date
+     "Which templates became effective after 2005-01-01?"),
+    ("Which votes were cast before 9th of March 2018?", "Which votes were cast before 2018-03-09?"),
+    ("Which votes were cast before Sept. 30 2018?", "Which votes were cast before 2018-09-30?"),
+    ("How many songs did March 2018 see?", "How many songs did March 2018 see?"),  # no day
     ("How many parts are needed in total for the bill of material PulseCraft Vertex?",  # "in total": the quantities summed
      "What is the total quantity of parts for PulseCraft Vertex?"),
     ("How many parts are needed for the bill of material PulseCraft Vertex?",  # counted, not summed
@@ -2842,6 +2857,10 @@ def test_a_readers_kind_with_an_acronym_is_the_kind_of_the_acronym() -> None:
     ("Who is the richest singer?", "list :: ?u1 | is a | singer ; ?u1 | richest | ?u2 :: order ?u2 desc 1"),
     ("Who is the oldest singer?", "list :: ?u1 | is a | singer ; ?u1 | oldest | ?u2 :: order ?u2 desc 1"),
     ("Who is the shortest person?", "list :: ?u1 | is a | person ; ?u1 | shortest | ?u2 :: order ?u2 asc 1"),
+    ("Which is the most recent paper that studies technical debt?",  # restricted by a clause, read apart and joined
+     "list :: ?u1 | is a | paper ; ?u1 | studies | technical debt ; ?u1 | recent | ?u2 :: order ?u2 desc 1"),
+    ("What is the earliest paper by Uwe Zdun?",
+     "list :: ?u1 | is a | paper ; ?u1 | by | Uwe Zdun ; ?u1 | earliest | ?u2 :: order ?u2 asc 1"),
 ])
 def test_a_superlative_that_names_its_attribute_orders_by_it(question: str, expected: str) -> None:
     """"richest" grades wealth as "oldest" grades age: the richest singer is the first by that value."""
@@ -3603,6 +3622,10 @@ def test_the_parser_puts_a_named_subjects_clause_back() -> None:
     ("How many distinct authors appear across all papers in this collection?",
      "How many distinct authors appear across all papers?"),  # the collection is the graph asked
     ("Which songs are in the collection?", "Which songs are in the collection?"),
+    ("Which papers in the collection are secondary research?", "Which papers are secondary research?"),
+    ("In which year did the first secondary study in the collection appear?",
+     "In which year did the first secondary study appear?"),
+    ("Which papers in the graph about microservices ...?", "Which papers in the graph about microservices ...?"),
 ])
 def test_a_question_asked_politely_or_as_in_a_chat_is_read_plainly(question: str, plain: str) -> None:
     from understanding.rewording import asked_plainly
@@ -3710,6 +3733,10 @@ def test_a_money_unit_read_as_the_compared_relation_is_the_price() -> None:
     ("How many euros does Product Analysis cost?", "What is the price of Product Analysis?"),
     ("How many products does Neal LLC supply?", "How many products does Neal LLC supply?"),  # no unit: a count
     ("Which museums have never had any visitors?", "Which museums have no visitors?"),
+    ("How many contestants got no votes at all?", "How many contestants did not get any votes?"),  # a negation
+    ("Which singers received no awards?", "Which singers did not receive any awards?"),
+    ("Which product sells no units?", "Which product does not sell any units?"),
+    ("Which contestants got votes?", "Which contestants got votes?"),
     ("Which department is in charge of our most expensive service?",
      "Which department is responsible for our most expensive service?"),
     ("What is the highest price any of the services has?", "What is the highest price of the services?"),
@@ -4036,12 +4063,60 @@ def test_restricted_things_compared_last_are_asked_apart(question: str, restrict
      "How many hardware products are supplied by Acme?", "How many hardware products are located in Spain?"),
     ("Which papers use a case study and provide a replication package?", None, None),  # no "also": left to the model
     ("Is there any paper that used grounded theory and also provides a replication package?", None, None),
+    ("Which papers both provide a replication package and reference a threats-to-validity guideline?",  # "both"
+     "Which papers provide a replication package?", "Which papers reference a threats-to-validity guideline?"),
+    ("Which papers made both their tool and their input data available?", None, None),  # two things, one verb
+    ("Which products are both cheap and light?", None, None),
 ])
 def test_two_conditions_said_with_also_are_asked_apart(question: str, first: str | None, second: str | None) -> None:
     from understanding.rewording import conjoined_conditions
 
     found = conjoined_conditions(question)
     assert (found.restricted, found.compared) == (first, second) if first else found is None
+
+
+@pytest.mark.parametrize(("question", "restricted", "ranked"), [
+    ("Which is the most recent paper that studies technical debt?",
+     "Which paper studies technical debt?", "Which is the most recent paper?"),
+    ("What is the earliest paper by Uwe Zdun?", "Which paper by Uwe Zdun?", "Which is the earliest paper?"),
+    ("What is the cheapest product supplied by Acme?", "Which product supplied by Acme?", "Which is the cheapest product?"),
+    ("What is the most expensive product?", None, None),  # nothing restricts it
+    ("What is the price of the cheapest product by Acme?", None, None),  # a value of the best thing
+])
+def test_the_best_of_restricted_things_is_asked_apart(question: str, restricted: str | None, ranked: str | None) -> None:
+    from understanding.rewording import ranked_restriction
+
+    found = ranked_restriction(question)
+    assert (found.restricted, found.compared, found.ranked) == (restricted, ranked, True) if restricted else found is None
+
+
+def test_two_conditions_joined_only_where_each_part_is_read_as_one() -> None:
+    """The second part of "both followed X and referenced Y" reads as nothing but "papers": joined, it would drop Y,
+    so the model's reading of the whole (which keeps Y) stays first."""
+    understood = get_parser().parse_sync(["Which papers both followed an evaluation guideline and referenced a "
+                                          "threats-to-validity guideline?"])[0]
+    assert "threats-to-validity" in understood.pattern.to_text()
+    # where the whole reads as the kind alone, the one condition the parts keep is better than none
+    whole = get_parser().parse_sync(["Which papers that discuss construct validity also reference a guideline for "
+                                     "threats to validity?"])[0]
+    assert "construct validity" in whole.pattern.to_text()
+
+
+def test_restricted_things_read_apart_are_ranked_as_the_ranking_reads() -> None:
+    from understanding.repairs import with_ordering_of
+
+    studies = PhraseGraphPattern.from_text("list :: ?u1 | is a | paper ; ?u1 | studies | technical debt")
+    recent = PhraseGraphPattern.from_text("list :: ?u1 | is a | paper ; ?u1 | recent | ?u2 :: order ?u2 desc 1")
+    assert with_ordering_of(studies, recent).to_text() == (
+        "list :: ?u1 | is a | paper ; ?u1 | studies | technical debt ; ?u1 | recent | ?u2 :: order ?u2 desc 1")
+    assert with_ordering_of(studies, studies) is None and with_ordering_of(recent, recent) is None
+    graded = PhraseGraphPattern.from_text("list :: ?u1 | heaviest | ?u2 ; ?u2 | is a | product ; ?u2 | from | Germany")
+    heaviest = PhraseGraphPattern.from_text("list :: ?u1 | is a | product ; ?u1 | heaviest | ?u2 :: order ?u2 desc 1")
+    assert with_ordering_of(graded, heaviest) is None  # the restriction was read with the grade: no restriction alone
+    from_germany = PhraseGraphPattern.from_text("list :: ?u1 | is a | product ; ?u1 | from | Germany")
+    assert with_ordering_of(from_germany, PhraseGraphPattern.from_text(  # only the ranking's own relation is taken
+        "list :: ?u1 | is a | product ; ?u1 | supplier | X ; ?u1 | heaviest | ?u2 :: order ?u2 desc 1")).to_text() == (
+        "list :: ?u1 | is a | product ; ?u1 | from | Germany ; ?u1 | heaviest | ?u2 :: order ?u2 desc 1")
 
 
 def test_two_conditions_read_apart_are_joined_without_a_comparison() -> None:

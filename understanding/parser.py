@@ -72,6 +72,7 @@ from understanding.repairs import (
     with_comparison_of,
     with_named_clause,
     with_named_exception,
+    with_ordering_of,
 )
 from understanding.rewording import (
     SortClause,
@@ -84,6 +85,7 @@ from understanding.rewording import (
     owned_tail,
     quantity_weighted,
     ranged,
+    ranked_restriction,
     read_text,
     sort_clause,
 )
@@ -396,7 +398,7 @@ class QuestionParser:
         first where the model's reading of the whole lost a name of the restriction (or, the comparison said
         first, a word of its relations), next otherwise."""
         found = {i: tail for i, text in enumerate(texts)
-                 if (tail := compared_tail(text) or conjoined_conditions(text)) is not None}
+                 if (tail := compared_tail(text) or conjoined_conditions(text) or ranked_restriction(text)) is not None}
         if not found:
             return results
         parts = self._understand_clauses([q for tail in found.values() for q in (tail.restricted, tail.compared)])
@@ -404,12 +406,17 @@ class QuestionParser:
             restricted, compared = parts[2 * n], parts[2 * n + 1]
             if restricted.source != "model" or compared.source != "model" or restricted.unsupported or compared.unsupported:
                 continue
-            merged = with_comparison_of(restricted.pattern, compared.pattern, compares=not found[i].conjoined)
+            if found[i].conjoined and any(all(t.is_type for t in part.pattern.triples) for part in (restricted, compared)) \
+                    and not all(t.is_type for t in results[i].pattern.triples):
+                continue  # a part read as nothing but the kind drops its condition: only better than no condition at all
+
+            merged = with_ordering_of(restricted.pattern, compared.pattern) if found[i].ranked else \
+                with_comparison_of(restricted.pattern, compared.pattern, compares=not found[i].conjoined)
             asked = results[i]
             if merged is None or merged == asked.pattern:
                 continue
             kept = _said_words(asked.pattern) | {w for c in asked.pattern.comparisons for w in str(c.value).lower().split()}
-            if found[i].conjoined:  # first where the model's reading of the whole lost a word either part says
+            if found[i].conjoined or found[i].ranked:  # first where the model's reading of the whole lost a word either part says
                 named = {w for part in (restricted.pattern, compared.pattern) for t in part.triples if not t.is_type
                          for phrase in (t.relation, *t.nodes()) if not is_unknown(phrase) for w in phrase.lower().split()}
             else:  # or a name of the restriction

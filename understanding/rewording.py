@@ -259,6 +259,24 @@ TRAILING_EXCEPTION = re.compile(r",?" + _EXCEPTED + r"(?:\s+(?:herself|himself|i
 # "taller than the Ceramic Potentiometer Gauge Encoder (Z293-3675192)": a name compared with, its code in brackets,
 # is the code
 _NAME_WITH_CODE = re.compile(r"\bthan\s+(?:the\s+)?(?:[A-Z][\w-]*\s+){1,6}\((?P<code>(?=[A-Z0-9-]*\d)[A-Z0-9][A-Z0-9-]{4,})\)")
+# "after January 1, 2005", "before 9 March 2018": a date written in words, compared and matched as an ISO date
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
+           "december")
+_MONTH = r"(?P<month>" + "|".join(f"{m[:3]}(?:{m[3:]})?" if len(m) > 3 else m for m in _MONTHS) + r"|sept)\.?"
+_DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
+_WRITTEN_DATES = (re.compile(rf"\b{_MONTH}\s+{_DAY},?\s+(?P<year>\d{{4}})\b", re.IGNORECASE),
+                  re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH},?\s+(?P<year>\d{{4}})\b", re.IGNORECASE))
+
+
+def _iso_date(found: re.Match[str]) -> str:
+    month = next(i for i, m in enumerate(_MONTHS, 1) if m.startswith(found.group("month").lower()[:3]))
+    day = int(found.group("day"))
+    return f"{found.group('year')}-{month:02d}-{day:02d}" if 1 <= day <= 31 else found.group()
+
+
+# "from California (CA)", "the International Conference on Software Architecture (ICSA)": a name's abbreviation in
+# brackets after it says the name again (and the bracket cuts the name the model copies)
+_NAME_THEN_ABBREVIATION = re.compile(r"\b(?P<name>[A-Z][a-z]{2,})\s*\([A-Z]{2,6}\)")
 # "the hardware product with the ID K334-8882985": a thing named by its identifier is the identifier
 _WITH_THE_ID = re.compile(r"\bthe\s+(?:[a-z]+\s+){1,2}?(?:with|having)\s+the\s+(?:ID|id|identifier|code|product\s+number)\s+"
                           r"(?P<code>(?=[\w-]*\d)[A-Z0-9][\w-]*)")
@@ -383,10 +401,12 @@ _COAUTHORS_OF = (
     re.compile(r"^\s*(?i:who|whom|with\s+whom)\s+(?:has|have|did)\s+(?P<name>[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)+)\s+"
                r"(?P<verb>" + _WRITTEN_WITH + r")\s+" + _PAPERS + r"(?:with)?\s*[?.!]?\s*$"),
 )
-# "... in this collection?", "across the whole dataset": the graph asked is the collection; the words say nothing more
+# "... in this collection?", "across the whole dataset", "Which papers in the collection are ...?": the graph asked is
+# the collection; the words say nothing more
 _IN_THIS_COLLECTION = re.compile(r"\s+(?:in|of|from|across|within)\s+(?:this|the(?:\s+whole)?|our)\s+"
-                                 r"(?:collection|dataset|data\s+set|knowledge\s+graph|graph)(?=\s*[?.!,]?\s*$)",
-                                 re.IGNORECASE)
+                                 r"(?:collection|dataset|data\s+set|knowledge\s+graph|graph)"
+                                 r"(?=\s*[?.!,]?\s*$|\s+(?:is|are|was|were|have|has|had|do|does|did|appear(?:ed|s)?|"
+                                 r"came|come|studied|stud(?:y|ies)|used?|uses)\b)", re.IGNORECASE)
 # "Who is the most prolific author?": the author with the most publications
 _MOST_PROLIFIC = re.compile(r"^\s*(?:who|which\s+[a-z]+)\s+(?:is|was)\s+the\s+(?P<end>most|least)\s+prolific\s+"
                             r"(?P<kind>author|researcher|writer|scholar|scientist)\s*[?.!]?\s*$", re.IGNORECASE)
@@ -644,6 +664,20 @@ def asked_plainly(question: str) -> str:
 
 # "Which museums have never had any visitors?": have none, said as "have no visitors"
 _NEVER_HAD = re.compile(r"\b(?P<have>have|has)\s+never\s+had\s+(?:any\s+|an?\s+)?(?=[a-z])")
+# "How many contestants got no votes?": none had, said as "did not get any votes" (which the model reads as a negation)
+_PAST_BASE = {"got": "get", "received": "receive", "won": "win", "earned": "earn", "attracted": "attract",
+              "obtained": "obtain", "scored": "score", "sold": "sell", "made": "make"}
+_VERBED_NONE = re.compile(r"\b(?P<verb>" + "|".join(f"{past}|{base}s|{base}" for past, base in _PAST_BASE.items())
+                          + r")\s+no\s+(?=[a-z])")
+
+
+def _did_not_verb_any(found: re.Match[str]) -> str:
+    verb = found.group("verb")
+    if verb in _PAST_BASE:
+        return f"did not {_PAST_BASE[verb]} any "
+    return f"does not {verb[:-1]} any " if verb not in _PAST_BASE.values() else f"do not {verb} any "
+
+
 # "Which members of Data Services have no address on file?", "Which singers don't have any songs in the database?":
 # what is had, not a file or a database it is in
 _ON_FILE = re.compile(r"(?P<had>\b(?:have|has|had|with)\s+(?:no|an?|any)\s+[a-z][a-z -]*?)\s+(?:on\s+(?:file|record)|"
@@ -767,7 +801,9 @@ def read_text(question: str) -> str:
     N", "Which part of X is needed in the largest quantity?" as "What is the part of X with the largest
     quantity?", a kind word before the name ending a chain of "of" left out, a named exception ("other than
     Marketing", or said last: "..., not counting Lili herself") left out, a name compared with,
-    its code in brackets, read as the code, "the product with the ID X" as "X",
+    its code in brackets, read as the code, a name's abbreviation in brackets left out, a date written in words
+    ("January 1, 2005") as an ISO date, "the product with the ID
+    X" as "X",
     "the department X" as "the X department", "dept" as "department", "a single part" as "a part",
     "the product manager responsible for X" as "the product manager of X", "For which X can Y be booked?"
     as "Which X can Y be booked for?", a restatement after "i.e.", "on file" after what is had and "in the
@@ -833,6 +869,7 @@ def read_text(question: str) -> str:
     question = _CALLED_IN_LOWER_CASE.sub(lambda found: f"the {found.group('kind')} named '{found.group('name')}'", question)
     question = _ON_FILE.sub(lambda found: found.group("had"), question)
     question = _NEVER_HAD.sub(lambda found: f"{found.group('have')} no ", question)
+    question = _VERBED_NONE.sub(_did_not_verb_any, question)
     question = _MEASURE_OF_EVERY.sub(lambda found: f"{found.group('head')}all {plural(found.group('thing'))}", question)
     question = _IN_THE_CATALOGUE.sub("", question)
     question = _IN_THE_COMPANY.sub(lambda found: f"{found.group('ask')} ", question)
@@ -889,6 +926,9 @@ def read_text(question: str) -> str:
                     f"{stranded.group('preposition').lower()}?")
     question = TRAILING_EXCEPTION.sub("", NAMED_EXCEPTION.sub("", question, count=1), count=1)
     question = _NAME_WITH_CODE.sub(lambda found: "than " + found.group("code"), question)
+    question = _NAME_THEN_ABBREVIATION.sub(lambda found: found.group("name"), question)
+    for written in _WRITTEN_DATES:
+        question = written.sub(_iso_date, question)
     question = _WITH_THE_ID.sub(lambda found: found.group("code"), question)
     question = _DEPARTMENT_FIRST.sub(lambda found: f"the {found.group('name')} department", question)
     question = _KIND_WORD_ENDING_A_CHAIN.sub(lambda found: found.group("chain"), question)
@@ -1271,6 +1311,7 @@ class ComparedTail:
     compared: str
     said_first: bool = False  # "Which papers published before 2019 provide a replication package?"
     conjoined: bool = False  # two conditions of any sort (`conjoined_conditions`), no comparison needed
+    ranked: bool = False  # `compared` ranks the kind (`ranked_restriction`): its ordering, not a comparison
 
 
 # how a question asking for things read apart starts ("Which papers", "How many of the papers", "List all the papers")
@@ -1337,18 +1378,23 @@ def compared_tail(question: str) -> ComparedTail | None:
 
 
 # "Which papers followed an evaluation guideline and also provide a replication package?", "Which papers that discuss
-# construct validity also reference a guideline?": two conditions on the things, the second said with "also"
+# construct validity also reference a guideline?": two conditions on the things, the second said with "also" (or the
+# first with "both")
 _CONJOINED = (
     re.compile(_ASKED_THINGS + r"(?P<kind>[a-z]+(?:\s+(?!(?:that|which|who|are|is|were|was|have|has)\b)[a-z]+)?)\s+"
                r"(?P<first>(?!(?:that|which|who)\b)[a-z][^?]*?)\s+(?:and|but)\s+also\s+(?P<second>[a-z][^?]*?)\s*[?.!]?$"),
     re.compile(_ASKED_THINGS + r"(?P<kind>[a-z]+(?:\s+(?!(?:that|which|who)\b)[a-z]+)?)\s+(?:that|which|who)\s+"
                r"(?P<first>[a-z][^?]*?)\s+(?:and\s+)?also\s+(?P<second>[a-z][^?]*?)\s*[?.!]?$"),
+    # "Which papers both provide a replication package and reference a guideline?": "both" before two verbs' phrases
+    re.compile(_ASKED_THINGS + r"(?P<kind>[a-z]+)\s+(?:(?:that|which|who)\s+)?both\s+"
+               r"(?P<first>(?!(?:the|a|an|their|its|his|her|our)\b)[a-z]+\s+[a-z][^?]*?)\s+and\s+"
+               r"(?P<second>(?!(?:the|a|an|their|its|his|her|our)\b)[a-z]+\s+[a-z][^?]*?)\s*[?.!]?$"),
 )
 
 
 def conjoined_conditions(question: str) -> ComparedTail | None:
     """Two conditions on the asked things, the second said with "also" ("Which suppliers are based in Germany
-    and also supply sensors?"), asked apart ("Which suppliers are based in Germany?", "Which suppliers supply
+    and also supply sensors?") or both with "both", asked apart ("Which suppliers are based in Germany?", "Which suppliers supply
     sensors?"): the model keeps one of them in the whole question. None for another shape."""
     for shape in _CONJOINED:
         found = shape.match(question.strip())
@@ -1364,6 +1410,28 @@ def conjoined_conditions(question: str) -> ComparedTail | None:
         wh = _counted_or_which(found.group("ask"))
         return ComparedTail(f"{wh} {kind} {first}?", f"{wh} {kind} {second}?", conjoined=True)
     return None
+
+
+# "Which is the most recent paper that studies technical debt?", "What is the earliest paper by Uwe Zdun?": the best
+# of a kind by a superlative, the kind restricted after it by a clause, "by"/"from" a name or a participle
+_SUPERLATIVE_WORD = "|".join(sorted((w for w in SUPERLATIVE_DESCENDING if w not in ("most", "least", "max", "min")),
+                                    key=len, reverse=True))
+_RANKED_RESTRICTION = re.compile(
+    r"^\s*(?P<ask>which|what|who)\s+(?:is|was)\s+the\s+(?P<grade>(?:most|least)\s+(?:recently\s+published|[a-z]+)|"
+    rf"(?:{_SUPERLATIVE_WORD}))\s+(?P<kind>[a-z]+)\s+(?P<rest>(?:(?:that|which|who)\s+|(?:by|from|about|on|published|"
+    r"written|supplied|made|located|based)\s+)[^?.!]+?)\s*[?.!]?\s*$", re.IGNORECASE)
+
+
+def ranked_restriction(question: str) -> ComparedTail | None:
+    """The best thing of a kind that a clause or a "by"/"from" phrase restricts ("Which is the most recent paper
+    that studies technical debt?"), asked apart: the restricted things ("Which paper studies technical debt?")
+    and the ranking alone ("Which is the most recent paper?"). None for another shape."""
+    found = _RANKED_RESTRICTION.match(question)
+    if found is None:
+        return None
+    kind, rest = found.group("kind"), found.group("rest")
+    rest = re.sub(r"^(?:that|which|who)\s+", "", rest, flags=re.IGNORECASE)
+    return ComparedTail(f"Which {kind} {rest}?", f"Which is the {found.group('grade')} {kind}?", ranked=True)
 
 
 # The spread of a value: "the difference between the most and the least expensive product in each category",
