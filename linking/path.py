@@ -966,7 +966,7 @@ class KgqanPath:
         iris = list(dict.fromkeys(term for t, cells in rows for term in (t, *cells)
                                   if isinstance(term, ox.NamedNode)))[:LABELLED_ANSWERS]
         labels = await endpoint.labels(iris) if iris else {}
-        columns = [pattern.node_phrase("?" + c) for c in chosen.query.columns] if with_rows else []
+        columns = [c if c in pattern.also else pattern.node_phrase("?" + c) for c in chosen.query.columns] if with_rows else []
 
         def answer(term: Term, **extra: Any) -> Answer:
             return Answer.from_term(term, label=labels.get(term.value) if isinstance(term, ox.NamedNode) else None,

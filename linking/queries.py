@@ -359,8 +359,10 @@ class QueryBuilder:
         if form.is_aggregate:
             target = pattern.aggregated_node()
             rows = where if pattern.times else distinct_values(target, where)  # each row's product: every row
-            sparql = f"SELECT ({aggregated(form.value, measured(pattern, target), raw=True)} AS {VALUE_VAR}) WHERE {{ {rows} }}"
-            return CandidateQuery(sparql, where, target, score, form, sparql, VALUE_VAR[1:])
+            values = measured(pattern, target)
+            others = "".join(f" ({aggregated(other, values, raw=True)} AS ?{other})" for other in pattern.also)
+            sparql = f"SELECT ({aggregated(form.value, values, raw=True)} AS {VALUE_VAR}){others} WHERE {{ {rows} }}"
+            return CandidateQuery(sparql, where, target, score, form, sparql, VALUE_VAR[1:], columns=pattern.also)
         projected = (answer,) if answer else (pattern.projection or (ANSWER,))
         answer = ANSWER if ANSWER in projected else projected[0]
         projected = (*projected, *(n for n in pattern.group if n not in projected))  # the best of each group: beside it

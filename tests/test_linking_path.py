@@ -235,6 +235,21 @@ async def test_a_containers_members_are_counted_and_ranked(path: KgqanPath, virt
     assert [a.value for a in many.answers] == [at_least_five.rows[0]["n"].value]
 
 
+async def test_several_aggregates_of_the_same_values_answer_together(path: KgqanPath, concert: Endpoint) -> None:
+    """"What are the average, minimum and maximum ages of singers from France?": one query, the average as the
+    answer and the minimum and maximum beside it, each named by its aggregate."""
+    result = await path.answer_understood(
+        understood("avg :: ?u1 | ages | ?u2 ; ?u2 | is a | singers ; ?u2 | from | France :: also min max",
+                   AnswerType(AnswerKind.NUMBER)), concert, KGQAN_ONLY)
+    truth = await concert.sparql.select(
+        'SELECT (AVG(?a) AS ?avg) (MIN(?a) AS ?min) (MAX(?a) AS ?max) WHERE { ?s <http://valuenet/ontop/singer#country> '
+        '"France" ; <http://valuenet/ontop/singer#age> ?a }')
+    row = truth.rows[0]
+    assert len(result.answers) == 1 and float(result.answers[0].value) == float(row["avg"].value)
+    assert {c: float(a.value) for c, a in result.answers[0].row} == {"min": float(row["min"].value),
+                                                                     "max": float(row["max"].value)}
+
+
 async def test_a_named_node_that_names_a_class_is_read_as_its_members(path: KgqanPath, concert: Endpoint) -> None:
     # imperfect patterns put the class where a name would be: "the average age of singers"
     result = await path.answer_understood(

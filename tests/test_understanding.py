@@ -30,6 +30,7 @@ from understanding.pgp import ANSWER
 ROUND_TRIP = [
     "list :: ?u1 | is a | product categories ; ?u1 | price | ?u2 :: filter avg ?u2 > 3.2",
     "sum :: ?u1 | cost | ?u2 ; ?u2 | parts | X ; ?u2 | quantity | ?u3 :: times ?u3",
+    "avg :: ?u1 | ages | ?u2 ; ?u2 | is a | singers ; ?u2 | from | France :: also min max",
     "count :: ?u1 | directed by | Stanley Kubrick ; ?u1 | is a | movies",
     "list :: ?u1 | is a | singers ; ?u1 | age | ?u2 :: order ?u2 desc 3",
     "boolean :: ?u1 | member of | Sales ; ?u1 | name | Karen Brant",
@@ -51,6 +52,9 @@ ROUND_TRIP = [
 MALFORMED = [
     ("list :: ?u1 | price | ?u2 ; ?u1 | quantity | ?u3 :: times ?u3", "times needs unknowns, on an avg, sum"),
     ("sum :: ?u1 | price | ?u2 :: times ?u4", "appears in no triple"),
+    ("list :: ?u1 | price | ?u2 :: also min", "also needs other aggregates"),
+    ("avg :: ?u1 | price | ?u2 :: also avg max", "also needs other aggregates"),
+    ("avg :: ?u1 | price | ?u2 ; ?u2 | category | ?u3 :: group ?u3 :: also max", "not with group, per or times"),
     ("", "expected 'form :: triples'"),
     ("list ?u1 | is a | city", "expected 'form :: triples'"),
     ("question :: ?u1 | is a | city", "unknown question form"),
@@ -4090,6 +4094,25 @@ def test_the_best_of_restricted_things_is_asked_apart(question: str, restricted:
     assert (found.restricted, found.compared, found.ranked) == (restricted, ranked, True) if restricted else found is None
 
 
+@pytest.mark.parametrize(("question", "asked", "forms"), [
+    ("What are the average, minimum, and maximum ages of singers from France?",
+     "What is the average age of singers from France?", ("avg", "min", "max")),
+    ("What are the maximum and minimum area codes?", "What is the maximum area code?", ("max", "min")),
+    ("What are the minimum and maximum version numbers of templates with type code BK?",
+     "What is the minimum version number of templates with type code BK?", ("min", "max")),
+    ("Show the minimum and maximum price of Oscillator products.", "Show the minimum price of Oscillator products.",
+     ("min", "max")),
+    ("What is the highest and the lowest price?", "What is the highest price?", ("max", "min")),
+    ("What is the average price?", None, None),
+    ("Which singers are the oldest and youngest?", None, None),  # things, not values
+])
+def test_several_aggregates_are_asked_with_the_first(question: str, asked: str | None, forms: tuple[str, ...] | None) -> None:
+    from understanding.rewording import several_aggregates
+
+    found = several_aggregates(question)
+    assert (found.question, found.forms) == (asked, forms) if asked else found is None
+
+
 def test_two_conditions_joined_only_where_each_part_is_read_as_one() -> None:
     """The second part of "both followed X and referenced Y" reads as nothing but "papers": joined, it would drop Y,
     so the model's reading of the whole (which keeps Y) stays first."""
@@ -4100,6 +4123,15 @@ def test_two_conditions_joined_only_where_each_part_is_read_as_one() -> None:
     whole = get_parser().parse_sync(["Which papers that discuss construct validity also reference a guideline for "
                                      "threats to validity?"])[0]
     assert "construct validity" in whole.pattern.to_text()
+
+
+def test_several_aggregates_are_read_as_one_pattern_answering_each() -> None:
+    understood = get_parser().parse_sync(["What are the average, minimum, and maximum ages of singers from France?"])[0]
+    assert understood.pattern.to_text() == (
+        "avg :: ?u1 | age | ?u2 ; ?u2 | is a | singers ; ?u2 | from | France :: also min max")
+    assert understood.answer_type.kind is AnswerKind.NUMBER
+    ranked = get_parser().parse_sync(["Who has the highest and the lowest salary?"])[0]  # people: no aggregate
+    assert not ranked.pattern.also
 
 
 def test_restricted_things_read_apart_are_ranked_as_the_ranking_reads() -> None:

@@ -87,6 +87,7 @@ from understanding.rewording import (
     ranged,
     ranked_restriction,
     read_text,
+    several_aggregates,
     sort_clause,
 )
 from understanding.syntax import (
@@ -342,6 +343,14 @@ class QuestionParser:
             readings = [replace(p, form=QuestionForm.RANGE) for p in (told.pattern, *told.alternatives)
                         if p.form is QuestionForm.AVG]
             if readings:  # the spread of the values the average is of
+                results[i] = _read_as(results[i], readings, told, build_answer_type(
+                    AnswerKind.NUMBER, readings[0], results[i].answer_type.confidence))
+        for i, several, told in self._read_apart(texts, lambda t: several_aggregates(read_text(t)),
+                                                 lambda found: found.question, self._understand):
+            readings = [replace(p, also=tuple(f for f in several.forms if f != p.form.value))
+                        for p in (told.pattern, *told.alternatives)
+                        if p.form.value in several.forms and p.form is not QuestionForm.RANGE and not (p.group or p.per or p.times)]
+            if readings:  # the other aggregates of the same values, answered beside the first
                 results[i] = _read_as(results[i], readings, told, build_answer_type(
                     AnswerKind.NUMBER, readings[0], results[i].answer_type.confidence))
         for i, _, told in self._read_apart(texts, by_name, read_text, self._understand):

@@ -37,6 +37,9 @@ row ("the total cost of the parts of X, taking the quantities into account": `su
 `range` form is the maximum less the minimum of the values (`range :: ?u1 | price | ?u2 ; ?u2 | is a |
 products ; ?u2 | category | ?u3 :: group ?u3`: "the difference between the most and the least expensive
 product in each category"); the parser writes it for a spread read as an average, never the model.
+`also min max` on an avg, sum, min or max form answers those aggregates of the same values beside the form's
+("What are the average, minimum and maximum ages of singers from France?": `avg :: ?u1 | ages | ?u2 ; ?u2 |
+is a | singers ; ?u2 | from | France :: also min max`); the parser writes it, not the model.
 """
 
 from __future__ import annotations
@@ -211,6 +214,7 @@ class PhraseGraphPattern:
     per: tuple[str, ...] = ()  # an avg/sum/min/max of how many answers each value of these unknowns has
     others: tuple[str, ...] = ()  # named things the answer is not ("Which other suppliers ... as Neal LLC?")
     times: tuple[str, ...] = ()  # an avg/sum/min/max of the answer's value times these unknowns' values, per row
+    also: tuple[str, ...] = ()  # other aggregates (avg, sum, min, max) of the same values, answered beside the form's
     notes: tuple[str, ...] = field(default=(), compare=False)
 
     def nodes(self) -> list[str]:
@@ -304,6 +308,8 @@ class PhraseGraphPattern:
         parts.extend(f"other {name}" for name in self.others)
         if self.times:
             parts.append("times " + " ".join(_short(n) for n in self.times))
+        if self.also:
+            parts.append("also " + " ".join(self.also))
         return " :: ".join(parts)
 
     def __str__(self) -> str:
@@ -343,6 +349,7 @@ class PhraseGraphPattern:
         per: tuple[str, ...] = ()
         others: list[str] = []
         times: tuple[str, ...] = ()
+        also: tuple[str, ...] = ()
         for section in sections[2:]:
             words = section.split()
             if not words:
@@ -395,10 +402,17 @@ class PhraseGraphPattern:
                 times = tuple(_unknown_arg(w, section) for w in words[1:])
                 if not times or not form.is_measure:
                     raise PGPParseError("times needs unknowns, on an avg, sum, min or max form")
+            elif keyword == "also":
+                also = tuple(w.lower() for w in words[1:])
+                if not also or not set(also) <= set(GROUP_AGGREGATES) or form.value in also or len(set(also)) < len(also) \
+                        or form not in (QuestionForm.AVG, QuestionForm.SUM, QuestionForm.MIN, QuestionForm.MAX):
+                    raise PGPParseError("also needs other aggregates (avg, sum, min, max), each once, on an avg, sum, min "
+                                        "or max form")
             else:
-                raise PGPParseError(f"unknown section {keyword!r}; expected order, filter, select, group, per, other "
-                                    f"or times")
-        pattern = cls(tuple(triples), form, ordering, tuple(comparisons), projection, group, per, tuple(others), times)
+                raise PGPParseError(f"unknown section {keyword!r}; expected order, filter, select, group, per, other, "
+                                    f"times or also")
+        pattern = cls(tuple(triples), form, ordering, tuple(comparisons), projection, group, per, tuple(others), times,
+                      also=also)
         known = set(pattern.unknowns())
         compared = [n for c in comparisons for n in (c.node, c.other_node) if n is not None]
         for node in ([ordering.node] if ordering else []) + compared + list(projection) + list(group) + list(per) + list(times):
@@ -410,6 +424,8 @@ class PhraseGraphPattern:
                     or ANSWER in per or group or ordering is not None):
             raise PGPParseError("per needs an avg, sum, min or max form over ?u1 counted per other unknowns, "
                                 "without group or order")
+        if also and (group or per or times):
+            raise PGPParseError("also answers one number per aggregate: not with group, per or times")
         return pattern
 
 

@@ -1454,6 +1454,47 @@ _SPREAD_ATTRIBUTES = frozenset({"price", "weight", "quantity", "height", "width"
                                 "age", "salary", "size", "amount", "index"})
 
 
+# "What are the average, minimum, and maximum ages of singers from France?", "Show the minimum and maximum price of X":
+# several aggregates of the same values, asked with the first alone and answered beside it (`also`)
+_AGGREGATE_WORDS = {"average": "avg", "mean": "avg", "minimum": "min", "min": "min", "lowest": "min", "smallest": "min",
+                    "maximum": "max", "max": "max", "highest": "max", "largest": "max", "greatest": "max",
+                    "biggest": "max", "total": "sum", "sum": "sum"}
+_AGGREGATE_WORD = r"(?:" + "|".join(_AGGREGATE_WORDS) + r")"
+_SEVERAL_AGGREGATES = re.compile(
+    rf"\b(?:(?P<are>are|were)\s+)?(?P<the>the\s+)?(?P<first>{_AGGREGATE_WORD})(?P<rest>(?:\s*,\s*(?:the\s+)?{_AGGREGATE_WORD})*"
+    rf"\s*,?\s+and\s+(?:the\s+)?{_AGGREGATE_WORD})\b(?=\s+[a-z])", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class SeveralAggregates:
+    """A question asking several aggregates of the same values, asked with the first alone (`question`), and the
+    aggregates in the order asked (`forms`: "avg", "min", "max", "sum")."""
+
+    question: str
+    forms: tuple[str, ...]
+
+
+def several_aggregates(question: str) -> SeveralAggregates | None:
+    """"What are the average, minimum, and maximum ages of singers from France?" as "What is the average age of
+    singers from France?" and the aggregates avg, min, max; None where the question asks one aggregate (or the
+    same twice)."""
+    found = _SEVERAL_AGGREGATES.search(question)
+    if found is None:
+        return None
+    words = [found.group("first"), *re.findall(_AGGREGATE_WORD, found.group("rest"), re.IGNORECASE)]
+    forms = tuple(dict.fromkeys(_AGGREGATE_WORDS[w.lower()] for w in words))
+    if len(forms) < 2:
+        return None
+    verb = "is " if found.group("are") else ""
+    asked = f"{verb}{found.group('the') or ''}{found.group('first')}"
+    rest = question[found.end():]
+    head = re.match(r"\s+(?:[a-z]+\s+){0,2}?(?P<noun>[a-z]+s)\b(?=\s+(?:of|for|among|across|in|per|from|with)\b|\s*[?.!]?\s*$)",
+                    rest, re.IGNORECASE)
+    if head is not None and verb:  # "What are the average ages of ..." asked as one: "What is the average age of ..."
+        rest = rest[:head.start("noun")] + singular(head.group("noun")) + rest[head.end("noun"):]
+    return SeveralAggregates(question[:found.start()] + asked + rest, forms)
+
+
 def ranged(question: str) -> str | None:
     """The question asked as the average of the values whose spread (maximum less minimum) it asks for
     ("What is the difference between the most and the least expensive product in each category?" -> "What
