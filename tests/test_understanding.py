@@ -3741,6 +3741,12 @@ def test_a_money_unit_read_as_the_compared_relation_is_the_price() -> None:
     ("Which singers received no awards?", "Which singers did not receive any awards?"),
     ("Which product sells no units?", "Which product does not sell any units?"),
     ("Which contestants got votes?", "Which contestants got votes?"),
+    ("Show the name and the number of employees for each department.",  # a count per group, shown by name
+     "How many employees does each department have?"),
+    ("Show each document id together with the number of paragraphs it contains.",
+     "How many paragraphs does each document have?"),
+    ("Show the price and the number of orders for each product.",  # a value beside the count: not this
+     "Show the price and the number of orders for each product."),
     ("Which department is in charge of our most expensive service?",
      "Which department is responsible for our most expensive service?"),
     ("What is the highest price any of the services has?", "What is the highest price of the services?"),

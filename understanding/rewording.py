@@ -85,6 +85,39 @@ _BUT_COMPARED = re.compile(r"(?<=\d)(?P<unit>\s*[a-zA-Z\u20ac$%]*)\s+but\s+(?=(?
 # "For each country, what is the average age of the singers?": the group put first, read after the question
 _GROUP_FIRST = re.compile(r"^\s*(?P<group>(?i:for|in)\s+(?i:each|every)\s+[^,?]+?),\s*(?P<asked>" + _ASKING +
                           r"[^?]*?)\s*(?P<end>[?.!]?)\s*$")
+# "Show the name and the number of employees for each department.", "Show each document id together with the number of
+# paragraphs it contains.": a count per group, its group shown by an attribute, asked as "How many employees does each
+# department have?" (the group is answered beside each count)
+_LISTED_WITH_COUNT = (
+    re.compile(r"^\s*(?i:show|list|give(?:\s+me)?|return|find|display|what\s+(?:are|is))\s+(?i:me\s+)?(?i:the\s+)?"
+               r"(?:(?P<attributes>[a-z]+(?:\s+[a-z]+)?)\s+)?(?i:and|together\s+with|along\s+with|with)\s+(?i:the|their|its)\s+"
+               r"(?i:total\s+)?(?i:number|count)\s+of\s+(?P<counted>[a-z]+(?:\s+[a-z]+)?)\s+(?i:for|in|of|per)\s+(?i:each|every)\s+"
+               r"(?P<kind>[a-z]+(?:\s+[a-z]+)?)\s*[.?!]?\s*$"),
+    re.compile(r"^\s*(?i:show|list|give(?:\s+me)?|return|find|display)\s+(?i:me\s+)?(?i:each|every|all(?:\s+the)?)\s+"
+               r"(?P<kind>[a-z]+(?:\s+[a-z]+)?)\s+(?i:and|together\s+with|along\s+with|with)\s+(?i:the|their|its)\s+"
+               r"(?i:total\s+)?(?i:number|count)\s+of\s+(?P<counted>[a-z]+(?:\s+[a-z]+)?)\s+(?i:it|they|each)\s+"
+               r"(?i:contains?|has|have|includes?)\s*[.?!]?\s*$"),
+)
+_SHOWN_BY = frozenset({"name", "names", "id", "ids", "code", "codes", "title", "titles"})
+
+
+def _count_per_listed(question: str) -> str:
+    """"Show the name and the number of employees for each department." as "How many employees does each department
+    have?"; the question as it is where it has no such shape."""
+    for shape in _LISTED_WITH_COUNT:
+        found = shape.match(question)
+        if found is None:
+            continue
+        words = found.group("kind").split()
+        if words[-1].lower() in _SHOWN_BY:  # "each document id": the documents, shown by their ids
+            words = words[:-1]
+        shown = (found.groupdict().get("attributes") or "name").split()
+        if not words or not set(w.lower() for w in shown) & _SHOWN_BY:
+            continue
+        return f"How many {found.group('counted')} does each {' '.join([*words[:-1], singular(words[-1])])} have?"
+    return question
+
+
 _ASKED = re.compile(r"(?i:" + _QUESTION_WORDS + r"|in|on|at|from|for)\b")  # a question ("In which city ..."), not an imperative
 # "In which country is the supplier of the cheapest sensor located?": the place of a thing described by a
 # superlative (the model reads "the supplier of X" well, the chain to a superlative not)
@@ -820,7 +853,7 @@ def read_text(question: str) -> str:
     "What is the worth of X?", "the best-selling X" as "the X with the highest sales", "have never had any X"
     as "have no X", a name typed in lower case after "called" quoted ("the property named 'park'"); the
     understood question keeps the words as asked."""
-    question = asked_plainly(_terse_attribute(spelled(question)))
+    question = _count_per_listed(asked_plainly(_terse_attribute(spelled(question))))
     question = question[:1].upper() + question[1:]  # "how many people work in Data Services" as asked formally
     if question[-1:].isalnum():
         question += "?" if _ASKED.match(question) else "."
