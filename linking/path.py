@@ -746,6 +746,7 @@ class KgqanPath:
                 elif (kind_opened := await self._open_asked_kind(chosen, understood, endpoint, options)) is not None:
                     naming = None
                 await self._present_by_name(chosen, naming, endpoint)
+                await self._present_groups_by_name(chosen, endpoint)
             answers = await self._answers(chosen, understood.pattern, endpoint, options)
             timings["filtering"] = filter_ms + (time.perf_counter() - started) * 1000
         evidence.queries = executed
@@ -932,6 +933,34 @@ class KgqanPath:
             return
         chosen.answers = list(dict.fromkeys(names[a.value] for a in iris if a.value in names))
         chosen.query = query.named_by(naming.predicate)
+
+    async def _present_groups_by_name(self, chosen: ExecutedQuery, endpoint: Endpoint) -> None:
+        """The groups a number per group is answered for ("How many votes did each contestant receive?"), where they
+        are things without labels, are shown by their naming attribute, as unlabelled answers are; the query is
+        rewritten to say so. Two requests at most (the naming and the names)."""
+        query = chosen.query
+        if len(query.columns) != 1 or not query.form.is_aggregate or not chosen.rows:
+            return
+        group = f"?{query.columns[0]}"
+        cells = [cells[0] for _, cells in chosen.rows]
+        iris = [c for c in cells if isinstance(c, ox.NamedNode)]
+        if not iris or len(iris) < len(cells) or not re.search(rf"GROUP BY {re.escape(group)}(?![\w])", query.sparql):
+            return
+        try:
+            naming = await self.namer.naming(iris, {}, endpoint)
+            if naming.predicate is None or naming.labelled:
+                return
+            names = await self.namer.names(iris, naming.predicate, endpoint)
+        except GatewayError:
+            return
+        if len(names) < len(set(c.value for c in iris)):
+            return  # a group without a name would lose its count's meaning
+        name = f"{group}Name"
+        sparql = re.sub(rf"^SELECT {re.escape(group)} ", f"SELECT {name} ", query.sparql)
+        sparql = re.sub(rf" }} GROUP BY {re.escape(group)}(?![\w])", f" . {group} <{naming.predicate}> {name} }} GROUP BY {group} {name}",
+                        sparql, count=1)
+        chosen.rows = [(term, (names[cells[0].value],)) for term, cells in chosen.rows]
+        chosen.query = replace(query, sparql=sparql, execution_sparql=sparql)
 
     async def _all_class_words(self, endpoint: Endpoint) -> dict[str, str]:
         try:

@@ -888,6 +888,21 @@ async def test_a_us_state_that_names_nothing_is_found_as_its_postal_code(path: K
     assert '"TX"' in result.evidence.sparql
 
 
+async def test_unlabelled_groups_of_a_count_are_shown_by_their_names(path: KgqanPath, oxigraph) -> None:  # noqa: ANN001
+    """"How many votes did each contestant receive?": a contestant is a row without a label, shown (as an unlabelled
+    answer is) by its name column, beside its count; the query says so."""
+    async with open_endpoint(oxigraph, "voter-path-groups", "voter_1") as voter:
+        truth = await voter.sparql.select(
+            "SELECT ?name (COUNT(?v) AS ?n) WHERE { ?v <http://valuenet/ontop/votes#ref-contestant_number> ?c . "
+            "?c <http://valuenet/ontop/contestants#contestant_name> ?name } GROUP BY ?name")
+        result = await path.answer_understood(
+            understood("count :: ?u1 | votes | ?u2 ; ?u2 | is a | contestant :: group ?u2", AnswerType(AnswerKind.NUMBER)),
+            voter, KGQAN_ONLY)
+    expected = {(row["name"].value, row["n"].value) for row in truth.rows}
+    assert len(expected) > 1 and {(a.row[0][1].value, a.value) for a in result.answers} == expected
+    assert "contestant_name> ?unknown2Name } GROUP BY ?unknown2 ?unknown2Name" in result.evidence.sparql
+
+
 async def test_a_numbered_thing_is_found_by_the_number_its_kind_names(path: KgqanPath, oxigraph) -> None:  # noqa: ANN001
     """"vote 3": the vote whose `vote_id` is 3, not the votes for contestant number 3."""
     async with open_endpoint(oxigraph, "voter-path-numbered", "voter_1") as voter:
