@@ -503,7 +503,8 @@ class KgqanPath:
         that every reading found 0 answers 0 (`_counted_nothing`)."""
         alternatives = bool(understood.alternatives) and not understood.unsupported and \
             not _drops_a_name_asked_about(understood.pattern, understood.alternatives[0]) and \
-            not _keeps_only_the_class(understood.pattern, understood.alternatives[0])
+            not _keeps_only_the_class(understood.pattern, understood.alternatives[0]) and \
+            not _drops_a_negation(understood.pattern, understood.alternatives[0])
         result = await self.answer_understood(understood, endpoint, options)
         weak = not result.answers or (fit(result) < WEAK_READING and result.sparql_requests < NEXT_READING_REQUESTS)
         # the next reading says one class more ("the cheapest service"): it answers if it fits about as well
@@ -517,10 +518,12 @@ class KgqanPath:
         kind_readings = [(reading, what) for reading, what in (
             (kind_relation_reading(understood.pattern, understood.wh_noun), "the reading with the asked noun as the answer's kind"),
             (relation_kind_reading(understood.pattern), "the reading with the asked kind as the relation"))
-            if reading is not None and reading not in understood.alternatives[:1] and not understood.unsupported]
+            if reading is not None and reading not in understood.alternatives[:1] and not understood.unsupported
+            and not _drops_a_negation(understood.pattern, reading)]
         # ... and, where answers of another kind came, the asked kind as what the things so related hold (not where
         # nothing came: a value the model cut would hold anything)
         held = holder_kind_reading(understood.pattern) if not understood.unsupported else None
+        held = None if held is None or _drops_a_negation(understood.pattern, held) else held
         fitting = [*kind_readings, *(((held, "the reading with the asked kind held by the things so related"),) if held else ())]
         # ... when the answers are not of the kind asked for: it answers instead if its answers are, and it fits the
         # graph as well
@@ -595,7 +598,8 @@ class KgqanPath:
             rules = await self._swallowed_values(await self.rule_reading(understood.question), endpoint)
         except RequestBudgetSpent:
             return first
-        if rules.unsupported or rules.pattern == understood.pattern or rules.pattern in understood.alternatives[:1]:
+        if rules.unsupported or rules.pattern == understood.pattern or rules.pattern in understood.alternatives[:1] or \
+                _drops_a_negation(understood.pattern, rules.pattern):
             return first
         second = await self.answer_understood(rules, endpoint, options)
         if not second.answers:
@@ -1730,6 +1734,15 @@ def _drops_a_name_asked_about(best: PhraseGraphPattern, alternative: PhraseGraph
         return False
     said = {w for phrase in alternative.entity_phrases() for w in phrase.split()}
     return any(w[:1].isupper() and w not in said for phrase in best.entity_phrases() for w in phrase.split())
+
+
+def _drops_a_negation(best: PhraseGraphPattern, other: PhraseGraphPattern) -> bool:
+    """Whether another reading leaves out a relation the best one says must not hold ("Which airlines never fly out
+    of AAF?" read as the airlines of AAF's flights): answered in its place, it would answer the opposite."""
+    def negated(pattern: PhraseGraphPattern) -> int:
+        return sum(1 for t in pattern.triples if t.relation.startswith(NEGATION))
+
+    return negated(other) < negated(best)
 
 
 def _keeps_only_the_class(best: PhraseGraphPattern, alternative: PhraseGraphPattern) -> bool:

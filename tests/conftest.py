@@ -64,9 +64,9 @@ def virtuoso() -> Iterator[VirtuosoEngine]:
 
 @pytest.fixture(scope="session")
 def oxigraph() -> Iterator[OxigraphEngine]:
-    """A live Oxigraph server with the same graphs as the Virtuoso fixture, and three more Spider graphs
+    """A live Oxigraph server with the same graphs as the Virtuoso fixture, and four more Spider graphs
     (shops that store their number of products; area codes whose states are stored as postal codes; poker
-    players as records that refer to people)."""
+    players as records that refer to people; flights whose airports are codes)."""
     _need_data()
     engine = OxigraphEngine()
     engine.start()
@@ -77,6 +77,7 @@ def oxigraph() -> Iterator[OxigraphEngine]:
         engine.load(SPIDER / "employee_hire_evaluation.ttl", "employee_hire_evaluation")
         engine.load(SPIDER / "voter_1.ttl", "voter_1")
         engine.load(SPIDER / "poker_player.ttl", "poker_player")
+        engine.load(SPIDER / "flight_2.ttl", "flight_2")
         yield engine
     finally:
         engine.stop()

@@ -21,6 +21,7 @@ from linking.path import (
     _asks_every_node,
     _asks_for_kind,
     _drops_a_name_asked_about,
+    _drops_a_negation,
     _keeps_only_the_class,
     _named_tail,
     linked_through_one,
@@ -1561,6 +1562,24 @@ def test_a_phrase_of_no_words_names_nothing_a_query_must_hold() -> None:
 ])
 def test_a_next_reading_of_only_the_class_does_not_replace_conditions(best: str, alternative: str, keeps_only: bool) -> None:
     assert _keeps_only_the_class(PhraseGraphPattern.from_text(best), PhraseGraphPattern.from_text(alternative)) is keeps_only
+
+
+def test_a_reading_without_the_negation_never_answers_in_its_place() -> None:
+    never = PhraseGraphPattern.from_text("list :: ?u1 | is a | airlines ; ?u1 | not out | AAF")
+    assert _drops_a_negation(never, PhraseGraphPattern.from_text("list :: ?u1 | airlines | AAF"))
+    assert not _drops_a_negation(never, PhraseGraphPattern.from_text("list :: ?u1 | is a | airlines ; ?u1 | not fly | AAF"))
+    assert not _drops_a_negation(PhraseGraphPattern.from_text("list :: ?u1 | airlines | AAF"), never)
+
+
+async def test_a_negated_question_is_not_answered_by_a_reading_without_its_negation(path: KgqanPath, oxigraph) -> None:  # noqa: ANN001
+    """"Which airlines never fly out of AAF?": where the negated reading finds nothing, the reading with the asked kind
+    as the relation (the airlines of AAF's flights) would answer the opposite; no answer is the honest one."""
+    async with open_endpoint(oxigraph, "flight-path-never", "flight_2") as flights:
+        never = understood("list :: ?u1 | is a | airlines ; ?u1 | not out | AAF", AnswerType(AnswerKind.RESOURCE, "airlines"))
+        result = await path.answer_readings(replace(never, question="Which airlines never fly out of AAF?"),
+                                            flights, KGQAN_ONLY)
+    assert not any("asked kind as the relation" in note for note in result.notes)
+    assert all("flights" not in a.value for a in result.answers)
 
 
 async def test_parts_are_also_the_things_the_part_records_record(path: KgqanPath, ck25: Endpoint) -> None:
