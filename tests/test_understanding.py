@@ -3745,6 +3745,9 @@ def test_a_money_unit_read_as_the_compared_relation_is_the_price() -> None:
      "How many employees does each department have?"),
     ("Show each document id together with the number of paragraphs it contains.",
      "How many paragraphs does each document have?"),
+    ("Show the nationality and the number of poker players of each nationality.",  # the group is a value
+     "How many poker players does each nationality have?"),
+    ("Show each city and the number of employees from that city.", "How many employees does each city have?"),
     ("Show the price and the number of orders for each product.",  # a value beside the count: not this
      "Show the price and the number of orders for each product."),
     ("Which department is in charge of our most expensive service?",
@@ -4333,3 +4336,17 @@ def test_a_kind_with_a_number_is_one_thing_named_so(decoded: str, expected: str 
 
     pattern = PhraseGraphPattern.from_text(decoded)
     assert with_numbered_thing(pattern).to_text() == (expected or decoded)
+
+
+@pytest.mark.parametrize(("decoded", "expected"), [
+    ("list :: ?u1 | is a | airlines ; ?u1 | out | airport AAF", "list :: ?u1 | is a | airlines ; ?u1 | out | AAF"),
+    ("list :: ?u1 | city | airport AAF", "list :: ?u1 | city | AAF"),
+    ("list :: ?u1 | city | Airport AAF", None),  # a name, capitalised
+    ("list :: ?u1 | is a | airport AAF", None),  # a class phrase
+])
+def test_a_kind_word_before_a_code_is_left_out(decoded: str, expected: str | None) -> None:
+    """"airport AAF": the code names the airport (a label "Phillips AAF" fits the two words better than the code)."""
+    from understanding.repairs import without_kind_of_code
+
+    pattern = PhraseGraphPattern.from_text(decoded)
+    assert without_kind_of_code(pattern).to_text() == (expected or decoded)

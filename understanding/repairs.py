@@ -85,6 +85,7 @@ def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     pattern = with_possessor_kind(question, without_glued_name(question, without_glued_participle(question, pattern)))
     pattern = with_compared_attribute(question, without_stated_bound(question, with_acronym_qualifier(question, pattern)))
     pattern = with_numbered_thing(with_preposition_object(question, with_whole_compared_attribute(question, pattern)))
+    pattern = without_kind_of_code(pattern)
     pattern = with_asked_numbered_thing(question, with_quoted_thing(question, pattern))
     return with_asked_kind_counting(question, with_others_excluded(question, without_doubled_possessive(question, pattern)))
 
@@ -130,6 +131,28 @@ def with_asked_numbered_thing(question: str, pattern: PhraseGraphPattern) -> Phr
     number = "?unknown2"
     return PhraseGraphPattern((PhraseTriple(ANSWER, TYPE_RELATION, kind), PhraseTriple(ANSWER, f"{kind} number", number)),
                               comparisons=(Comparison(number, "=", found.group("number")),))
+
+
+_KIND_THEN_CODE = re.compile(r"^(?P<kind>[a-z]+(?: [a-z]+)?) (?P<code>[A-Z]{2,5})$")
+
+
+def without_kind_of_code(pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"Which airlines fly out of airport AAF?" decoded with the node `airport AAF`: the code alone names the thing
+    (a label such as "Phillips AAF" would match the two words better than the code does); the kind word says
+    nothing linking needs."""
+    renamed = pattern
+    for node in dict.fromkeys(n for t in pattern.triples if not t.is_type for n in t.nodes() if not is_unknown(n)):
+        found = _KIND_THEN_CODE.match(node)
+        if found is not None:
+            renamed = _renamed_named(renamed, node, found.group("code"))
+    return renamed
+
+
+def _renamed_named(pattern: PhraseGraphPattern, old: str, new: str) -> PhraseGraphPattern:
+    """The pattern with the named node `old` called `new` in every triple."""
+    triples = tuple(PhraseTriple(new if t.subject == old else t.subject, t.relation,
+                                 t.object if t.is_type else (new if t.object == old else t.object)) for t in pattern.triples)
+    return replace(pattern, triples=triples, others=tuple(new if n == old else n for n in pattern.others))
 
 
 _NUMBERED_KIND = re.compile(r"^[a-z]+(?: [a-z]+)? \d+$")  # "vote 3", "flight 1024": a kind and the thing's number

@@ -95,8 +95,9 @@ _LISTED_WITH_COUNT = (
                r"(?P<kind>[a-z]+(?:\s+[a-z]+)?)\s*[.?!]?\s*$"),
     re.compile(r"^\s*(?i:show|list|give(?:\s+me)?|return|find|display)\s+(?i:me\s+)?(?i:each|every|all(?:\s+the)?)\s+"
                r"(?P<kind>[a-z]+(?:\s+[a-z]+)?)\s+(?i:and|together\s+with|along\s+with|with)\s+(?i:the|their|its)\s+"
-               r"(?i:total\s+)?(?i:number|count)\s+of\s+(?P<counted>[a-z]+(?:\s+[a-z]+)?)\s+(?i:it|they|each)\s+"
-               r"(?i:contains?|has|have|includes?)\s*[.?!]?\s*$"),
+               r"(?i:total\s+)?(?i:number|count)\s+of\s+(?P<counted>[a-z]+(?:\s+[a-z]+)?)\s+(?:(?i:it|they|each)\s+"
+               r"(?i:contains?|has|have|includes?)|(?i:from|in|of|for|at|with)\s+(?i:that|this|each|the\s+same)\s+(?P=kind))"
+               r"\s*[.?!]?\s*$"),
 )
 _SHOWN_BY = frozenset({"name", "names", "id", "ids", "code", "codes", "title", "titles"})
 
@@ -112,8 +113,8 @@ def _count_per_listed(question: str) -> str:
         if words[-1].lower() in _SHOWN_BY:  # "each document id": the documents, shown by their ids
             words = words[:-1]
         shown = (found.groupdict().get("attributes") or "name").split()
-        if not words or not set(w.lower() for w in shown) & _SHOWN_BY:
-            continue
+        if not words or not (set(w.lower() for w in shown) & _SHOWN_BY or shown == found.group("kind").split()):
+            continue  # (the kind itself shown: "Show the nationality and the number of players of each nationality")
         return f"How many {found.group('counted')} does each {' '.join([*words[:-1], singular(words[-1])])} have?"
     return question
 
