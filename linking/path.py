@@ -744,11 +744,11 @@ class KgqanPath:
                     opaque_instead, chosen, naming = chosen, readable, None
                 await self._open_containers(chosen, endpoint, options)
                 if await self._open_records(chosen, understood, endpoint, options):
-                    naming = None  # found for the records, not for the things they record
+                    naming = await self._naming(chosen.answers, {}, endpoint)  # of the things recorded, not the records
                 elif await self._open_values(chosen, understood, endpoint):
                     naming, values_opened = None, True
                 elif (kind_opened := await self._open_asked_kind(chosen, understood, endpoint, options)) is not None:
-                    naming = None
+                    naming = await self._naming(chosen.answers, {}, endpoint)  # of the things of the asked kind
                 await self._present_by_name(chosen, naming, endpoint)
                 await self._present_groups_by_name(chosen, endpoint)
             answers = await self._answers(chosen, understood.pattern, endpoint, options)

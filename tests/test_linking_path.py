@@ -889,6 +889,19 @@ async def test_a_us_state_that_names_nothing_is_found_as_its_postal_code(path: K
     assert '"TX"' in result.evidence.sparql
 
 
+async def test_things_of_the_asked_kind_found_through_records_are_shown_by_their_names(path: KgqanPath, oxigraph) -> None:  # noqa: ANN001
+    """"Which employees were hired by FC Haka?": the hiring records lead to the employees, rows without labels,
+    shown (as other unlabelled answers are) by their name column."""
+    async with open_endpoint(oxigraph, "employee-path-hired", "employee_hire_evaluation") as shops:
+        truth = await shops.sparql.select(
+            'SELECT ?n WHERE { ?s <http://valuenet/ontop/shop#name> "FC Haka" . ?h <http://valuenet/ontop/hiring#ref-shop_id> ?s ; '
+            "<http://valuenet/ontop/hiring#ref-employee_id> ?e . ?e <http://valuenet/ontop/employee#name> ?n }")
+        result = await path.answer_understood(
+            understood("list :: ?u1 | is a | employees ; ?u1 | hired by | FC Haka", AnswerType(AnswerKind.RESOURCE, "employees")),
+            shops, KGQAN_ONLY)
+    assert len(truth.rows) > 1 and {a.value for a in result.answers} == {row["n"].value for row in truth.rows}
+
+
 async def test_unlabelled_groups_of_a_count_are_shown_by_their_names(path: KgqanPath, oxigraph) -> None:  # noqa: ANN001
     """"How many votes did each contestant receive?": a contestant is a row without a label, shown (as an unlabelled
     answer is) by its name column, beside its count; the query says so."""
