@@ -4260,6 +4260,8 @@ def test_a_spread_of_values_is_read_as_their_range(question: str, expected: str)
      "Who in Procurement is product manager of the most products?"),
     ("Which papers were evaluated with interviews? Titles please", "Which papers were evaluated with interviews?"),
     ("Which papers use interviews? Just the titles.", "Which papers use interviews?"),
+    ("Which shop hired the largest number of employees? Give its name.",
+     "Which shop hired the largest number of employees?"),
     ("Which papers have titles?", None),  # titles asked for, not the answers named
     ("Which suppliers are in Spain, names only please?", "Which suppliers are in Spain?"),
     ("What is the name of the manager?", None),

@@ -1576,7 +1576,7 @@ def ranged(question: str) -> str | None:
 # answers asked for by their names, said apart from the question
 _NAMES = r"(?:names?|titles?)"  # "Just the titles please."
 _BY_NAME = re.compile(r"(?:[?.!]\s*|,\s*)(?:(?:and\s+)?(?:please\s+)?(?:just|only|simply)\s+(?:give\s+me\s+|tell\s+me\s+)?"
-                      r"(?:the|its|their|his|her)\s+" + _NAMES + r"|(?:please\s+)?(?:give|tell|show)\s+me\s+(?:only\s+|just\s+)?"
+                      r"(?:the|its|their|his|her)\s+" + _NAMES + r"|(?:please\s+)?(?:give|tell|show)(?:\s+me)?\s+(?:only\s+|just\s+)?"
                       r"(?:the|its|their|his|her)\s+" + _NAMES + r"(?:\s+only)?|i\s+(?:need|want|only\s+need)\s+(?:only\s+|just\s+)?"
                       r"(?:the|its|their|his|her)\s+" + _NAMES + r"|" + _NAMES + r"\s+only|(?:the\s+)?" + _NAMES +
                       r"(?=,?\s*(?:please|pls|plz)\b))(?:,?\s*(?:please|pls|plz))?\s*[.!?]?\s*$", re.IGNORECASE)
