@@ -4112,6 +4112,8 @@ def test_the_best_of_restricted_things_is_asked_apart(question: str, restricted:
     ("Show the minimum and maximum price of Oscillator products.", "Show the minimum price of Oscillator products.",
      ("min", "max")),
     ("What is the highest and the lowest price?", "What is the highest price?", ("max", "min")),
+    ("What are the minimum and maximum number of products across all shops?",  # the counted noun stays plural
+     "What is the minimum number of products across all shops?", ("min", "max")),
     ("What is the average price?", None, None),
     ("Which singers are the oldest and youngest?", None, None),  # things, not values
 ])

@@ -1522,7 +1522,7 @@ def several_aggregates(question: str) -> SeveralAggregates | None:
     verb = "is " if found.group("are") else ""
     asked = f"{verb}{found.group('the') or ''}{found.group('first')}"
     rest = question[found.end():]
-    head = re.match(r"\s+(?:[a-z]+\s+){0,2}?(?P<noun>[a-z]+s)\b(?=\s+(?:of|for|among|across|in|per|from|with)\b|\s*[?.!]?\s*$)",
+    head = re.match(r"\s+(?:(?!of\b)[a-z]+\s+){0,2}?(?P<noun>[a-z]+s)\b(?=\s+(?:of|for|among|across|in|per|from|with)\b|\s*[?.!]?\s*$)",
                     rest, re.IGNORECASE)
     if head is not None and verb:  # "What are the average ages of ..." asked as one: "What is the average age of ..."
         rest = rest[:head.start("noun")] + singular(head.group("noun")) + rest[head.end("noun"):]
