@@ -762,6 +762,20 @@ async def test_a_value_that_names_a_predicate_is_that_yes_no_attribute(path: Kgq
     assert f"<{orkgp}hasEvaluationGuideline>" in result.evidence.sparql and '!= "false"' in result.evidence.sparql
 
 
+async def test_a_negated_kind_that_names_a_predicate_is_that_attribute_absent(path: KgqanPath, virtuoso) -> None:  # noqa: ANN001
+    """"How many papers do not discuss any threats to validity?": ORKG types no threat to validity; its predicate
+    threatToValidity is so labelled, and a paper that discusses none holds "False" there (or nothing)."""
+    orkgp = "http://orkg.org/orkg/predicate/"
+    async with open_endpoint(virtuoso, "orkg-path-no-threats", "orkg") as orkg:
+        truth = await orkg.sparql.select(
+            f"SELECT (COUNT(DISTINCT ?p) AS ?n) WHERE {{ ?p a <http://orkg.org/orkg/class/Paper> FILTER NOT EXISTS {{ "
+            f'?p <{orkgp}contribution> ?c . ?c <{orkgp}threatToValidity> ?t FILTER(LCASE(STR(?t)) != "false") }} }}')
+        result = await path.answer("How many papers do not discuss any threats to validity?", orkg, KGQAN_ONLY)
+    assert result.evidence.pattern == "count :: ?u1 | is a | papers ; ?u1 | not threats to validity | ?u3 :: filter ?u3 != false"
+    assert 0 < int(truth.rows[0]["n"].value) < 153
+    assert [a.value for a in result.answers] == [truth.rows[0]["n"].value]
+
+
 async def test_an_asked_kind_the_graph_lacks_is_read_as_what_the_related_things_hold(path: KgqanPath,
                                                                                      virtuoso) -> None:  # noqa: ANN001
     """"Which research objects have been evaluated through controlled experiments?": ORKG types no research

@@ -1267,6 +1267,14 @@ def test_a_value_named_by_common_words_can_be_read_as_the_attribute_it_names() -
     named = PhraseGraphPattern.from_text("boolean :: A Framework | followed | evaluation guideline")
     assert with_attribute_named(named, "evaluation guideline").to_text() == \
         "boolean :: A Framework | evaluation guideline | ?u1 :: filter ?u1 != false"
+    # a kind so named, reached only through a negated relation: the attribute absent or stated false
+    never = PhraseGraphPattern.from_text(
+        "count :: ?u1 | is a | papers ; ?u1 | not discuss | ?u2 ; ?u2 | is a | threats to validity")
+    assert common_word_values(never) == ["threats to validity"]
+    assert with_attribute_named(never, "threats to validity").to_text() == \
+        "count :: ?u1 | is a | papers ; ?u1 | not threats to validity | ?u3 :: filter ?u3 != false"
+    kept = PhraseGraphPattern.from_text("list :: ?u1 | is a | suppliers ; ?u1 | supply | ?u2 ; ?u2 | is a | products")
+    assert common_word_values(kept) == []  # not negated: a kind, not an attribute
 
 
 # copies the value right but picks the wrong operator, as the trained model often does

@@ -1839,15 +1839,41 @@ def common_word_values(pattern: PhraseGraphPattern) -> list[str]:
     guideline" in `?u1 | followed | evaluation guideline`): where one names a predicate of the graph rather
     than a value of it, `with_attribute_named` reads it as that attribute."""
     compared = {c.node for c in pattern.comparisons}
-    return list(dict.fromkeys(t.object for t in pattern.triples if not t.is_type and not is_unknown(t.object)
-                              and t.object not in compared and _COMMON_WORDS.fullmatch(t.object)))
+    values = [t.object for t in pattern.triples if not t.is_type and not is_unknown(t.object)
+              and t.object not in compared and _COMMON_WORDS.fullmatch(t.object)]
+    values += [t.object for t in pattern.triples if _negated_kind(pattern, t) is not None]
+    return list(dict.fromkeys(values))
+
+
+def _negated_kind(pattern: PhraseGraphPattern, typed: PhraseTriple) -> PhraseTriple | None:
+    """The negated relation through which alone a thing of a kind named in common words is reached (`?u1 | not
+    discuss | ?u2 ; ?u2 | is a | threats to validity`, for `typed` the second), or None."""
+    node = typed.subject
+    if not typed.is_type or node == ANSWER or not is_unknown(node) or not _COMMON_WORDS.fullmatch(typed.object) or \
+            node in pattern.modified_nodes():
+        return None
+    others = [t for t in pattern.triples if t != typed and node in t.nodes()]
+    if len(others) != 1 or others[0].is_type or not others[0].relation.startswith(NEGATION):
+        return None
+    return others[0]
 
 
 def with_attribute_named(pattern: PhraseGraphPattern, value: str) -> PhraseGraphPattern:
     """`?u1 | followed | evaluation guideline`, where the value names the graph's predicate
     hasEvaluationGuideline: the things that have that attribute and do not have it stated false (graphs keep
-    yes/no attributes as "True"/"False"), `?u1 | evaluation guideline | ?u2 :: filter ?u2 != false`."""
+    yes/no attributes as "True"/"False"), `?u1 | evaluation guideline | ?u2 :: filter ?u2 != false`; a kind so
+    named reached only through a negated relation (`?u1 | not discuss | ?u2 ; ?u2 | is a | threats to validity`)
+    as that attribute negated, `?u1 | not threats to validity | ?u3 :: filter ?u3 != false`."""
     triples, comparisons = list(pattern.triples), list(pattern.comparisons)
+    for typed in [t for t in triples if t.object == value]:
+        negated = _negated_kind(pattern, typed)  # "do not discuss any threats to validity": absent or stated false
+        if negated is None:
+            continue
+        holder = negated.subject if negated.object == typed.subject else negated.object
+        triples = [t for t in triples if t not in (typed, negated)]
+        node = f"?unknown{next_unknown_number(node_degrees([*triples, typed, negated]))}"
+        triples.append(PhraseTriple(holder, f"{NEGATION}{value}", node))
+        comparisons.append(Comparison(node, "!=", "false"))
     for index, triple in enumerate(triples):
         if triple.object != value or triple.is_type:
             continue
