@@ -77,7 +77,7 @@ from linking.relaxation import (
 from linking.split import Alternatives, alternatives_asked, one_of, two_names_asked
 from understanding.answer_types import asks_for_several, build_answer_type, graded_thing, with_wh_class
 from understanding.demonyms import country_of, state_code_of
-from understanding.grading import same_words, singular
+from understanding.grading import singular
 from understanding.pgp import (
     ANSWER,
     NEGATION,
@@ -673,7 +673,6 @@ class KgqanPath:
         # the type the answers are filtered by: with the question's wh-noun where the pattern has no class
         understood = replace(understood, answer_type=with_wh_class(understood.answer_type, understood.pattern,
                                                                     understood.wh_noun))
-        understood = await self._typed_groups(understood, endpoint)
         evidence = KgqanEvidence(pattern=understood.pattern.to_text(), answer_type=str(understood.answer_type),
                                  source=understood.source)
         if understood.unsupported:
@@ -972,22 +971,6 @@ class KgqanPath:
             return dict(await self.entity_linker.classes(endpoint))
         except GatewayError:
             return {}
-
-    async def _typed_groups(self, understood: UnderstoodQuestion, endpoint: Endpoint) -> UnderstoodQuestion:
-        """A group reached by a relation named as one of the graph's classes ("How many flights does each airline
-        have?", `?u1 | airline | ?u2 :: group ?u2`) is of that class: typed so, it is linked to the airlines
-        themselves, not to a key column that holds their numbers. No class so named (each city): as it is."""
-        pattern = understood.pattern
-        untyped = [n for n in pattern.group if not any(t.is_type and t.subject == n for t in pattern.triples)]
-        if not untyped:
-            return understood
-        words = list((await self._all_class_words(endpoint)).values())
-        added = []
-        for node in untyped:
-            relations = [t for t in pattern.triples if node in t.nodes() and not t.is_type]
-            if len(relations) == 1 and any(same_words(relations[0].relation, w) for w in words):
-                added.append(PhraseTriple(node, TYPE_RELATION, relations[0].relation))
-        return replace(understood, pattern=replace(pattern, triples=(*pattern.triples, *added))) if added else understood
 
     async def _semantic_classes(self, answer_type: AnswerType, endpoint: Endpoint, options: AskOptions
                                 ) -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:

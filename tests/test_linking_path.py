@@ -916,25 +916,6 @@ async def test_things_of_the_asked_kind_found_through_records_are_shown_by_their
     assert len(truth.rows) > 1 and {a.value for a in result.answers} == {row["n"].value for row in truth.rows}
 
 
-async def test_a_group_named_as_a_class_of_the_graph_is_of_that_class(path: KgqanPath, oxigraph) -> None:  # noqa: ANN001
-    """"How many flights does each airline have?": the flights hold their airline as a number column and as a link to
-    the airline row; the group "airline" names the graph's class, so it is the airlines (by name), not the numbers.
-    "each city" names no class: grouped by the values."""
-    async with open_endpoint(oxigraph, "flight-path-groups", "flight_2") as flights:
-        airlines = await path.answer_understood(
-            understood("count :: ?u1 | is a | flights ; ?u1 | airline | ?u2 :: group ?u2", AnswerType(AnswerKind.NUMBER)),
-            flights, KGQAN_ONLY)
-        names = await flights.sparql.select("SELECT ?n WHERE { ?a a <http://valuenet/ontop/airlines> ; "
-                                            "<http://valuenet/ontop/airlines#airline> ?n }")
-    assert {a.row[0][1].value for a in airlines.answers} == {row["n"].value for row in names.rows}
-    assert airlines.evidence.pattern.endswith("?u2 | is a | airline :: group ?u2")
-    async with open_endpoint(oxigraph, "employee-path-city-groups", "employee_hire_evaluation") as shops:
-        cities = await path.answer_understood(
-            understood("count :: ?u1 | is a | employees ; ?u1 | city | ?u2 :: group ?u2", AnswerType(AnswerKind.NUMBER)),
-            shops, KGQAN_ONLY)
-    assert "is a | city" not in cities.evidence.pattern and len(cities.answers) > 1
-
-
 async def test_unlabelled_groups_of_a_count_are_shown_by_their_names(path: KgqanPath, oxigraph) -> None:  # noqa: ANN001
     """"How many votes did each contestant receive?": a contestant is a row without a label, shown (as an unlabelled
     answer is) by its name column, beside its count; the query says so."""
