@@ -337,7 +337,9 @@ class QuestionParser:
         ("the difference between the most and the least expensive X") is read as the average of those values
         (`understanding.rewording.ranged`) and answered as their range (`QuestionForm.RANGE`); things asked for
         by name ("... Just the name please.") are read without saying so and answered by their names
-        (`understanding.rewording.by_name`, `understanding.repairs.named_answers`)."""
+        (`understanding.rewording.by_name`, `understanding.repairs.named_answers`); several aggregates of the same
+        values ("the average, minimum and maximum ages") are read with the first and the others answered beside it
+        (`understanding.rewording.several_aggregates`, the pattern's `also`)."""
         results = self._understand([read_text(t) for t in texts])
         for i, _, told in self._read_apart(texts, lambda t: ranged(read_text(t)), read_text, self._understand):
             readings = [replace(p, form=QuestionForm.RANGE) for p in (told.pattern, *told.alternatives)
@@ -405,7 +407,9 @@ class QuestionParser:
         """Restricted things with a comparison said last (or first, by a participle) are read as the restricted
         things and as the kind with the comparison, and the two put together (`understanding.rewording.compared_tail`):
         first where the model's reading of the whole lost a name of the restriction (or, the comparison said
-        first, a word of its relations), next otherwise."""
+        first, a word of its relations), next otherwise. So are two conditions said with "also" or "both"
+        (`conjoined_conditions`) and the best of restricted things (`ranked_restriction`: the restricted things
+        ranked as the ranking alone reads), first where the whole lost a word either part says."""
         found = {i: tail for i, text in enumerate(texts)
                  if (tail := compared_tail(text) or conjoined_conditions(text) or ranked_restriction(text)) is not None}
         if not found:
@@ -418,7 +422,6 @@ class QuestionParser:
             if found[i].conjoined and any(all(t.is_type for t in part.pattern.triples) for part in (restricted, compared)) \
                     and not all(t.is_type for t in results[i].pattern.triples):
                 continue  # a part read as nothing but the kind drops its condition: only better than no condition at all
-
             merged = with_ordering_of(restricted.pattern, compared.pattern) if found[i].ranked else \
                 with_comparison_of(restricted.pattern, compared.pattern, compares=not found[i].conjoined)
             asked = results[i]
