@@ -957,12 +957,12 @@ class KgqanPath:
             names = await self.namer.names(iris, naming.predicate, endpoint)
         except GatewayError:
             return
-        if len(names) < len(set(c.value for c in iris)):
+        if len(names) < len({c.value for c in iris}):
             return  # a group without a name would lose its count's meaning
         name = f"{group}Name"
         sparql = re.sub(rf"^SELECT {re.escape(group)} ", f"SELECT {name} ", query.sparql)
-        sparql = re.sub(rf" }} GROUP BY {re.escape(group)}(?![\w])", f" . {group} <{naming.predicate}> {name} }} GROUP BY {group} {name}",
-                        sparql, count=1)
+        named = f" . {group} <{naming.predicate}> {name} }} GROUP BY {group} {name}"
+        sparql = re.sub(rf" }} GROUP BY {re.escape(group)}(?![\w])", lambda _: named, sparql, count=1)
         chosen.rows = [(term, (names[cells[0].value],)) for term, cells in chosen.rows]
         chosen.query = replace(query, sparql=sparql, execution_sparql=sparql)
 

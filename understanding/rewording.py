@@ -308,6 +308,7 @@ _WRITTEN_DATES = (re.compile(rf"\b{_MONTH}\s+{_DAY},?\s+(?P<year>\d{{4}})\b", re
 
 
 def _iso_date(found: re.Match[str]) -> str:
+    """A `_WRITTEN_DATES` match as YYYY-MM-DD (as written where the day cannot be one)."""
     month = next(i for i, m in enumerate(_MONTHS, 1) if m.startswith(found.group("month").lower()[:3]))
     day = int(found.group("day"))
     return f"{found.group('year')}-{month:02d}-{day:02d}" if 1 <= day <= 31 else found.group()
@@ -711,6 +712,7 @@ _VERBED_NONE = re.compile(r"\b(?P<verb>" + "|".join(f"{past}|{base}s|{base}" for
 
 
 def _did_not_verb_any(found: re.Match[str]) -> str:
+    """"got no" as "did not get any", "gets no" as "does not get any", "get no" as "do not get any"."""
     verb = found.group("verb")
     if verb in _PAST_BASE:
         return f"did not {_PAST_BASE[verb]} any "
@@ -841,8 +843,8 @@ def read_text(question: str) -> str:
     quantity?", a kind word before the name ending a chain of "of" left out, a named exception ("other than
     Marketing", or said last: "..., not counting Lili herself") left out, a name compared with,
     its code in brackets, read as the code, a name's abbreviation in brackets left out, a date written in words
-    ("January 1, 2005") as an ISO date, "the product with the ID
-    X" as "X",
+    ("January 1, 2005") as an ISO date, "got no votes" as "did not get any votes", "Show the name and the number
+    of Y for each X" as "How many Y does each X have?", "the product with the ID X" as "X",
     "the department X" as "the X department", "dept" as "department", "a single part" as "a part",
     "the product manager responsible for X" as "the product manager of X", "For which X can Y be booked?"
     as "Which X can Y be booked for?", a restatement after "i.e.", "on file" after what is had and "in the
@@ -1433,8 +1435,8 @@ _CONJOINED = (
 
 def conjoined_conditions(question: str) -> ComparedTail | None:
     """Two conditions on the asked things, the second said with "also" ("Which suppliers are based in Germany
-    and also supply sensors?") or both with "both", asked apart ("Which suppliers are based in Germany?", "Which suppliers supply
-    sensors?"): the model keeps one of them in the whole question. None for another shape."""
+    and also supply sensors?") or both with "both", asked apart ("Which suppliers are based in Germany?", "Which
+    suppliers supply sensors?"): the model keeps one of them in the whole question. None for another shape."""
     for shape in _CONJOINED:
         found = shape.match(question.strip())
         if found is None or re.match(r"(?:are|is|were|was|have|has|do|does)$", found.group("first")):
