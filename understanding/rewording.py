@@ -98,11 +98,6 @@ _LISTED_WITH_COUNT = (
                r"(?i:total\s+)?(?i:number|count)\s+of\s+(?P<counted>[a-z]+(?:\s+[a-z]+)?)\s+(?:(?i:it|they|each)\s+"
                r"[a-z]+(?:\s+(?i:to|in|at|on|for|with))?|(?i:from|in|of|for|at|with)\s+(?i:that|this|each|the\s+same)\s+(?P=kind))"
                r"\s*[.?!]?\s*$"),
-    # "Show the name of each airline and the number of flights it operates."
-    re.compile(r"^\s*(?i:show|list|give(?:\s+me)?|return|find|display|what\s+(?:are|is))\s+(?i:me\s+)?(?i:the\s+)?"
-               r"(?P<attributes>[a-z]+(?:\s+[a-z]+)?)\s+(?i:of)\s+(?i:each|every|all(?:\s+the)?)\s+(?P<kind>[a-z]+(?:\s+[a-z]+)?)\s+"
-               r"(?i:and|together\s+with|along\s+with|with)\s+(?i:the|their|its)\s+(?i:total\s+)?(?i:number|count)\s+of\s+"
-               r"(?P<counted>[a-z]+(?:\s+[a-z]+)?)\s+(?i:it|they|each)\s+[a-z]+(?:\s+(?i:to|in|at|on|for|with))?\s*[.?!]?\s*$"),
 )
 _SHOWN_BY = frozenset({"name", "names", "id", "ids", "code", "codes", "title", "titles"})
 
