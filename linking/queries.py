@@ -857,11 +857,16 @@ def _names_a_quantity(predicate: str) -> bool:
     return len(words) > 1 and (words[0] in _QUANTITY_FIRST or words[-1] == "count")
 
 
+# a value stated "False" is no value where values are counted: ORKG keeps "no evaluation method" as the literal "False"
+# among the methods ("How many different evaluation methods are used?" counts the methods, not the marker)
+NOT_STATED_FALSE = 'FILTER(!isLiteral({variable}) || LCASE(STR({variable})) != "false")'
+
+
 def count_query(variable: str, where: str) -> str:
     """COUNT, except that one number is the answer itself: "How many staff does the museum have?"
     is `?museum :num_of_staff ?u1` in graphs that store the count, not a count of its values; and
     numbers held by a predicate named as a quantity are added up, once per holder ("How many tickets has
-    X bought?" over X's visits, each with its `num_of_ticket`).
+    X bought?" over X's visits, each with its `num_of_ticket`); a value stated "False" is not counted.
     (A subquery: Virtuoso fails to compile the aggregates inside IF.)"""
     number = '(isNumeric(?kgqaMin) || REGEX(STR(?kgqaMin), "^[0-9]+([.][0-9]+)?$"))'
     held = [(holder, predicate[1:-1]) for holder, predicate in _holding_triples(variable, where) if predicate.startswith("<")]
@@ -870,7 +875,7 @@ def count_query(variable: str, where: str) -> str:
                  f"(SUM({XSD_DECIMAL}(STR({variable}))) AS ?kgqaSum) WHERE {{ {distinct_values(variable, where)} }}")
         return f"SELECT (IF({number}, ?kgqaSum, ?kgqaN) AS ?count) WHERE {{ {{ {inner} }} }}"
     inner = (f"SELECT (COUNT(DISTINCT {variable}) AS ?kgqaN) (MIN({variable}) AS ?kgqaMin) "
-             f"WHERE {{ {where} }}")
+             f"WHERE {{ {where} {NOT_STATED_FALSE.format(variable=variable)} }}")
     return f"SELECT (IF(?kgqaN = 1 && {number}, ?kgqaMin, ?kgqaN) AS ?count) WHERE {{ {{ {inner} }} }}"
 
 

@@ -772,6 +772,19 @@ async def test_a_value_or_kind_that_names_a_predicate_is_that_yes_no_attribute(
     assert f"<{ORKGP}{predicate}>" in result.evidence.sparql and '!= "false"' in result.evidence.sparql
 
 
+async def test_a_value_stated_false_is_not_counted(path: KgqanPath, virtuoso) -> None:  # noqa: ANN001
+    """"How many different evaluation methods are used across the papers?": ORKG keeps "no method" as the literal
+    "False" among the methods; it is not one more method."""
+    async with open_endpoint(virtuoso, "orkg-path-false-count", "orkg") as orkg:
+        truth = await orkg.sparql.select(f"SELECT (COUNT(DISTINCT ?m) AS ?n) (SUM(IF(LCASE(STR(?m)) = 'false', 1, 0)) AS ?f) "
+                                         f"WHERE {{ SELECT DISTINCT ?m WHERE {{ ?c <{ORKGP}evaluationMethod> ?m }} }}")
+        result = await path.answer_understood(
+            understood("count :: ?u2 | is a | papers ; ?u2 | evaluation methods | ?u1", AnswerType(AnswerKind.NUMBER)),
+            orkg, KGQAN_ONLY)
+    assert int(truth.rows[0]["f"].value) == 1
+    assert [a.value for a in result.answers] == [str(int(truth.rows[0]["n"].value) - 1)]
+
+
 async def test_an_asked_kind_the_graph_lacks_is_read_as_what_the_related_things_hold(path: KgqanPath,
                                                                                      virtuoso) -> None:  # noqa: ANN001
     """"Which research objects have been evaluated through controlled experiments?": ORKG types no research
