@@ -959,12 +959,8 @@ class KgqanPath:
             return
         if len(names) < len({c.value for c in iris}):
             return  # a group without a name would lose its count's meaning
-        name = f"{group}Name"
-        sparql = re.sub(rf"^SELECT {re.escape(group)} ", f"SELECT {name} ", query.sparql)
-        named = f" . {group} <{naming.predicate}> {name} }} GROUP BY {group} {name}"
-        sparql = re.sub(rf" }} GROUP BY {re.escape(group)}(?![\w])", lambda _: named, sparql, count=1)
         chosen.rows = [(term, (names[cells[0].value],)) for term, cells in chosen.rows]
-        chosen.query = replace(query, sparql=sparql, execution_sparql=sparql)
+        chosen.query = query.group_named_by(naming.predicate)
 
     async def _all_class_words(self, endpoint: Endpoint) -> dict[str, str]:
         try:

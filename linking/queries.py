@@ -119,6 +119,16 @@ class CandidateQuery:
                        result_var=name[1:])
 
 
+    def group_named_by(self, predicate: str) -> CandidateQuery:
+        """The same number-per-group query showing its one group column by the group's naming attribute."""
+        group = f"?{self.columns[0]}"
+        name = f"{group}Name"
+        sparql = re.sub(rf"^SELECT {re.escape(group)} ", f"SELECT {name} ", self.sparql)
+        named = f" . {group} <{predicate}> {name} }} GROUP BY {group} {name}"
+        sparql = re.sub(rf" }} GROUP BY {re.escape(group)}(?![\w])", lambda _: named, sparql, count=1)
+        return replace(self, sparql=sparql, execution_sparql=sparql)
+
+
 GeneratedQuery = CandidateQuery
 
 

@@ -351,7 +351,7 @@ class QuestionParser:
                                                  lambda found: found.question, self._understand):
             readings = [replace(p, also=tuple(f for f in several.forms if f != p.form.value))
                         for p in (told.pattern, *told.alternatives)
-                        if p.form.value in several.forms and p.form is not QuestionForm.RANGE and not (p.group or p.per or p.times)]
+                        if p.form.value in several.forms and not (p.group or p.per or p.times)]
             if readings:  # the other aggregates of the same values, answered beside the first
                 results[i] = _read_as(results[i], readings, told, build_answer_type(
                     AnswerKind.NUMBER, readings[0], results[i].answer_type.confidence))
