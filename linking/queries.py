@@ -335,6 +335,9 @@ class QueryBuilder:
 
     def _render(self, pattern: PhraseGraphPattern, body: str, score: float, max_answers: int,
                 answer: str | None = None, keep_ties: bool = False) -> CandidateQuery:
+        if _age_held_as_time_point(pattern, body):  # "the oldest singer" on a graph of birth years: the earliest
+            assert pattern.ordering is not None
+            pattern = replace(pattern, ordering=replace(pattern.ordering, descending=not pattern.ordering.descending))
         filters = "".join(f" FILTER({comparison_expression(in_predicate_unit(c, body))})" for c in pattern.comparisons
                           if not c.per_group)
         where = body + filters
@@ -600,6 +603,22 @@ def negations(body: str, negated: Sequence[str]) -> str:
         possible = variables_renamed(f"{body} . {triple}" if body else triple, "_n")
         filters.append(f"FILTER NOT EXISTS {{ {triple} }} FILTER EXISTS {{ {possible} }}")
     return " . ".join([body, *filters] if body else filters)
+
+
+_TIME_POINT_WORDS = frozenset({"birth", "born", "birthday", "dob", "year", "date", "founded", "foundation",
+                               "established", "opened", "built", "created", "started", "since"})  # not "years": a span
+
+
+def _age_held_as_time_point(pattern: PhraseGraphPattern, body: str) -> bool:
+    """Whether an ordering by age ("the oldest", "the youngest") reaches a point in time instead (a birth
+    year, a founding date): the oldest thing has the earliest one, so the order turns."""
+    ordering = pattern.ordering
+    if ordering is None or ordering.per_group or not any(
+            ordering.node in t.nodes() and t.relation.strip().lower() == "age" for t in pattern.triples):
+        return False
+    held = re.search(rf"<(?P<iri>[^>]+)> {re.escape(_var(ordering.node))}(?!\w)", body)
+    words = set(split_words(local_name(held.group("iri")))) if held else set()
+    return bool(words & _TIME_POINT_WORDS) and "age" not in words
 
 
 def best_ties(ordering: Ordering, where: str, projection: str, grouping: str, groups: Sequence[str] = ()) -> str:

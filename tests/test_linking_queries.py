@@ -109,6 +109,19 @@ def test_class_phrase_reads_as_a_link_to_a_thing_alone_or_with_its_class() -> No
     assert both[0].score == pytest.approx(0.75 + 0.75 * 0.25)  # each reading explains its own words
 
 
+def test_the_oldest_by_a_point_in_time_is_the_earliest() -> None:
+    """"Who is the oldest singer?" on a graph of birth years, not ages: the earliest birth year; an age
+    still orders as said, and so does a span of years ("years of work")."""
+    oldest = "list :: ?u1 | is a | singers ; ?u1 | age | ?u2 :: order ?u2 desc 1"
+    for local, best in (("singer#birth_year", "MIN("), ("singer#age", "MAX("), ("singer#years_of_work", "MAX(")):
+        query = QueryBuilder().build(linked(oldest, classes={"singers": [SINGER]},
+                                            edges={"age": ("?unknown1", {"": [pred(local, 1.0)]})}))[0]
+        assert best in query.execution_sparql, local
+    youngest = QueryBuilder().build(linked(oldest.replace("desc", "asc"), classes={"singers": [SINGER]},
+                                           edges={"age": ("?unknown1", {"": [pred("singer#birth_year", 1.0)]})}))[0]
+    assert "MAX(" in youngest.execution_sparql
+
+
 def test_no_query_when_a_named_node_has_no_candidate() -> None:
     pattern = linked("list :: ?u1 | country | Atlantis", nodes={"Atlantis": []},
                      edges={"country": ("Atlantis", {})})
