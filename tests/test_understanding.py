@@ -2684,6 +2684,9 @@ def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> Non
     ("Which singers don't have any songs in the database?", "Which singers don't have any songs?"),
     ("How much is Alice Walton worth, in millions?", "What is the worth of Alice Walton?"),
     ("What's the best-selling song?", "What's the song with the highest sales?"),
+    ("Name the most recently founded orchestra.", "Which orchestra was founded most recently?"),
+    ("Who is the earliest hired employee?", "Which employee was hired earliest?"),
+    ("Name the most recent paper.", "Name the most recent paper."),  # no verb's date to rank by
     ("Which singers are in the database?", "Which singers are in the database?"),  # nothing had: as it is
     ("Who in the company knows about capacitors?", "Who knows about capacitors?"),  # the company: no kind, no place
     ("Which employees in our company work in Berlin?", "Which employees work in Berlin?"),

@@ -814,6 +814,12 @@ def _grouped_by(question: str) -> str:
     return f"{question[:found.start()]} per {found.group('group')}{found.group('end')}"
 
 
+# "Name the most recently founded orchestra.": asked as "Which orchestra was founded most recently?", the shape the
+# syntax reads as an ordering by the verb's date (the model counts the orchestras)
+_BEST_BY_WHEN = re.compile(
+    r"^(?:name|which\s+is|what\s+is|who\s+is|what's|who's|give\s+me|show\s+me|tell\s+me|find)\s+the\s+"
+    r"(?P<end>most\s+recently|earliest|latest|first|last)\s+(?P<verb>[a-z]+(?:ed|en)|built|made|held|born)\s+"
+    r"(?P<kind>[a-z]+(?:\s+[a-z]+)?)\s*[?.!]?$", re.IGNORECASE)
 _IN_THE_CATALOGUE = re.compile(r"\s+(?:in|from)\s+(?:the|our)\s+(?:product\s+)?catalog(?:ue)?\b", re.IGNORECASE)
 # "Who in the company knows about capacitors?": everyone asked about is in it; the company is no kind or place
 _IN_THE_COMPANY = re.compile(r"^(?P<ask>who|which\s+[a-z]+)\s+(?:in|at|within|across)\s+(?:the|our|this)\s+"
@@ -880,6 +886,9 @@ def read_text(question: str) -> str:
     units = _HOW_MANY_UNITS.match(question)
     if units is not None:
         question = f"What is the {'weight' if units.group('weight') else 'price'} of {units.group('name')}?"
+    when = _BEST_BY_WHEN.match(question)
+    if when is not None:
+        question = f"Which {when.group('kind')} was {when.group('verb')} {' '.join(when.group('end').lower().split())}?"
     elliptic = _ELLIPTIC_SUPERLATIVE.match(question)
     word = (elliptic.group("word") or "most").lower() if elliptic is not None else ""
     if word in SUPERLATIVE_DESCENDING and word not in ("first", "best", "max", "min") and \
@@ -1593,3 +1602,4 @@ def by_name(question: str) -> str | None:
         return None
     told = question[:found.start()].rstrip(" ,;")
     return told + ("?" if _ASKED.match(told) else ".")
+
