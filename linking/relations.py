@@ -62,6 +62,8 @@ PARAPHRASES: dict[tuple[str, ...], str] = {
     **dict.fromkeys([("knows", "about"), ("know", "about"), ("specializes", "in"), ("specialize", "in"),
                      ("specialises", "in"), ("specialise", "in"), ("expert", "on"), ("expert", "in"), ("expert", "for")],
                     "expertise skill"),
+    # "the titles of the ECSA papers": their labels (not the authors, whose values are names too)
+    **dict.fromkeys([("name",), ("names",), ("title",), ("titles",)], "label name title"),
     # a thing's time superlative ranks it by when it happened ("the most recent paper" by its year, "the earliest vote")
     **dict.fromkeys([("recent",), ("most", "recent"), ("newest",), ("latest",), ("earliest",), ("most", "recently")],
                     "date year"),

@@ -201,3 +201,6 @@ async def test_a_time_superlative_ranks_by_a_date_or_year(virtuoso) -> None:  # 
         for phrase in ("recent", "earliest", "latest"):
             ranked = await linker.rank(phrase, around[paper.term.value], orkg)
             assert ranked[0].iri == "http://orkg.org/orkg/predicate/publicationYear", phrase
+        for phrase in ("titles", "title", "names"):  # a paper's label, not its authors (whose values are names)
+            ranked = await linker.rank(phrase, around[paper.term.value], orkg)
+            assert ranked[0].iri == "http://www.w3.org/2000/01/rdf-schema#label", phrase
