@@ -1226,6 +1226,23 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
      "list :: ?u1 | services | ?u2 ; ?u2 | cost | ?u3 :: filter ?u3 >= EUR", None),
     ("with_name_not_compared", "Which films were released after 1990?",
      "list :: ?u1 | is a | films ; ?u1 | released | ?u2 :: filter ?u2 > 1990", None),
+    # the kind "how many" asks for is the counted things', not the groups' (with_counted_kind_per_group)
+    ("with_counted_kind_per_group", "For each nationality, how many conductors are there?",
+     "count :: ?u2 | is a | conductors ; ?u1 | nationality | ?u2 :: group ?u2",
+     "count :: ?u1 | is a | conductors ; ?u1 | nationality | ?u2 :: group ?u2"),
+    ("with_counted_kind_per_group", "How many employees does each department have?",  # the groups' kind: not asked
+     "count :: ?u2 | is a | department ; ?u1 | department | ?u2 :: group ?u2", None),
+    ("with_counted_kind_per_group", "How many conductors are there?", "count :: ?u1 | is a | conductors", None),
+    # a kind the negation swallowed is the answer's, and the verb after "not" is what must not hold
+    ("with_kind_out_of_negation", "How many teachers are not from Little Lever Urban District?",
+     "count :: ?u1 | not teachers | Little Lever Urban District",
+     "count :: ?u1 | is a | teachers ; ?u1 | not from | Little Lever Urban District"),
+    ("with_kind_out_of_negation", "Show all ministers who do not belong to Progress Party.",
+     "list :: ?u1 | not ministers | Progress Party", "list :: ?u1 | is a | ministers ; ?u1 | not belong to | Progress Party"),
+    ("with_kind_out_of_negation", "Find the name of companies that do not make DVD drive.",  # "name of companies": no kind
+     "list :: ?u1 | not name of companies | DVD", None),
+    ("with_kind_out_of_negation", "Which suppliers are not located in Japan?",
+     "list :: ?u1 | is a | suppliers ; ?u1 | not located in | Japan", None),
 ]
 
 
@@ -4286,6 +4303,30 @@ def test_answers_asked_for_by_name_are_read_apart(question: str, told: str | Non
     from understanding.rewording import by_name
 
     assert by_name(question) == told
+
+
+@pytest.mark.parametrize(("question", "asked"), [
+    ("Find the names of employees who never received any award.", "Which employees never received any award?"),
+    ("What are the names of the properties that have an amenity feature?", "Which properties have an amenity feature?"),
+    ("List the names of contestants who received at least one vote, ordered by name.",
+     "Which contestants received at least one vote, ordered by name?"),
+    ("What are the names of all singers?", None),  # no clause
+    ("What is the name of the singer who sang Yeah?", None),  # one thing: read whole
+])
+def test_the_names_of_restricted_things_are_asked_as_which_things(question: str, asked: str | None) -> None:
+    from understanding.rewording import names_of_restricted
+
+    assert names_of_restricted(question) == asked
+
+
+def test_a_clause_lost_after_the_names_of_is_read_from_the_which_question() -> None:
+    """"What are the names of the properties that have an amenity feature?": the model's reading keeps only the
+    names of properties; the reading of "Which properties have an amenity feature?" keeps the feature, and its
+    answers are named."""
+    parsed = get_parser().parse_sync(["What are the names of the properties that have an amenity feature?",
+                                      "List the names of conductors who are not from the USA."])
+    assert "amenity feature" in parsed[0].pattern.to_text() and "| name |" in parsed[0].pattern.to_text()
+    assert "| not from | USA" in parsed[1].pattern.to_text()  # read whole: `?u1 | not names | USA`
 
 
 def test_answers_asked_for_by_name_are_their_names() -> None:

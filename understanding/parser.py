@@ -45,6 +45,7 @@ from understanding.groups import (
 )
 from understanding.pgp import (
     ANSWER,
+    NEGATION,
     TEXT_OPERATORS,
     TYPE_RELATION,
     AnswerKind,
@@ -82,6 +83,7 @@ from understanding.rewording import (
     compared_tail,
     conjoined_conditions,
     named_clause,
+    names_of_restricted,
     owned_tail,
     quantity_weighted,
     ranged,
@@ -337,7 +339,8 @@ class QuestionParser:
         ("the difference between the most and the least expensive X") is read as the average of those values
         (`understanding.rewording.ranged`) and answered as their range (`QuestionForm.RANGE`); things asked for
         by name ("... Just the name please.") are read without saying so and answered by their names
-        (`understanding.rewording.by_name`, `understanding.repairs.named_answers`); several aggregates of the same
+        (`understanding.rewording.by_name`, `understanding.repairs.named_answers`), as are "the names of X who ..." where
+        the readings of the whole lost the clause (`understanding.rewording.names_of_restricted`); several aggregates of the same
         values ("the average, minimum and maximum ages") are read with the first and the others answered beside it
         (`understanding.rewording.several_aggregates`, the pattern's `also`)."""
         results = self._understand([read_text(t) for t in texts])
@@ -360,6 +363,14 @@ class QuestionParser:
             if readings:  # the things the question asks for, answered by their names
                 results[i] = _read_as(results[i], readings, told,
                                       AnswerType(AnswerKind.STRING, None, results[i].answer_type.confidence))
+        for i, _, told in self._read_apart(texts, names_of_restricted, read_text, self._understand):
+            if not _clause_lost(results[i].pattern):
+                continue
+            readings = [n for p in (told.pattern, *told.alternatives)  # with the clause, answering things of the kind
+                        if not _clause_lost(p) and any(t.is_type and t.subject == ANSWER for t in p.triples)
+                        and (n := named_answers(p)) is not None]
+            if readings:  # the names of the things the clause restricts, where the whole's readings lost it
+                results[i] = _read_as(results[i], readings, told, results[i].answer_type)
         for i, _, told in self._read_apart(texts, quantity_weighted, read_text, self._understand):
             readings = [w for p in (told.pattern, *told.alternatives) if (w := weighted_by_quantity(p)) is not None]
             if readings:  # in place of the readings of the whole, which read the weighting as a relation
@@ -1099,6 +1110,12 @@ def _chained_name(pattern: PhraseGraphPattern) -> bool:
     near = {n for t in pattern.triples if not t.is_type and ANSWER in t.nodes() for n in t.nodes() if n != ANSWER}
     return any(not t.is_type and any(is_unknown(n) and n in near for n in t.nodes())
                and any(not is_unknown(n) for n in t.nodes()) for t in pattern.triples)
+
+
+def _clause_lost(pattern: PhraseGraphPattern) -> bool:
+    """Whether a reading of "the names of X who ..." says nothing but the names of things of a kind."""
+    return not pattern.comparisons and all(  # ("not names": the clause's negation put on the names)
+        t.is_type or t.relation.strip().lower().removeprefix(NEGATION) in ("name", "names") for t in pattern.triples)
 
 
 def _read_as(understood: UnderstoodQuestion, readings: list[PhraseGraphPattern], told: UnderstoodQuestion,

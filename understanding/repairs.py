@@ -516,12 +516,30 @@ def finished(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     offset, the participle before "by a <noun>", a bound in cents, the agents' origin, a bound on an
     average the things have, an attribute the things lack (after the negations are read), the unit a
     compared value is stated in, a kind word after a name left out of the relation, two relations glued at
-    a year split and "different" left out of a class."""
+    a year split, "different" left out of a class, the counted kind put on the counted things and a kind out of
+    the negation that swallowed it."""
     pattern = without_counting_qualifier(pattern)
     pattern = with_stated_limit(question, with_agent_phrase(question, with_quoted_title(question, pattern)))
     pattern = with_cents(question, with_value_asked_too(question, with_stated_offset(question, pattern)))
     pattern = with_lacked_attribute(question, with_aggregate_compared(question, with_agents_origin(question, pattern)))
+    pattern = with_kind_out_of_negation(question, with_counted_kind_per_group(question, pattern))
     return without_glued_clause(question, without_glued_kind_word(question, with_stated_unit(question, pattern)))
+
+
+def with_counted_kind_per_group(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"For each nationality, how many conductors are there?" decoded as `?u2 | is a | conductors ; ?u1 |
+    nationality | ?u2 :: group ?u2` (the groups typed as what is counted): the kind "how many" asks for is
+    the counted things' own, `?u1 | is a | conductors`."""
+    if pattern.form is not QuestionForm.COUNT or len(pattern.group) != 1 or pattern.group[0] == ANSWER:
+        return pattern
+    group = pattern.group[0]
+    typed = [t for t in pattern.triples if t.is_type and t.subject == group]
+    if len(typed) != 1 or any(t.is_type and t.subject == ANSWER for t in pattern.triples) or \
+            not any({ANSWER, group} == set(t.nodes()) for t in pattern.triples if not t.is_type) or \
+            re.search(rf"\bhow\s+many\s+(?:different\s+|distinct\s+)?{re.escape(typed[0].object)}\b", question,
+                      re.IGNORECASE) is None:
+        return pattern
+    return replace(pattern, triples=tuple(replace(t, subject=ANSWER) if t == typed[0] else t for t in pattern.triples))
 
 
 _COMPARED_AGGREGATES = {"average": "avg", "mean": "avg", "total": "sum", "combined": "sum", "maximum": "max",
@@ -715,6 +733,28 @@ def with_agent_phrase(question: str, pattern: PhraseGraphPattern) -> PhraseGraph
 _WHICH_KIND_HAS_MOST = re.compile(rf"^\s*(?:which|what)\s+(?:(?:{CARDINAL})\s+)?"
                                   r"(?P<kind>[a-z]+(?: [a-z]+)?)\s+(?:have|has|had|get|gets|got|receive|receives)\s+the\s+"
                                   r"(?:most|fewest|least)\b", re.I)
+
+
+def with_kind_out_of_negation(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"How many teachers are not from Little Lever Urban District?" decoded as `?u1 | not teachers | Little
+    Lever Urban District`: the kind the negation swallowed is the answer's (`?u1 | is a | teachers`) and what
+    must not hold is the verb after "not" (`?u1 | not from | Little Lever Urban District`)."""
+    for triple in pattern.triples:
+        kind = triple.relation[len(NEGATION):].strip()
+        if triple.is_type or not triple.relation.startswith(NEGATION) or not kind or "of" in kind.split() or \
+                singular(kind.split()[-1]) == kind.split()[-1] or not is_unknown(triple.subject) or \
+                is_unknown(triple.object) or any(t.is_type and t.subject == triple.subject for t in pattern.triples):
+            continue
+        found = re.search(rf"\b{re.escape(kind)}\s+(?:(?:who|that|which)\s+)?(?:are|is|were|was|do|does|did)\s+not\s+"
+                          rf"(?P<verb>[a-z]+(?:\s+[a-z]+){{0,2}}?)\s+(?:the\s+|an?\s+)?{re.escape(triple.object)}\b",
+                          question, re.IGNORECASE)
+        if found is None:
+            continue
+        kept = tuple(t for t in pattern.triples if t != triple)
+        return replace(pattern, triples=(PhraseTriple(triple.subject, TYPE_RELATION, kind),
+                                         PhraseTriple(triple.subject, NEGATION + found.group("verb"), triple.object),
+                                         *kept))
+    return pattern
 
 
 def with_asked_kind_counting(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:

@@ -1603,3 +1603,21 @@ def by_name(question: str) -> str | None:
     told = question[:found.start()].rstrip(" ,;")
     return told + ("?" if _ASKED.match(told) else ".")
 
+
+# "What are the names of the employees who were hired full time?": the names of things a clause restricts
+_NAMES_OF_CLAUSE = re.compile(
+    r"^(?:what\s+(?:are|were)|list|show(?:\s+me)?|give(?:\s+me)?|find|tell\s+me|return)\s+(?:all\s+)?the\s+names\s+of\s+"
+    r"(?:all\s+)?(?:the\s+)?(?P<kind>[a-z]+(?:\s+[a-z]+)?)\s+(?:who|that|which)\s+(?P<clause>[a-z].*?)\s*[?.!]?$",
+    re.IGNORECASE)
+
+
+def names_of_restricted(question: str) -> str | None:
+    """The question asked as which things the clause restricts ("Find the names of employees who never
+    received any award." -> "Which employees never received any award?"), or None for another shape: the
+    model reads the clause of the "which" question and often drops it after "the names of"; the answers
+    are then the things' names (`repairs.named_answers`)."""
+    found = _NAMES_OF_CLAUSE.match(question.strip())
+    if found is None or singular(found.group("kind").split()[-1]) == found.group("kind").split()[-1]:
+        return None
+    return f"Which {found.group('kind')} {found.group('clause')}?"
+
