@@ -3732,6 +3732,14 @@ def test_the_value_the_best_one_is_ranked_by_is_answered_when_asked_too(question
     ("How many TV shows are there?", ["count :: ?u1 | is a | TV shows", "count :: ?u1 | is a | shows ; ?u1 | shows | TV"], 0),
     ("What is the address of employee Nancy Edwards?",  # a part of a name kept: not another name
      ["list :: ?u1 | address | Edwards", "list :: ?u1 | address | ?u2 ; ?u2 | employee | Nancy Edwards"], 0),
+    # a bound the question states that the best reading drops: the first reading keeping the rest and the bound
+    ("Which papers published before 2018 were evaluated with a Controlled Experiment?",
+     ["list :: ?u1 | is a | papers ; ?u1 | evaluated with | Controlled Experiment",
+      "list :: ?u1 | is a | papers ; ?u1 | evaluated with | Controlled Experiment ; ?u1 | published before | ?u2 "
+      ":: filter ?u2 < 2018"], 1),
+    ("Which people have a height greater than 200 or less than 190?",  # losing a bound the best has: not taken
+     ["list :: ?u1 | is a | people ; ?u1 | height | ?u2 :: filter ?u2 < 190",
+      "list :: ?u1 | is a | people ; ?u1 | height | ?u2 :: filter ?u2 > 200"], 0),
 ])
 def test_a_reading_that_names_a_dropped_name_is_chosen(question: str, readings: list[str], chosen: int) -> None:
     from understanding.repairs import chosen_reading

@@ -1005,6 +1005,14 @@ def chosen_reading(question: str, readings: list[PhraseGraphPattern]) -> int:
                         and reading.ordering == best.ordering and _phrase_words(reading) >= kept | qualified), None)
         if keeping is not None:
             return keeping
+    compared = {c.value.replace(",", "") for c in best.comparisons}
+    bounds = {found.group("value").replace(",", "") for found in _STATED_BOUND.finditer(question)} - compared
+    if bounds:  # "Which papers published before 2018 were evaluated with X?" read without the year's bound
+        bounded = next((i for i, reading in enumerate(readings) if reading.form is best.form
+                        and reading.ordering == best.ordering and _phrase_words(reading) >= kept
+                        and bounds | compared <= {c.value.replace(",", "") for c in reading.comparisons}), None)
+        if bounded is not None:
+            return bounded
     possessed = _VERB_OF_POSSESSED.search(question)
     chain = {w.lower() for w in (possessed.group("verb"), possessed.group("role"))} - _NOT_VERBS if possessed else set()
     if chain - kept:  # the best reading dropped the verb or the role of the chain
@@ -1032,6 +1040,10 @@ def chosen_reading(question: str, readings: list[PhraseGraphPattern]) -> int:
                  and reading.form is best.form and _phrase_words(reading) >= kept), 0)
 
 
+# "published before 2018", "more than 300000": a number the question bounds
+_STATED_BOUND = re.compile(r"\b(?:before|after|since|until|(?:more|less|fewer|greater|higher|lower|earlier|later)\s+than|"
+                           r"at\s+(?:least|most)|over|under|above|below|exceeding|exceeds?)\s+(?P<value>\d[\d,]*(?:\.\d+)?)\b",
+                           re.IGNORECASE)
 # "List the codes and names of all airports in Anchorage.": two attributes of the things of a kind
 _TWO_ATTRIBUTES_OF = re.compile(r"\b(?:the|their|its)\s+(?P<first>[a-z]+(?: [a-z]+)?)\s+and\s+(?P<second>[a-z]+(?: [a-z]+)?)\s+"
                                 r"of\s+(?:all\s+)?(?:the\s+|our\s+)?(?P<kind>[a-z]+s)\b")
