@@ -3737,6 +3737,13 @@ def test_the_value_the_best_one_is_ranked_by_is_answered_when_asked_too(question
      ["list :: ?u1 | is a | papers ; ?u1 | evaluated with | Controlled Experiment",
       "list :: ?u1 | is a | papers ; ?u1 | evaluated with | Controlled Experiment ; ?u1 | published before | ?u2 "
       ":: filter ?u2 < 2018"], 1),
+    # a best reading of only the answer's class: the first reading that says more of it, naming what the question names
+    ("Which students own a dog?", ["list :: ?u1 | is a | students", "list :: ?u1 | is a | students ; ?u1 | own | a",
+                                   "list :: ?u1 | is a | students ; ?u1 | own | dog"], 2),
+    ("Count the number of flights.", ["count :: ?u1 | is a | flights",  # a second class: says nothing more
+                                      "count :: ?u2 | is a | flights ; ?u1 | is a | flights"], 0),
+    ("Which songs reached number one?", ["list :: ?u1 | is a | songs",  # names nothing
+                                         "list :: ?u1 | is a | songs ; ?u1 | number | ?u2"], 0),
     ("Which people have a height greater than 200 or less than 190?",  # losing a bound the best has: not taken
      ["list :: ?u1 | is a | people ; ?u1 | height | ?u2 :: filter ?u2 < 190",
       "list :: ?u1 | is a | people ; ?u1 | height | ?u2 :: filter ?u2 > 200"], 0),

@@ -1005,6 +1005,13 @@ def chosen_reading(question: str, readings: list[PhraseGraphPattern]) -> int:
                         and reading.ordering == best.ordering and _phrase_words(reading) >= kept | qualified), None)
         if keeping is not None:
             return keeping
+    if _class_only(best):  # "Which students own a dog?" read as `?u1 | is a | students`: the first reading that
+        # says more of the answer, naming something the question names
+        asked = set(re.findall(r"\w+", question.lower()))
+        richer = next((i for i, reading in enumerate(readings) if reading.form is best.form
+                       and set(best.triples) < set(reading.triples) and _names_asked(reading, best, asked)), None)
+        if richer is not None:
+            return richer
     compared = {c.value.replace(",", "") for c in best.comparisons}
     bounds = {found.group("value").replace(",", "") for found in _STATED_BOUND.finditer(question)} - compared
     if bounds:  # "Which papers published before 2018 were evaluated with X?" read without the year's bound
@@ -1132,6 +1139,24 @@ def _answer_kind(pattern: PhraseGraphPattern) -> str | None:
     """The answer's one kind, lower-cased (None without one, or with several)."""
     kinds = [t.object.lower() for t in pattern.triples if t.is_type and t.subject == ANSWER]
     return kinds[0] if len(kinds) == 1 else None
+
+
+def _class_only(pattern: PhraseGraphPattern) -> bool:
+    """Whether a reading says nothing of the answer but its class (`?u1 | is a | students`)."""
+    return not (pattern.comparisons or pattern.ordering or pattern.group) and bool(pattern.triples) and all(
+        t.is_type and t.subject == ANSWER for t in pattern.triples)
+
+
+_NAMING_NOTHING = frozenset({"a", "an", "the", "any", "some", "all", "each", "every", "no", "its", "their", "it", "them",
+                             "they", "he", "she", "him", "her", "his", "this", "that", "these", "those", "of", "for",
+                             "in", "on", "at", "to", "by", "with", "from", "and", "or"})
+
+
+def _names_asked(reading: PhraseGraphPattern, best: PhraseGraphPattern, asked: set[str]) -> bool:
+    """Whether what `reading` adds to `best` names something, in the question's own words ("dog", not "a")."""
+    added = [n for t in set(reading.triples) - set(best.triples) if not t.is_type for n in t.nodes() if not is_unknown(n)]
+    return bool(added) and all(
+        (words := set(re.findall(r"\w+", node.lower()))) <= asked and words - _NAMING_NOTHING for node in added)
 
 
 def _phrase_words(pattern: PhraseGraphPattern) -> set[str]:
