@@ -973,7 +973,10 @@ def chosen_reading(question: str, readings: list[PhraseGraphPattern]) -> int:
     reading that keeps the verb before a possessive or the role after it where the best drops them ("How
     many employees report to Karch Moeller's manager?") is taken where it keeps every word of the best
     one and adds the chain's hop. A capitalised adjective of origin before a kind ("Which German vendors
-    ...?") that the best reading drops is kept by the first reading of the same form and order that keeps it."""
+    ...?") that the best reading drops is kept by the first reading of the same form and order that keeps it. A best
+    reading of nothing but the answer's class gives way to the first that says more of the answer, naming what the
+    question names ("Which students own a dog?"), and one that drops a bound the question states ("published before
+    2018") to the first that keeps the rest and every bound."""
     stated = stated_ordering(question)
     if not readings:
         return 0
