@@ -4240,14 +4240,16 @@ def test_an_attribute_the_model_read_as_the_answers_class_is_the_attribute() -> 
     assert understood.pattern.to_text() == "list :: ?u1 | research object | Exploring Web Search Engines"
 
 
-def test_what_the_things_of_asked_values_have_is_not_read_apart() -> None:
-    class ByQuestion:  # "the names of departments": the answers are values of the departments
+def test_what_the_things_of_asked_names_have_is_the_things_own() -> None:
+    """"the names of departments that have an employee": the answers are values of the departments, so what is had is
+    the departments' (read from "Which departments have an employee?", `rewording.names_of_restricted`), not the names'."""
+    class ByQuestion:  # every question read as the names of departments, the clause lost
         def predict(self, questions: list[str]) -> list[ModelOutput]:
             return [ModelOutput("list :: ?u1 | names | ?u2 ; ?u2 | is a | departments", AnswerKind.STRING, 0.9)
                     for _ in questions]
 
     [understood] = QuestionParser(ByQuestion()).parse_sync(["What are the names of departments that have an employee?"])
-    assert understood.pattern.to_text() == "list :: ?u1 | names | ?u2 ; ?u2 | is a | departments"
+    assert understood.pattern.to_text() == "list :: ?u3 | is a | departments ; ?u3 | employee | ?u2 ; ?u1 | name | ?u3"
     from understanding.rewording import owned_tail
 
     assert owned_tail("What states in the united states have a city of springfield") is None  # a name, not a thing

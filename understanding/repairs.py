@@ -1010,9 +1010,8 @@ def chosen_reading(question: str, readings: list[PhraseGraphPattern]) -> int:
             return keeping
     if _class_only(best):  # "Which students own a dog?" read as `?u1 | is a | students`: the first reading that
         # says more of the answer, naming something the question names
-        asked = set(re.findall(r"\w+", question.lower()))
         richer = next((i for i, reading in enumerate(readings) if reading.form is best.form
-                       and set(best.triples) < set(reading.triples) and _names_asked(reading, best, asked)), None)
+                       and set(best.triples) < set(reading.triples) and _names_asked(reading, best, question)), None)
         if richer is not None:
             return richer
     compared = {c.value.replace(",", "") for c in best.comparisons}
@@ -1155,11 +1154,13 @@ _NAMING_NOTHING = frozenset({"a", "an", "the", "any", "some", "all", "each", "ev
                              "in", "on", "at", "to", "by", "with", "from", "and", "or"})
 
 
-def _names_asked(reading: PhraseGraphPattern, best: PhraseGraphPattern, asked: set[str]) -> bool:
-    """Whether what `reading` adds to `best` names something, in the question's own words ("dog", not "a")."""
+def _names_asked(reading: PhraseGraphPattern, best: PhraseGraphPattern, question: str) -> bool:
+    """Whether what `reading` adds to `best` names something, as the question says it ("dog", not "a", nor
+    "validity" cut out of "threats-to-validity")."""
     added = [n for t in set(reading.triples) - set(best.triples) if not t.is_type for n in t.nodes() if not is_unknown(n)]
     return bool(added) and all(
-        (words := set(re.findall(r"\w+", node.lower()))) <= asked and words - _NAMING_NOTHING for node in added)
+        set(re.findall(r"\w+", node.lower())) - _NAMING_NOTHING
+        and re.search(rf"(?<![\w-]){re.escape(node)}(?![\w-])", question, re.IGNORECASE) for node in added)
 
 
 def _phrase_words(pattern: PhraseGraphPattern) -> set[str]:
