@@ -73,10 +73,20 @@ PARAPHRASES: dict[tuple[str, ...], str] = {
 _ADVERBS = frozenset({"directly", "immediately", "currently", "still", "also", "actually", "mainly", "only"})
 
 
+# "published before", "hired after", "founded since": a relation ending in a word of time compares when
+_TIME_ENDINGS = frozenset({"before", "after", "since", "until", "till"})
+_NOT_TIME = frozenset({"named", "called", "looks", "look", "looking", "looked", "asked", "ask", "asks", "inquired"})
+
+
 def paraphrase(phrase: str) -> str | None:
     """The words a predicate for `phrase` is often named by, if the phrase (its adverbs left out:
-    "reporting directly to") is a known paraphrase."""
-    return PARAPHRASES.get(tuple(w for w in phrase.lower().split() if w not in _ADVERBS))
+    "reporting directly to") is a known paraphrase or compares a time ("published before")."""
+    words = tuple(w for w in phrase.lower().split() if w not in _ADVERBS)
+    if words in PARAPHRASES:
+        return PARAPHRASES[words]
+    if len(words) > 1 and words[-1] in _TIME_ENDINGS and not _NOT_TIME & set(words):
+        return "date year"
+    return None
 
 
 @dataclass(frozen=True)

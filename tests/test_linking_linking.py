@@ -204,3 +204,21 @@ async def test_a_time_superlative_ranks_by_a_date_or_year(virtuoso) -> None:  # 
         for phrase in ("titles", "title", "names"):  # a paper's label, not its authors (whose values are names)
             ranked = await linker.rank(phrase, around[paper.term.value], orkg)
             assert ranked[0].iri == "http://www.w3.org/2000/01/rdf-schema#label", phrase
+
+
+async def test_a_relation_ending_in_a_word_of_time_compares_a_date_or_year(virtuoso) -> None:  # noqa: ANN001
+    """"papers published before 2018": `?u1 | published before | ?u2` is the publication year, not the
+    authors (whose phrase fit is higher); "named after" is no time."""
+    from linking.relations import paraphrase
+
+    assert paraphrase("published before") == paraphrase("hired after") == paraphrase("founded since") == "date year"
+    assert paraphrase("named after") is None and paraphrase("before") is None
+    scorer = default_scorer()
+    async with open_endpoint(virtuoso, "orkg-before", "orkg") as orkg:
+        paper = (await EntityLinker(scorer).link_entities(
+            "Aligning Architecture with Business Goals in the Automotive Domain", orkg))[0]
+        linker = RelationLinker(scorer)
+        around = await linker.predicates_around([paper], orkg)
+        for phrase in ("published before", "published after", "appeared before"):
+            ranked = await linker.rank(phrase, around[paper.term.value], orkg)
+            assert ranked[0].iri == "http://orkg.org/orkg/predicate/publicationYear", phrase
