@@ -31,6 +31,7 @@ NAMING_WORDS = ("name", "title", "label")
 SAMPLE = 40
 MIN_COVERAGE = 0.8
 MIN_DISTINCT = 0.5
+OWN_NAME_SCORE = 0.8  # a column named after its class (`orchestra#orchestra`) names it, less surely than `name`
 
 
 @dataclass(frozen=True)
@@ -54,7 +55,7 @@ def naming_score(predicate: str, class_iri: str) -> float:
     if any(w in NAMING_WORDS for w in words):
         return 0.9
     if words and words == class_words[-len(words):]:
-        return 0.8
+        return OWN_NAME_SCORE
     return 0.0
 
 

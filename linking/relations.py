@@ -26,6 +26,7 @@ from gateway.endpoint import Endpoint
 from gateway.sparql import optional_select, term_to_sparql
 from linking.affinity import AffinityScorer
 from linking.entities import RDF_TYPE, SYNONYM_FACTOR, LinkedEntity, kind_synonyms
+from linking.naming import OWN_NAME_SCORE, naming_score
 
 OUT = "out"  # the anchor (vertex, literal's subject side or anchored unknown) is the subject
 IN = "in"  # the anchor is the object
@@ -68,6 +69,14 @@ PARAPHRASES: dict[tuple[str, ...], str] = {
     **dict.fromkeys([("recent",), ("most", "recent"), ("newest",), ("latest",), ("earliest",), ("most", "recently")],
                     "date year"),
 }
+
+
+_NAMING_PHRASES = frozenset({("name",), ("names",), ("title",), ("titles",)})
+
+
+def _table_of(predicate: str) -> str:
+    """The table a relational export's column belongs to (`.../airlines#airline` -> `.../airlines`)."""
+    return predicate.rsplit("#", 1)[0] if "#" in predicate else predicate.rsplit("/", 1)[0]
 
 
 _ADVERBS = frozenset({"directly", "immediately", "currently", "still", "also", "actually", "mainly", "only"})
@@ -373,6 +382,10 @@ class RelationLinker:
         if other_words is not None:  # "reports to": the predicate may be named `hasManager`
             for iri, text, score in zip(iris, texts, await self.scorer.ascore_many(other_words, texts), strict=True):
                 by_iri[iri] = (text, max(by_iri[iri][1], PARAPHRASE_FACTOR * float(score)))
+        if tuple(phrase.lower().split()) in _NAMING_PHRASES:  # "airline names": the table's column named after it
+            for iri, text in zip(iris, texts, strict=True):
+                if naming_score(iri, _table_of(iri)) == OWN_NAME_SCORE:
+                    by_iri[iri] = (text, max(by_iri[iri][1], PARAPHRASE_FACTOR * OWN_NAME_SCORE))
         for synonym in kind_synonyms(phrase, relation=True):  # "vendors", "boss": `hasSupplier`, `hasManager`, the class Supplier
             synonym_scores = [float(s) for s in await self.scorer.ascore_many(synonym, texts + class_texts)]
             for iri, text, score in zip(iris, texts, synonym_scores, strict=False):

@@ -16,7 +16,7 @@ from gateway.endpoint import Endpoint
 from gateway.sparql import counting_requests
 from linking.affinity import default_scorer
 from linking.entities import EntityLinker, is_value_phrase, literal_forms
-from linking.relations import IN, OUT, RelationLinker, literal_predicates
+from linking.relations import IN, OUT, PredicateSet, RelationLinker, literal_predicates
 
 PV = "http://ld.company.org/prod-vocab/"
 FRANZ = "http://ld.company.org/prod-instances/empl-Franz.Kornhaeusel%40company.org"
@@ -222,3 +222,14 @@ async def test_a_relation_ending_in_a_word_of_time_compares_a_date_or_year(virtu
         for phrase in ("published before", "published after", "appeared before"):
             ranked = await linker.rank(phrase, around[paper.term.value], orkg)
             assert ranked[0].iri == "http://orkg.org/orkg/predicate/publicationYear", phrase
+
+
+async def test_names_asked_of_a_table_fit_its_column_named_after_it(oxigraph) -> None:  # noqa: ANN001
+    """"airline names": the `airlines` table's name column is `airlines#airline` (no naming word in it; the
+    phrase fits `abbreviation` better than it)."""
+    columns = PredicateSet(frozenset((V + f"airlines#{c}", OUT) for c in ("airline", "abbreviation", "country", "uid")))
+    async with open_endpoint(oxigraph, "flight-names", "flight_2") as flights:
+        linker = RelationLinker(default_scorer())
+        for phrase in ("names", "name"):
+            assert (await linker.rank(phrase, columns, flights))[0].iri == V + "airlines#airline", phrase
+        assert (await linker.rank("country", columns, flights))[0].iri == V + "airlines#country"
