@@ -68,7 +68,8 @@ class EntityNamer:
 
     async def naming(self, answers: Sequence[ox.NamedNode], types: dict[str, list[str]],
                      endpoint: Endpoint) -> Naming:
-        """The naming attribute of the answers' (most common) class; one request on a cache miss."""
+        """The naming attribute of the answers' (most common) class, chosen on a sample of the class; two
+        requests on a cache miss."""
         key = endpoint.config.cache_key
         classes = Counter(c for a in answers for c in types.get(a.value, [])[:1])
         if classes:
@@ -99,10 +100,31 @@ class EntityNamer:
         members = [s for s, c in instance_class.items() if c == top]
         attributes = {s: literals.get(s, {}) for s in members}
         labelled = any(p in WELL_KNOWN_LABELS for found in attributes.values() for p in found)
+        if not labelled:  # decided on the class, not on the answers that came first (many rows of one state)
+            attributes = await self._class_sample(top, endpoint) or attributes
         predicate = None if labelled else self._choose(top, attributes)
         async with self._lock:
             self._by_class[(key, top)] = (predicate, labelled)
         return self._decision(top, predicate, labelled)
+
+    @staticmethod
+    async def _class_sample(class_iri: str, endpoint: Endpoint) -> dict[str, dict[str, list[ox.Literal]]]:
+        """The literal attributes of a sample of the class's instances (one request; none on failure)."""
+        query = (f"SELECT ?s ?p ?o WHERE {{ {{ SELECT ?s WHERE {{ ?s <{RDF_TYPE}> <{class_iri}> }} LIMIT {SAMPLE} }} "
+                 f"?s ?p ?o . FILTER(isLiteral(?o) || ?p = <{RDF_TYPE}>) }} LIMIT 5000")
+        try:
+            result = await endpoint.sparql.select(query)
+        except SparqlError:
+            return {}
+        found: dict[str, dict[str, list[ox.Literal]]] = {}
+        for row in result:
+            subject, predicate, value = row.get("s"), row.get("p"), row.get("o")
+            if not isinstance(subject, ox.NamedNode) or not isinstance(predicate, ox.NamedNode):
+                continue
+            attributes = found.setdefault(subject.value, {})  # an instance without literals counts too
+            if isinstance(value, ox.Literal):
+                attributes.setdefault(predicate.value, []).append(value)
+        return found
 
     @staticmethod
     def _decision(class_iri: str, predicate: str | None, labelled: bool) -> Naming:
