@@ -135,6 +135,34 @@ VALUE_PATHS = 2  # two-hop readings to things that are taken on to the things' v
 REFERENCE_BELOW = 0.7  # an attribute no predicate of the things fits this well may be a referred thing's
 # "Which parts of X ...", "Which hardware part of X ..."
 _ASKED_WORD = re.compile(r"(?:which|what)\s+((?:[a-z]+\s+)?[a-z]+(?=\s+(?:of|from|in|for)\b)|[a-z]+\b)", re.IGNORECASE)
+_WHO_VERB = re.compile(r"^\s*who\s+(?:(?:has|have|had|did|does|do)\s+)?(?:ever\s+)?(?P<verb>[a-z]+)\b", re.IGNORECASE)
+_IRREGULAR_PAST = {"sang": "sing", "sung": "sing", "wrote": "write", "written": "write", "taught": "teach", "led": "lead",
+                   "drove": "drive", "driven": "drive", "flew": "fly", "flown": "fly", "built": "build", "made": "make",
+                   "bought": "buy", "sold": "sell", "won": "win", "ran": "run", "held": "hold", "paid": "pay",
+                   "spoke": "speak", "spoken": "speak", "gave": "give", "given": "give", "took": "take", "taken": "take"}
+
+
+def verb_stems(verb: str) -> set[str]:
+    """The plain forms a verb as asked may have ("visited" -> visit, "owns" -> own, "sang" -> sing)."""
+    verb = verb.lower()
+    if verb in _IRREGULAR_PAST:
+        return {_IRREGULAR_PAST[verb]}
+    if verb.endswith("ied") or verb.endswith("ies"):
+        return {verb[:-3] + "y"}
+    if verb.endswith("ed"):
+        return {verb[:-2], verb[:-1]}  # "visited", "hired"
+    if verb.endswith("es"):
+        return {verb[:-2], verb[:-1]}  # "teaches", "manages"
+    if verb.endswith("s") and not verb.endswith("ss"):
+        return {verb[:-1]}
+    return {verb}
+
+
+def agent_nouns(stems: set[str]) -> set[str]:
+    """Who does what the verb says ("visit" -> visitor, "sing" -> singer, "manage" -> manager)."""
+    return {stem + ("r" if stem.endswith("e") else ending) for stem in stems for ending in ("er", "or")}
+
+
 _WHICH = re.compile(r"^\s*(?:(?:which|what)\s+|(?:give\s+me|list|show(?:\s+me)?|name|find)\s+(?:all\s+)?(?:of\s+)?"
                     r"(?:the\s+|our\s+)?)(?P<rest>.*)$", re.IGNORECASE | re.DOTALL)
 
@@ -864,11 +892,20 @@ class KgqanPath:
         iris = _plain_things(chosen)
         asked = understood.wh_noun or understood.answer_type.semantic_type or (
             found.group(1) if (found := _ASKED_WORD.match(understood.question)) else None)
-        if not iris or not asked:
+        # the head, "hardware part"; "component": a part; "BomPart" records "parts"
+        heads = kind_heads(asked) if asked else set()
+        stems: set[str] = set()
+        if (who := _WHO_VERB.match(understood.question)) is not None:
+            stems = verb_stems(who.group("verb"))  # "Who sang at X?": `singer_in_concert` rows, `ref-singer_id`
+            heads |= agent_nouns(stems)  # "Who visited X?": `visit` rows (records of the verb), `ref-visitor_id`
+        if not iris or not heads:
             return False
-        heads = kind_heads(asked)  # the head, "hardware part"; "component": a part; "BomPart" records "parts"
+
+        def recording(class_iri: str) -> bool:
+            return records_of(class_iri, heads) or bool(stems & iri_words(class_iri))
+
         known = {c for a in iris for c in chosen.types.get(a.value, [])}
-        if known and not any(records_of(c, heads) for c in known):
+        if known and not any(recording(c) for c in known):
             return False  # the classes are known already: no request
         records = iris[:MAX_RECORDS]
         result = await _probed(endpoint, records, "(COUNT(?o) AS ?m) (COUNT(DISTINCT ?o) AS ?k) (SAMPLE(?o) AS ?c)",
@@ -882,7 +919,7 @@ class KgqanPath:
 
         typed = [row for row in rows if row["p"].value == RDF_TYPE]
         if len(typed) != 1 or int(typed[0]["k"].value) != 1 or int(typed[0]["n"].value) != len(records) or \
-                not records_of(typed[0]["c"].value, heads):
+                not recording(typed[0]["c"].value):
             return False  # not all of one class named with the asked word and more
         links = [row["p"].value for row in rows if row["p"].value != RDF_TYPE and named(row["p"].value)
                  and int(row["n"].value) == len(records) == int(row["m"].value)]

@@ -1887,3 +1887,19 @@ async def test_a_dated_venue_is_split_where_the_graph_names_the_venue_alone(path
             '"European Conference on Software Architecture (ECSA)" }')
     assert truth.rows and {a.value for a in result.answers} == {t.value for t in truth.column("p")}
     assert "| ECSA ; ?u1 | year | 2017" in result.evidence.pattern
+
+
+async def test_who_did_what_a_record_records_is_the_thing_it_names_by_the_verbs_agent(path: KgqanPath,
+                                                                                       concert: Endpoint) -> None:
+    """"Who sang at the Auditions concert?" reaches `singer_in_concert` rows; the singer each names
+    (`ref-singer_id`, the agent of "sang") is the answer, by name."""
+    from linking.path import agent_nouns, verb_stems
+
+    assert verb_stems("sang") == {"sing"} and "visitor" in agent_nouns(verb_stems("visited"))
+    assert "manager" in agent_nouns(verb_stems("manages")) and "owner" in agent_nouns(verb_stems("owns"))
+    question = UnderstoodQuestion("Who sang at the Auditions concert?",
+                                  PhraseGraphPattern.from_text("list :: ?u1 | sang at | Auditions concert"),
+                                  AnswerType(AnswerKind.RESOURCE), "hand-written")
+    result = await path.answer_understood(question, concert, KGQAN_ONLY)
+    assert sorted(a.value for a in result.answers) == ["John Nizinik", "Justin Brown", "Timbaland"]
+    assert "ref-singer_id" in result.evidence.sparql
