@@ -2702,6 +2702,11 @@ def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> Non
     ("How much is Alice Walton worth, in millions?", "What is the worth of Alice Walton?"),
     ("What's the best-selling song?", "What's the song with the highest sales?"),
     ("Name the most recently founded orchestra.", "Which orchestra was founded most recently?"),
+    # a unit in brackets after "how much", and a kind of kind before a name after "into", left out
+    ("On average, how much (in grams) does a hardware product in the LCD category weigh?",
+     "On average, how much does a hardware product in the LCD category weigh?"),
+    ("What hardware parts go into the bill of material NaviTech Pulsar?", "What hardware parts go into NaviTech Pulsar?"),
+    ("How many contestants ended up with no votes at all?", "How many contestants did not get any votes?"),
     ("Who is the earliest hired employee?", "Which employee was hired earliest?"),
     ("Name the most recent paper.", "Name the most recent paper."),  # no verb's date to rank by
     ("Which singers are in the database?", "Which singers are in the database?"),  # nothing had: as it is

@@ -16,7 +16,7 @@ from understanding.resources import known_words
 # "the bill of material PulseCraft Vertex": a kind of two words joined by "of" before a name, which the
 # model splits across the pattern ("?u1 | bill | material PulseCraft Vertex"); the name alone says it
 _KIND_OF_KIND_BEFORE_NAME = re.compile(
-    r"\b(?P<preposition>in|of|from|for|to|on|at|with|by) the [a-z]+ of "
+    r"\b(?P<preposition>in|into|of|from|for|to|on|at|with|by) the [a-z]+ of "
     r"(?!(?:the|a|an|our|their|its|product|all|which|whom|whose|that)\b)[a-z]+ (?=['\"‘“]?[A-Z0-9])")
 
 
@@ -340,7 +340,8 @@ _TOTAL_UNITS = re.compile(r"\btotal\s+number\s+of\s+(?:[a-z]+\s+)?(?:units|piece
 _RESTATED = re.compile(r"\s*(?:,\s*|\s\()(?:i\.\s?e\.|that is,|in other words,?|(?:summing|adding|counting|taking)\s+(?:up\s+)?"
                        r"(?:the|all|its|their)\b)[^),?]*\)?(?=\s*[?.!]?\s*$)", re.IGNORECASE)
 # "the average price in EUR of ...": the unit after the attribute says nothing the attribute does not
-_UNIT_AFTER_ATTRIBUTE = re.compile(r"\b(?P<attribute>price|cost|weight|height|width|depth|length)\s+\(?in\s+(?:EUR|euros?|USD|"
+_UNIT_AFTER_ATTRIBUTE = re.compile(r"\b(?P<attribute>price|cost|weight|height|width|depth|length|much|heavy|tall|wide|deep|"
+                                   r"long)\s+\(?in\s+(?:EUR|euros?|USD|"
                                    r"dollars?|grams?|g|kg|kilograms?|mm|cm|millimet(?:er|re)s|centimet(?:er|re)s)\b\)?",
                                    re.IGNORECASE)  # also "(in grams)"
 # "What is the address of the property called park?": a name typed in lower case after "the <kind> called" (or
@@ -706,6 +707,10 @@ _VERBED_NONE = re.compile(r"\b(?P<verb>" + "|".join(f"{past}|{base}s|{base}" for
                           + r")\s+no\s+(?=[a-z])")
 
 
+# "How many contestants ended up with no votes?": got none
+_ENDED_UP_WITH_NONE = re.compile(r"\b(?:(?P<past>ended|wound)|(?P<third>ends|winds)|end|wind)\s+up\s+with\s+no\s+(?=[a-z])")
+
+
 def _did_not_verb_any(found: re.Match[str]) -> str:
     """"got no" as "did not get any", "gets no" as "does not get any", "get no" as "do not get any"."""
     verb = found.group("verb")
@@ -844,7 +849,7 @@ def read_text(question: str) -> str:
     quantity?", a kind word before the name ending a chain of "of" left out, a named exception ("other than
     Marketing", or said last: "..., not counting Lili herself") left out, a name compared with,
     its code in brackets, read as the code, a name's abbreviation in brackets left out, a date written in words
-    ("January 1, 2005") as an ISO date, "got no votes" as "did not get any votes", "Show the name and the number
+    ("January 1, 2005") as an ISO date, "got no votes" (or "ended up with no votes") as "did not get any votes", "Show the name and the number
     of Y for each X" as "How many Y does each X have?", "the product with the ID X" as "X",
     "the department X" as "the X department", "dept" as "department", "a single part" as "a part",
     "the product manager responsible for X" as "the product manager of X", "For which X can Y be booked?"
@@ -914,6 +919,8 @@ def read_text(question: str) -> str:
     question = _CALLED_IN_LOWER_CASE.sub(lambda found: f"the {found.group('kind')} named '{found.group('name')}'", question)
     question = _ON_FILE.sub(lambda found: found.group("had"), question)
     question = _NEVER_HAD.sub(lambda found: f"{found.group('have')} no ", question)
+    question = _ENDED_UP_WITH_NONE.sub(
+        lambda found: "got no " if found.group("past") else "gets no " if found.group("third") else "get no ", question)
     question = _VERBED_NONE.sub(_did_not_verb_any, question)
     question = _MEASURE_OF_EVERY.sub(lambda found: f"{found.group('head')}all {plural(found.group('thing'))}", question)
     question = _IN_THE_CATALOGUE.sub("", question)
