@@ -824,6 +824,16 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
     ("with_superlative_kind", "What is the cheapest Resistor?", "list :: ?u1 | cheapest Resistor | Resistor :: order ?u1 asc 1",
      "list :: ?u1 | is a | Resistor ; ?u1 | cheapest | ?u2 :: order ?u2 asc 1"),
     ("with_superlative_kind", "Who is the oldest singer?", "list :: ?u1 | oldest singer | ?u2 :: order ?u2 desc 1", None),
+    # the end word kept in the relation to a named thing asks for its extreme value (with_extreme_value_of_named)
+    ("with_extreme_value_of_named", "What's the lowest area code in CA?", "list :: ?u1 | lowest area code | CA",
+     "min :: ?u1 | area code | CA"),
+    ("with_extreme_value_of_named", "What is the highest salary in Marketing?", "list :: ?u1 | highest salary | Marketing",
+     "max :: ?u1 | salary | Marketing"),
+    ("with_extreme_value_of_named", "what is the lowest point of iowa", "list :: ?u1 | lowest point | iowa", None),
+    ("with_extreme_value_of_named", "What is the largest city of Germany?", "list :: ?u1 | largest city | Germany", None),
+    ("with_extreme_value_of_named", "What is the earliest publication year among papers that used Grounded Theory?",
+     "list :: ?u1 | earliest publication year | ?u2 ; ?u2 | evaluation | Grounded Theory",
+     "min :: ?u1 | publication year | ?u2 ; ?u2 | evaluation | Grounded Theory"),
     # "How much does <name> cost?" is the name's value for the verb (with_asked_verb)
     ("with_asked_verb", "How much does the Coil Resonator cost?",
      "list :: ?u1 | is a | Coil Resonator ; ?u1 | cost | Coil Resonator", "list :: ?u1 | cost | Coil Resonator"),

@@ -16,7 +16,8 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from understanding.answer_types import kind_of_attribute
+from understanding.answer_types import DATE_WORDS, kind_of_attribute
+from understanding.answer_types import NUMBER_WORDS as NUMBER_ATTRIBUTES
 from understanding.grading import (
     ATTRIBUTE_ADJECTIVE_ENDS,
     CARDINAL,
@@ -65,6 +66,7 @@ def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     pattern = with_graded_kind(question, with_asked_verb(question, with_name_not_compared(question, pattern)))
     pattern = with_compared_yes_no(question, with_stated_membership(question, with_existence_asked(question, pattern)))
     pattern = with_kind_of_relation(question, with_superlative_kind(question, with_year_apart(question, pattern)))
+    pattern = with_extreme_value_of_named(question, pattern)
     pattern = with_stated_total(question, with_stated_aggregate(question, with_stated_ordering(question, pattern)))
     pattern = without_aggregate_of_ranked(with_whole_codes(question, pattern))
     pattern = with_stated_sum(question, pattern)
@@ -409,6 +411,7 @@ def with_acronym_qualifier(question: str, pattern: PhraseGraphPattern) -> Phrase
             return replace(pattern, triples=tuple(dict.fromkeys(
                 t for old in pattern.triples for t in ((kind, qualified) if old == triple else (old,)))))
     return pattern
+
 
 
 # kind words a question puts after a name ("the Predictive Maintenance service")
@@ -2258,6 +2261,37 @@ def with_superlative_kind(question: str, pattern: PhraseGraphPattern) -> PhraseG
         return replace(pattern, triples=(PhraseTriple(ANSWER, TYPE_RELATION, kind), PhraseTriple(ANSWER, words[0], value), *rest),
                        ordering=Ordering(value, descending=SUPERLATIVE_DESCENDING[words[0].lower()], limit=limit))
     return pattern
+
+
+_EXTREME_VALUE = {"highest": True, "largest": True, "biggest": True, "greatest": True, "maximum": True, "latest": True,
+                  "lowest": False, "smallest": False, "minimum": False, "earliest": False}
+_EXTREME_VALUE_ASKED = re.compile(r"^\s*what(?:['’]s|\s+is|\s+was)\s+the\s+(?P<word>" + "|".join(_EXTREME_VALUE) + r")\s",
+                                  re.IGNORECASE)
+_VALUE_NOUNS = NUMBER_ATTRIBUTES | DATE_WORDS | {"code", "codes"}
+
+
+def with_extreme_value_of_named(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"What's the lowest area code in CA?" decoded as a list of `?u1 | lowest area code | CA` (or "the earliest
+    publication year among papers that ..." as `?u1 | earliest publication year | ?u2 ; ...`): the end word kept in
+    the relation asks for one value, the extreme of the values (`min :: ?u1 | area code | CA`). Only where the
+    attribute is a number, date or code ("the largest city of X" and "the highest point in Texas" are things) and
+    the question asks "What is the <end> ..."."""
+    found = _EXTREME_VALUE_ASKED.match(question)
+    if found is None or pattern.form is not QuestionForm.LIST or pattern.ordering is not None or pattern.comparisons \
+            or pattern.group:
+        return pattern
+    asked = [t for t in pattern.triples if not t.is_type and ANSWER in t.nodes()]
+    if len(asked) != 1:
+        return pattern
+    triple = asked[0]
+    words = triple.relation.split()
+    other = triple.object if triple.subject == ANSWER else triple.subject
+    if len(words) < 2 or words[0].lower() != found.group("word").lower() or words[-1].lower() not in _VALUE_NOUNS \
+            or other == ANSWER:
+        return pattern
+    triples = tuple(replace(t, relation=" ".join(words[1:])) if t == triple else t for t in pattern.triples)
+    form = QuestionForm.MAX if _EXTREME_VALUE[words[0].lower()] else QuestionForm.MIN
+    return replace(pattern, form=form, triples=triples)
 
 
 _DOES_NAME_VERB = re.compile(r"^\s*(?i:how much|what)\s+(?i:does|do|did)\s+(?i:the\s+)?(?:[a-z]+\s+)?"
