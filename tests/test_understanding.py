@@ -1032,6 +1032,9 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
     ("with_acronym_qualifier", "How many Virgin America flights leave from Albany?",  # a name of two words
      "count :: ?u1 | is a | Virgin America flights ; ?u1 | leave from | Albany",
      "count :: ?u1 | is a | flights ; ?u1 | flights | Virgin America ; ?u1 | leave from | Albany"),
+    ("with_acronym_qualifier", "Show me all ECSA papers from 2021.",  # the acronym alone as the class
+     "list :: ?u1 | is a | ECSA ; ?u1 | papers | 2021", "list :: ?u1 | is a | papers ; ?u1 | papers | ECSA ; ?u1 | from | 2021"),
+    ("with_acronym_qualifier", "Which ECSA is the oldest?", "list :: ?u1 | is a | ECSA", None),
     # two relations glued at a year (without_glued_clause)
     ("without_glued_clause", "Which papers published in 2021 were presented at ICSA?",
      "list :: ?u1 | is a | papers ; ?u1 | published in 2021 were presented at | ICSA",

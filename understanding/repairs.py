@@ -410,8 +410,33 @@ def with_acronym_qualifier(question: str, pattern: PhraseGraphPattern) -> Phrase
             qualified = PhraseTriple(triple.subject, found.group("kind"), found.group("acronym"))
             return replace(pattern, triples=tuple(dict.fromkeys(
                 t for old in pattern.triples for t in ((kind, qualified) if old == triple else (old,)))))
-    return pattern
+    return _with_acronym_class(question, pattern)
 
+
+def _with_acronym_class(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"Show me all ECSA papers from 2021." decoded as `?u1 | is a | ECSA ; ?u1 | papers | 2021`: the acronym
+    alone as the class and the kind word as the relation to what follows it; read as the question says it
+    (`?u1 | is a | papers ; ?u1 | papers | ECSA ; ?u1 | from | 2021`)."""
+    for triple in pattern.triples:
+        if not triple.is_type or re.fullmatch(r"[A-Z]{3,}", triple.object) is None:
+            continue
+        found = re.search(rf"\b{re.escape(triple.object)}\s+(?P<kind>(?!(?:is|was|has|does|this|its|as|us|his|plus)\b)"
+                          r"[a-z]{2,}s)\b", question)
+        if found is None:
+            continue
+        kind = found.group("kind")
+        triples = []
+        for old in pattern.triples:
+            if old == triple:
+                triples += [PhraseTriple(triple.subject, TYPE_RELATION, kind), PhraseTriple(triple.subject, kind, triple.object)]
+            elif old.subject == triple.subject and old.relation == kind and not is_unknown(old.object):
+                said = re.search(rf"\b(?P<preposition>from|in|of|at|by|with|about|on)\s+(?:the\s+)?{re.escape(old.object)}\b",
+                                 question)
+                triples.append(replace(old, relation=said.group("preposition") if said else kind))
+            else:
+                triples.append(old)
+        return replace(pattern, triples=tuple(dict.fromkeys(triples)))
+    return pattern
 
 
 # kind words a question puts after a name ("the Predictive Maintenance service")
