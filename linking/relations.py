@@ -58,6 +58,9 @@ PARAPHRASES: dict[tuple[str, ...], str] = {
                      ("provide",), ("provided", "by"), ("providing",)], "supplier supplies provider"),
     **dict.fromkeys([("located",), ("located", "in"), ("located", "at"), ("based",), ("based", "in"), ("situated", "in"),
                      ("where",)], "location address locality place"),
+    # "Where did X appear?", "papers that appeared at ICSA": where a work was published
+    **dict.fromkeys([("appear",), ("appeared",), ("appears",), ("appear", "in"), ("appeared", "in"), ("appears", "in"),
+                     ("appear", "at"), ("appeared", "at"), ("appears", "at")], "venue conference journal"),
     **dict.fromkeys([("email", "address"), ("email", "addresses"), ("e-mail", "address"), ("e-mail", "addresses"),
                      ("mail", "address")], "email"),
     **dict.fromkeys([("knows", "about"), ("know", "about"), ("specializes", "in"), ("specialize", "in"),

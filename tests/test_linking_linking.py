@@ -208,7 +208,7 @@ async def test_a_time_superlative_ranks_by_a_date_or_year(virtuoso) -> None:  # 
 
 async def test_a_relation_ending_in_a_word_of_time_compares_a_date_or_year(virtuoso) -> None:  # noqa: ANN001
     """"papers published before 2018": `?u1 | published before | ?u2` is the publication year, not the
-    authors (whose phrase fit is higher); "named after" is no time."""
+    authors (whose phrase fit is higher); "named after" is no time; a paper appears at its venue."""
     from linking.relations import paraphrase
 
     assert paraphrase("published before") == paraphrase("hired after") == paraphrase("founded since") == "date year"
@@ -222,6 +222,9 @@ async def test_a_relation_ending_in_a_word_of_time_compares_a_date_or_year(virtu
         for phrase in ("published before", "published after", "appeared before"):
             ranked = await linker.rank(phrase, around[paper.term.value], orkg)
             assert ranked[0].iri == "http://orkg.org/orkg/predicate/publicationYear", phrase
+        for phrase in ("appear", "appeared at", "appeared in"):  # "Where did X appear?": its venue, not its authors
+            ranked = await linker.rank(phrase, around[paper.term.value], orkg)
+            assert ranked[0].iri == "http://orkg.org/orkg/predicate/venue", phrase
 
 
 async def test_names_asked_of_a_table_fit_its_column_named_after_it(oxigraph) -> None:  # noqa: ANN001
