@@ -39,6 +39,9 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+KEEP_ENGINE_LOGS = "KGQA_KEEP_ENGINE_LOGS"  # set: an engine's own temporary folder (data, log) is left after it stops
+
+
 def graph_iri(name: str) -> str:
     return GRAPH_BASE + urllib.parse.quote(name, safe="")
 
@@ -109,7 +112,7 @@ class LocalEngine:
                 self.process.kill()
                 self.process.wait(timeout=5)
         self.process = None
-        if self._tmp:
+        if self._tmp and not os.environ.get(KEEP_ENGINE_LOGS):  # kept: a failed run's log can be read afterwards
             shutil.rmtree(self.workdir, ignore_errors=True)
 
     def __enter__(self) -> LocalEngine:
@@ -284,5 +287,5 @@ def running_engine(kind: str, files: dict[str, Path]):  # type: ignore[no-untype
         yield engine
     finally:
         engine.stop()
-        if os.environ.get("KGQA_KEEP_ENGINE_LOGS"):
+        if os.environ.get(KEEP_ENGINE_LOGS):
             log.info("engine folder was %s", engine.workdir)

@@ -303,6 +303,24 @@ def test_a_run_whose_own_engine_stopped_says_so() -> None:
         engine.stop()
 
 
+def test_an_engine_folder_is_kept_for_its_log_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`KGQA_KEEP_ENGINE_LOGS=1` (which the "engine stopped" note recommends) leaves the engine's folder and log;
+    without it the folder goes."""
+    import shutil
+
+    for keep in (True, False):
+        if keep:
+            monkeypatch.setenv("KGQA_KEEP_ENGINE_LOGS", "1")
+        else:
+            monkeypatch.delenv("KGQA_KEEP_ENGINE_LOGS", raising=False)
+        engine = OxigraphEngine().start()
+        engine.stop()
+        try:
+            assert engine.workdir.exists() == keep and (not keep or any(engine.workdir.iterdir()))
+        finally:
+            shutil.rmtree(engine.workdir, ignore_errors=True)
+
+
 def test_percentile_is_nearest_rank() -> None:
     values = list(range(1, 101))
     assert percentile(values, 0.95) == 95 and percentile([7.0], 0.95) == 7.0 and percentile([], 0.5) is None
