@@ -665,7 +665,8 @@ class KgqanPath:
         same = {a.value for a in second.answers} == {a.value for a in first.answers}
         # a yes the best reading did not say comes only from a query that asks about everything the next one names
         unasked = _said_yes(second) and first.answers and not _asks_every_node(second)
-        if not second.answers or same or unasked or (first.answers and fit(second) <= fit(first) + margin):
+        if not second.answers or same or unasked or _echoes_its_names(second, alternative) or \
+                (first.answers and fit(second) <= fit(first) + margin):
             return _kept(first, second, None if first.answers else
                          f"{what} ({alternative.to_text()}) found no answer either")
         scores = f"(best query score {fit(first):.2f} against {fit(second):.2f})"
@@ -1688,6 +1689,15 @@ def _read_for_key(predicate: LinkedPredicate, phrase: str) -> tuple[tuple[Linked
         return ((predicate, 1.0),)
     link = replace(predicate, iri=f"{table}#ref-{column}", label=f"ref {predicate.label}", literal=False, to_things=True)
     return (link, 1.0), (predicate, KEY_COLUMN_FACTOR)
+
+
+def _echoes_its_names(result: PathResult, pattern: PhraseGraphPattern) -> bool:
+    """Whether every answer only repeats a name the reading starts from (`?u1 | names | History` answered
+    "History", the course's own name column): a reading that answers with the question's own words found nothing."""
+    names = {n.strip().strip("\"'").lower() for t in pattern.triples if not t.is_type
+             for n in t.nodes() if not is_unknown(n)}
+    return bool(names) and bool(result.answers) and all(
+        (a.label or a.value).strip().lower() in names for a in result.answers)
 
 
 def mirrored_names(pattern: PhraseGraphPattern) -> set[str]:

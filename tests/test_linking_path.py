@@ -22,6 +22,7 @@ from linking.path import (
     _asks_for_kind,
     _drops_a_name_asked_about,
     _drops_a_negation,
+    _echoes_its_names,
     _keeps_only_the_class,
     _named_tail,
     linked_through_one,
@@ -1903,3 +1904,18 @@ async def test_who_did_what_a_record_records_is_the_thing_it_names_by_the_verbs_
     result = await path.answer_understood(question, concert, KGQAN_ONLY)
     assert sorted(a.value for a in result.answers) == ["John Nizinik", "Justin Brown", "Timbaland"]
     assert "ref-singer_id" in result.evidence.sparql
+
+
+def test_a_reading_answered_only_by_its_own_names_answered_nothing() -> None:
+    """"Show the names of teachers who teach History." read next as `?u1 | names | History` answers "History"
+    (the course's own name column): the question's own words are no answer, so the next reading is not taken."""
+    from gateway.models import Answer, PathResult
+
+    def result(*values: str) -> PathResult:
+        return PathResult("kgqan", answers=[Answer(v, "literal") for v in values])
+
+    echo = PhraseGraphPattern.from_text("list :: ?u1 | names | History")
+    assert _echoes_its_names(result("History"), echo)
+    assert not _echoes_its_names(result("History", "Anne Walker"), echo)
+    assert not _echoes_its_names(result("Anne Walker"), echo) and not _echoes_its_names(result(), echo)
+    assert not _echoes_its_names(result("teachers"), PhraseGraphPattern.from_text("list :: ?u1 | is a | teachers"))
