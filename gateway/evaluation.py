@@ -716,6 +716,45 @@ def engine_stopped(engine: Any) -> str | None:
             "failed as unreachable, so run again (KGQA_KEEP_ENGINE_LOGS=1 keeps the engine's folder and log)")
 
 
+ENGINE_ATTEMPTS = 2  # a local engine that dies during a run is started once more (Virtuoso 7 has aborted after loading)
+
+
+def _evaluate_on_own_engine(kind: str, plan: GraphPlan, questions: Sequence[BenchmarkQuestion],
+                            settings: EvaluationSettings, metadata: dict[str, Any], out: TextIO | None) -> EvaluationReport:
+    """The run on a local engine of `kind` started for it; where the engine stops during the run (every later
+    question would be "unreachable", which says nothing of the gateway), once more on a fresh engine, and the
+    report says so."""
+    from gateway.engines import running_engine
+
+    lost: list[str] = []
+    for attempt in range(1, ENGINE_ATTEMPTS + 1):
+        if out is not None:  # the per-question lines are the repeat's only
+            out.seek(0)
+            out.truncate()
+        started = time.perf_counter()
+        files = sum(len(paths) for paths in plan.graphs.values())
+        print(f"kgqa eval: starting {kind} and loading {files} graph file(s)...", file=sys.stderr)
+        with running_engine(kind, {}) as engine:
+            for name, paths in plan.graphs.items():
+                for path in paths:
+                    engine.load(path, name)
+            metadata["engine_load_s"] = round(time.perf_counter() - started, 2)
+            targets = _targets(plan, {name: engine.endpoint(name, name) for name in plan.graphs})
+            report = run_async(evaluate(questions, targets, settings, out=out, metadata=metadata))
+            stopped = engine_stopped(engine)
+        if stopped is None:
+            break
+        lost.append(stopped)
+        if attempt < ENGINE_ATTEMPTS:
+            print(f"kgqa eval: {stopped.split(';')[0]}; running again on a fresh engine", file=sys.stderr)
+    if lost and stopped is None:
+        report.notes.append(f"{lost[0].split(';')[0]} in attempt 1 of {len(lost) + 1}; these figures are from a repeat "
+                            "on a fresh engine")
+    elif lost:
+        report.notes.append(lost[-1])
+    return report
+
+
 def _targets(plan: GraphPlan, configs: dict[str, EndpointConfig]) -> EvaluationTargets:
     if plan.per_kg:
         return EvaluationTargets(by_kg=configs)
@@ -762,26 +801,14 @@ def main(args: argparse.Namespace) -> int:
                             graph_files=[str(p) for paths in plan.graphs.values() for p in paths])
             if args.engine == "embedded":
                 targets = embedded_targets(plan)
-            else:
-                from gateway.engines import running_engine
-
-                started = time.perf_counter()
-                print(f"kgqa eval: starting {args.engine} and loading {len(files)} graph file(s)...", file=sys.stderr)
-                engine = stack.enter_context(running_engine(args.engine, {}))
-                for name, paths in plan.graphs.items():
-                    for path in paths:
-                        engine.load(path, name)
-                metadata["engine_load_s"] = round(time.perf_counter() - started, 2)
-                targets = _targets(plan, {name: engine.endpoint(name, name) for name in plan.graphs})
         else:
             raise ConfigurationError("say where to evaluate: --engine virtuoso|oxigraph|embedded with --graph FILE, "
                                      "or --endpoint NAME|URL")
         out = stack.enter_context(args.out.open("w", encoding="utf-8")) if args.out else None
-        report = run_async(evaluate(questions, targets, settings, out=out, metadata=metadata))
         if args.engine and args.engine != "embedded":
-            stopped = engine_stopped(engine)
-            if stopped is not None:
-                report.notes.append(stopped)
+            report = _evaluate_on_own_engine(args.engine, plan, questions, settings, metadata, out)
+        else:
+            report = run_async(evaluate(questions, targets, settings, out=out, metadata=metadata))
     if args.json:
         json.dump(report.to_dict(), sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")

@@ -321,6 +321,45 @@ def test_an_engine_folder_is_kept_for_its_log_when_asked(monkeypatch: pytest.Mon
             shutil.rmtree(engine.workdir, ignore_errors=True)
 
 
+def test_a_run_whose_own_engine_dies_is_repeated_once_on_a_fresh_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Virtuoso 7 has aborted right after loading (a heap-corruption abort in its own log): every question would
+    be "unreachable". The run is repeated once on a fresh engine, its per-question lines are the repeat's, and the
+    report says so."""
+    import contextlib
+
+    import gateway.engines as engines
+
+    real, started = engines.running_engine, []
+
+    @contextlib.contextmanager
+    def dying_once(kind: str, files: dict[str, Path]):  # type: ignore[no-untyped-def]  # noqa: ANN202
+        with real(kind, files) as engine:
+            started.append(engine)
+            if len(started) == 1:
+                load = engine.load
+
+                def load_and_die(path: Path, name: str) -> str:
+                    iri = load(path, name)
+                    engine.process.kill()
+                    engine.process.wait(10)
+                    return iri
+
+                engine.load = load_and_die
+            yield engine
+
+    monkeypatch.setattr(engines, "running_engine", dying_once)
+    out = tmp_path / "questions.jsonl"
+    assert cli_main(["eval", str(CK25_QUESTIONS), "--graph", str(KGS / "ck25" / "graph.ttl"), "--engine", "oxigraph",
+                     "--limit", "2", "--timeout", "30", "--path", "kgqan", "--json", "--out", str(out)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert len(started) == 2
+    assert any("attempt 1 of 2" in note and "repeat on a fresh engine" in note for note in data["notes"])
+    assert not any("run again" in note for note in data["notes"])
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(lines) == 2 and all(line["kgqan"]["status"] == "ok" and "gold" in line for line in lines)
+
+
 def test_percentile_is_nearest_rank() -> None:
     values = list(range(1, 101))
     assert percentile(values, 0.95) == 95 and percentile([7.0], 0.95) == 7.0 and percentile([], 0.5) is None
