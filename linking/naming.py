@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import pyoxigraph as ox
@@ -59,6 +59,25 @@ def naming_score(predicate: str, class_iri: str) -> float:
     return 0.0
 
 
+# the rest of a `SELECT ?s ?p ?o` over chosen instances `?s`: their classes and literal attributes
+_CLASS_AND_LITERALS = f"?s ?p ?o . FILTER(isLiteral(?o) || ?p = <{RDF_TYPE}>) }} LIMIT 5000"
+
+
+def _classes_and_literals(rows: Iterable[dict]) -> tuple[dict[str, str], dict[str, dict[str, list[ox.Literal]]]]:  # type: ignore[type-arg]
+    """Each instance's (first) class and its literal values per predicate, from `?s ?p ?o` rows."""
+    instance_class: dict[str, str] = {}
+    literals: dict[str, dict[str, list[ox.Literal]]] = {}
+    for row in rows:
+        subject, predicate, value = row.get("s"), row.get("p"), row.get("o")
+        if not isinstance(subject, ox.NamedNode) or not isinstance(predicate, ox.NamedNode):
+            continue
+        if predicate.value == RDF_TYPE and isinstance(value, ox.NamedNode):
+            instance_class.setdefault(subject.value, value.value)
+        elif isinstance(value, ox.Literal):
+            literals.setdefault(subject.value, {}).setdefault(predicate.value, []).append(value)
+    return instance_class, literals
+
+
 class EntityNamer:
     """Finds (and caches per endpoint and class) the naming attribute of answer resources."""
 
@@ -78,22 +97,11 @@ class EntityNamer:
                 return self._decision(top, *self._by_class[(key, top)])
         sample = list(dict.fromkeys(a.value for a in answers))[:SAMPLE]
         values = " ".join(f"<{iri}>" for iri in sample)
-        query = (f"SELECT ?s ?p ?o WHERE {{ VALUES ?s {{ {values} }} ?s ?p ?o . "
-                 f"FILTER(isLiteral(?o) || ?p = <{RDF_TYPE}>) }} LIMIT 5000")
         try:
-            result = await endpoint.sparql.select(query)
+            result = await endpoint.sparql.select(f"SELECT ?s ?p ?o WHERE {{ VALUES ?s {{ {values} }} {_CLASS_AND_LITERALS}")
         except SparqlError as exc:
             return Naming(None, f"could not look up names ({exc.kind})")
-        instance_class: dict[str, str] = {}
-        literals: dict[str, dict[str, list[ox.Literal]]] = {}
-        for row in result:
-            subject, predicate, value = row.get("s"), row.get("p"), row.get("o")
-            if not isinstance(subject, ox.NamedNode) or not isinstance(predicate, ox.NamedNode):
-                continue
-            if predicate.value == RDF_TYPE and isinstance(value, ox.NamedNode):
-                instance_class.setdefault(subject.value, value.value)
-            elif isinstance(value, ox.Literal):
-                literals.setdefault(subject.value, {}).setdefault(predicate.value, []).append(value)
+        instance_class, literals = _classes_and_literals(result)
         if not instance_class:
             return Naming(None, "the answers have no class", opaque=not literals)
         top = Counter(instance_class.values()).most_common(1)[0][0]
@@ -111,20 +119,13 @@ class EntityNamer:
     async def _class_sample(class_iri: str, endpoint: Endpoint) -> dict[str, dict[str, list[ox.Literal]]]:
         """The literal attributes of a sample of the class's instances (one request; none on failure)."""
         query = (f"SELECT ?s ?p ?o WHERE {{ {{ SELECT ?s WHERE {{ ?s <{RDF_TYPE}> <{class_iri}> }} LIMIT {SAMPLE} }} "
-                 f"?s ?p ?o . FILTER(isLiteral(?o) || ?p = <{RDF_TYPE}>) }} LIMIT 5000")
+                 f"{_CLASS_AND_LITERALS}")
         try:
             result = await endpoint.sparql.select(query)
         except SparqlError:
             return {}
-        found: dict[str, dict[str, list[ox.Literal]]] = {}
-        for row in result:
-            subject, predicate, value = row.get("s"), row.get("p"), row.get("o")
-            if not isinstance(subject, ox.NamedNode) or not isinstance(predicate, ox.NamedNode):
-                continue
-            attributes = found.setdefault(subject.value, {})  # an instance without literals counts too
-            if isinstance(value, ox.Literal):
-                attributes.setdefault(predicate.value, []).append(value)
-        return found
+        instance_class, literals = _classes_and_literals(result)
+        return {s: literals.get(s, {}) for s in instance_class}  # an instance without literals counts too
 
     @staticmethod
     def _decision(class_iri: str, predicate: str | None, labelled: bool) -> Naming:
