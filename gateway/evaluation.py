@@ -727,12 +727,12 @@ def _evaluate_on_own_engine(kind: str, plan: GraphPlan, questions: Sequence[Benc
     from gateway.engines import running_engine
 
     lost: list[str] = []
+    files = sum(len(paths) for paths in plan.graphs.values())
     for attempt in range(1, ENGINE_ATTEMPTS + 1):
         if out is not None:  # the per-question lines are the repeat's only
             out.seek(0)
             out.truncate()
         started = time.perf_counter()
-        files = sum(len(paths) for paths in plan.graphs.values())
         print(f"kgqa eval: starting {kind} and loading {files} graph file(s)...", file=sys.stderr)
         with running_engine(kind, {}) as engine:
             for name, paths in plan.graphs.items():
