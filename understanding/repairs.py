@@ -2288,8 +2288,9 @@ def with_superlative_kind(question: str, pattern: PhraseGraphPattern) -> PhraseG
     return pattern
 
 
-_EXTREME_VALUE = {"highest": True, "largest": True, "biggest": True, "greatest": True, "maximum": True, "latest": True,
-                  "lowest": False, "smallest": False, "minimum": False, "earliest": False}
+# superlatives that say which end, not which attribute (their direction is `SUPERLATIVE_DESCENDING`'s)
+_EXTREME_VALUE = ("highest", "largest", "biggest", "greatest", "maximum", "latest", "lowest", "smallest", "minimum",
+                  "earliest")
 _EXTREME_VALUE_ASKED = re.compile(r"^\s*what(?:['’]s|\s+is|\s+was)\s+the\s+(?P<word>" + "|".join(_EXTREME_VALUE) + r")\s",
                                   re.IGNORECASE)
 _VALUE_NOUNS = NUMBER_ATTRIBUTES | DATE_WORDS | {"code", "codes"}
@@ -2315,7 +2316,7 @@ def with_extreme_value_of_named(question: str, pattern: PhraseGraphPattern) -> P
             or other == ANSWER:
         return pattern
     triples = tuple(replace(t, relation=" ".join(words[1:])) if t == triple else t for t in pattern.triples)
-    form = QuestionForm.MAX if _EXTREME_VALUE[words[0].lower()] else QuestionForm.MIN
+    form = QuestionForm.MAX if SUPERLATIVE_DESCENDING[words[0].lower()] else QuestionForm.MIN
     return replace(pattern, form=form, triples=triples)
 
 
