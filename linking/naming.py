@@ -6,16 +6,21 @@ IRI like `<.../conductor/conductor_id=8>` and no rdfs:label: the name is an ordi
 user nothing; the row's naming attribute is the answer. A class's naming attribute is found from
 the data, once per class and endpoint: a literal attribute that (nearly) every instance has, whose
 values are text rather than numbers and mostly distinct, and whose name says it names
-(`name`/`title`/`label`, or the class's own name). Classes whose instances carry a well-known label
-(rdfs:label, skos:prefLabel, schema:name, ...) keep their IRIs: those graphs answer with resources.
+(`name`/`title`/`label`, or the class's own name). A class with no such attribute is named by its key, the
+attribute whose value its row IRIs carry (`templates/template_id=22` by `templates#template_id`): the
+table's own identifier, which is what a question over the table is answered with. Classes whose
+instances carry a well-known label (rdfs:label, skos:prefLabel, schema:name, ...) keep their IRIs: those
+graphs answer with resources.
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from urllib.parse import unquote
 
 import pyoxigraph as ox
 
@@ -31,6 +36,7 @@ NAMING_WORDS = ("name", "title", "label")
 SAMPLE = 40
 MIN_COVERAGE = 0.8
 MIN_DISTINCT = 0.5
+ONE_EACH = 0.9  # a reference names its rows where (nearly) every row refers to a thing of its own
 OWN_NAME_SCORE = 0.8  # a column named after its class (`orchestra#orchestra`) names it, less surely than `name`
 
 
@@ -42,6 +48,13 @@ class Naming:
     reason: str
     labelled: bool = False  # the instances carry a well-known label: presented by it, they fit a string answer
     opaque: bool = False  # the graph holds no class and no value of the answers (links out of the graph)
+    through: str | None = None  # the one reference whose thing's attribute names them (a poker player: its person)
+    keyed: bool = False  # named by their key: presented by it, but a key is no name a string answer asks for
+
+    @property
+    def path(self) -> str:
+        """The SPARQL property path from an answer to its name."""
+        return f"<{self.through}>/<{self.predicate}>" if self.through else f"<{self.predicate}>"
 
 
 def naming_score(predicate: str, class_iri: str) -> float:
@@ -57,6 +70,27 @@ def naming_score(predicate: str, class_iri: str) -> float:
     if words and words == class_words[-len(words):]:
         return OWN_NAME_SCORE
     return 0.0
+
+
+# a row IRI of a one-column key: `.../templates/template_id=22` (not a record's `stuid=1001;petid=2001`)
+_ROW_KEY = re.compile(r"/(?P<column>[^/;=]+)=(?P<value>[^/;=]+)$")
+
+
+def _key_attribute(members: dict[str, dict[str, list[ox.Literal]]]) -> str | None:
+    """The attribute holding the key every member's row IRI carries (`template_id=22`: `...#template_id` "22"),
+    where the members' IRIs have one-column keys of one column; None otherwise."""
+    matches = [(s, _ROW_KEY.search(s)) for s in members]
+    keys = {s: (m.group("column"), unquote(m.group("value"))) for s, m in matches if m}
+    columns = {column for column, _ in keys.values()}
+    if len(keys) < len(members) or len(columns) != 1:
+        return None
+    column = columns.pop()
+    holding = Counter(p for s, attributes in members.items() for p, values in attributes.items()
+                      if local_name(p) == column and any(v.value == keys[s][1] for v in values))
+    if len(holding) != 1:
+        return None
+    predicate, count = holding.most_common(1)[0]
+    return predicate if count >= MIN_COVERAGE * len(members) else None
 
 
 # the rest of a `SELECT ?s ?p ?o` over chosen instances `?s`: their classes and literal attributes
@@ -82,7 +116,7 @@ class EntityNamer:
     """Finds (and caches per endpoint and class) the naming attribute of answer resources."""
 
     def __init__(self) -> None:
-        self._by_class: dict[tuple[str, str], tuple[str | None, bool]] = {}
+        self._by_class: dict[tuple[str, str], Naming] = {}
         self._lock = asyncio.Lock()
 
     async def naming(self, answers: Sequence[ox.NamedNode], types: dict[str, list[str]],
@@ -94,7 +128,7 @@ class EntityNamer:
         if classes:
             top = classes.most_common(1)[0][0]
             if (key, top) in self._by_class:
-                return self._decision(top, *self._by_class[(key, top)])
+                return self._by_class[(key, top)]
         sample = list(dict.fromkeys(a.value for a in answers))[:SAMPLE]
         values = " ".join(f"<{iri}>" for iri in sample)
         try:
@@ -108,12 +142,71 @@ class EntityNamer:
         members = [s for s, c in instance_class.items() if c == top]
         attributes = {s: literals.get(s, {}) for s in members}
         labelled = any(p in WELL_KNOWN_LABELS for found in attributes.values() for p in found)
-        if not labelled:  # decided on the class, not on the answers that came first (many rows of one state)
-            attributes = await self._class_sample(top, endpoint) or attributes
-        predicate = None if labelled else self._choose(top, attributes)
+        if labelled:
+            decision = Naming(None, f"instances of <{top}> have labels", labelled=True)
+        else:  # decided on the class, not on the answers that came first (many rows of one state)
+            decision = await self._unlabelled(top, await self._class_sample(top, endpoint) or attributes, endpoint)
         async with self._lock:
-            self._by_class[(key, top)] = (predicate, labelled)
-        return self._decision(top, predicate, labelled)
+            self._by_class[(key, top)] = decision
+        return decision
+
+    async def _unlabelled(self, class_iri: str, members: dict[str, dict[str, list[ox.Literal]]],
+                          endpoint: Endpoint) -> Naming:
+        """A class without labels: named by its naming attribute; else, for table rows, by the naming attribute
+        of the one thing each row refers to and no other row does (a poker player row by its person's name:
+        one more request); else by its key."""
+        predicate = self._choose(class_iri, members)
+        if predicate is not None:
+            return Naming(predicate, f"instances of <{class_iri}> have no labels; <{predicate}> names them")
+        key = _key_attribute(members)
+        if key is None:
+            return Naming(None, f"instances of <{class_iri}> have no labels and no naming attribute")
+        referred = await self._referred_naming(class_iri, endpoint)
+        if referred is not None:
+            through, predicate = referred
+            return Naming(predicate, f"instances of <{class_iri}> have no labels; each is named by <{predicate}> of "
+                                     f"the one thing it refers to by <{through}>", through=through)
+        return Naming(key, f"instances of <{class_iri}> have no labels and no naming attribute; their key <{key}> "
+                           "names them", keyed=True)
+
+    async def _referred_naming(self, class_iri: str, endpoint: Endpoint) -> tuple[str, str] | None:
+        """The reference (and the naming attribute beyond it) by which (nearly) every sampled row of the class
+        refers to one thing with a name (`name`, `title`, `label`: a person, not an area code's state), a
+        different one per row; None unless exactly one such reference."""
+        query = (f"SELECT ?s ?p ?o ?c ?q ?v WHERE {{ {{ SELECT ?s WHERE {{ ?s <{RDF_TYPE}> <{class_iri}> }} "
+                 f"LIMIT {SAMPLE} }} ?s ?p ?o . FILTER(isIRI(?o) && ?p != <{RDF_TYPE}>) ?o <{RDF_TYPE}> ?c . "
+                 f"OPTIONAL {{ ?o ?q ?v . FILTER(isLiteral(?v)) }} }} LIMIT 5000")
+        try:
+            result = await endpoint.sparql.select(query)
+        except SparqlError:
+            return None
+        rows = Counter[str]()
+        referred: dict[str, dict[str, set[str]]] = {}  # reference -> row -> things
+        classes: dict[str, set[str]] = {}
+        things: dict[str, dict[str, list[ox.Literal]]] = {}
+        for row in result:
+            subject, reference, thing, kind = row.get("s"), row.get("p"), row.get("o"), row.get("c")
+            if not all(isinstance(t, ox.NamedNode) for t in (subject, reference, thing, kind)):
+                continue
+            rows[subject.value] += 0
+            referred.setdefault(reference.value, {}).setdefault(subject.value, set()).add(thing.value)
+            classes.setdefault(reference.value, set()).add(kind.value)
+            attribute, value = row.get("q"), row.get("v")
+            found = things.setdefault(thing.value, {})
+            if isinstance(attribute, ox.NamedNode) and isinstance(value, ox.Literal) and \
+                    value not in found.setdefault(attribute.value, []):
+                found[attribute.value].append(value)
+        namings = []
+        for reference, by_row in sorted(referred.items()):
+            targets = [t for ts in by_row.values() for t in ts]
+            if len(classes[reference]) != 1 or any(len(ts) != 1 for ts in by_row.values()) or \
+                    len(by_row) < MIN_COVERAGE * len(rows) or len(set(targets)) < ONE_EACH * len(targets):
+                continue
+            kind = next(iter(classes[reference]))
+            predicate = self._choose(kind, {t: things.get(t, {}) for t in set(targets)})
+            if predicate is not None and naming_score(predicate, kind) > OWN_NAME_SCORE:  # a name, not a state
+                namings.append((reference, predicate))
+        return namings[0] if len(namings) == 1 else None
 
     @staticmethod
     async def _class_sample(class_iri: str, endpoint: Endpoint) -> dict[str, dict[str, list[ox.Literal]]]:
@@ -126,14 +219,6 @@ class EntityNamer:
             return {}
         instance_class, literals = _classes_and_literals(result)
         return {s: literals.get(s, {}) for s in instance_class}  # an instance without literals counts too
-
-    @staticmethod
-    def _decision(class_iri: str, predicate: str | None, labelled: bool) -> Naming:
-        if labelled:
-            return Naming(None, f"instances of <{class_iri}> have labels", labelled=True)
-        if predicate is None:
-            return Naming(None, f"instances of <{class_iri}> have no labels and no naming attribute")
-        return Naming(predicate, f"instances of <{class_iri}> have no labels; <{predicate}> names them")
 
     @staticmethod
     def _choose(class_iri: str, members: dict[str, dict[str, list[ox.Literal]]]) -> str | None:
@@ -156,12 +241,12 @@ class EntityNamer:
                 best = (score, predicate)
         return best[1] if best else None
 
-    async def names(self, answers: Sequence[ox.NamedNode], predicate: str, endpoint: Endpoint) -> dict[str, ox.Literal]:
-        """The naming attribute's value of each answer (one request)."""
+    async def names(self, answers: Sequence[ox.NamedNode], naming: Naming, endpoint: Endpoint) -> dict[str, ox.Literal]:
+        """The name of each answer by a naming with a predicate (one request)."""
         if not answers:
             return {}
         values = " ".join(f"<{a.value}>" for a in dict.fromkeys(answers))
-        query = f"SELECT ?s ?o WHERE {{ VALUES ?s {{ {values} }} ?s <{predicate}> ?o }}"
+        query = f"SELECT ?s ?o WHERE {{ VALUES ?s {{ {values} }} ?s {naming.path} ?o }}"
         result = await endpoint.sparql.select(query)
         found: dict[str, ox.Literal] = {}
         for row in result:

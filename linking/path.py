@@ -743,8 +743,8 @@ class KgqanPath:
                         types = {a: [*cs, *(p for c in cs for p in superclasses.get(c, ()) if p not in cs)]
                                  for a, cs in types.items()}
                     return self.type_filter.filter(answers, understood.answer_type, types, class_words,
-                                                   named=naming is not None and (naming.predicate is not None
-                                                                                 or naming.labelled),
+                                                   named=naming is not None and not naming.keyed and (
+                                                       naming.predicate is not None or naming.labelled),
                                                    asked_by_kind=asked_by_kind)
                 finally:
                     filter_ms += (time.perf_counter() - began) * 1000
@@ -968,13 +968,13 @@ class KgqanPath:
             return  # several projected columns: keep them as they are
         iris = [a for a in chosen.answers if isinstance(a, ox.NamedNode)]
         try:
-            names = await self.namer.names(iris, naming.predicate, endpoint)
+            names = await self.namer.names(iris, naming, endpoint)
         except GatewayError:
             return
         if not names:
             return
         chosen.answers = list(dict.fromkeys(names[a.value] for a in iris if a.value in names))
-        chosen.query = query.named_by(naming.predicate)
+        chosen.query = query.named_by(naming.path)
 
     async def _present_groups_by_name(self, chosen: ExecutedQuery, endpoint: Endpoint) -> None:
         """The groups a number per group is answered for ("How many votes did each contestant receive?"), where they
@@ -992,13 +992,13 @@ class KgqanPath:
             naming = await self.namer.naming(iris, {}, endpoint)
             if naming.predicate is None or naming.labelled:
                 return
-            names = await self.namer.names(iris, naming.predicate, endpoint)
+            names = await self.namer.names(iris, naming, endpoint)
         except GatewayError:
             return
         if len(names) < len({c.value for c in iris}):
             return  # a group without a name would lose its count's meaning
         chosen.rows = [(term, (names[cells[0].value],)) for term, cells in chosen.rows]
-        chosen.query = query.group_named_by(naming.predicate)
+        chosen.query = query.group_named_by(naming.path)
 
     async def _all_class_words(self, endpoint: Endpoint) -> dict[str, str]:
         try:

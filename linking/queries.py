@@ -109,22 +109,22 @@ class CandidateQuery:
         return {"sparql": self.sparql, "pattern": self.pattern, "answer_var": self.answer_var,
                 "score": round(self.score, 4)}
 
-    def named_by(self, predicate: str) -> CandidateQuery:
-        """The same query answering with the naming attribute of its (resource) answer."""
+    def named_by(self, path: str) -> CandidateQuery:
+        """The same query answering with the name of its (resource) answer, reached by a SPARQL property path."""
         name = f"{self.answer_var}Name"
-        pattern = f"{self.pattern} . {self.answer_var} <{predicate}> {name}"
+        pattern = f"{self.pattern} . {self.answer_var} {path} {name}"
         modifiers = self.modifiers.replace(f" GROUP BY {self.answer_var} ", f" GROUP BY {self.answer_var} {name} ")
         sparql = f"SELECT DISTINCT {name} WHERE {{ {pattern} }}{modifiers}"
         return replace(self, sparql=sparql, pattern=pattern, answer_var=name, execution_sparql=sparql,
                        result_var=name[1:])
 
 
-    def group_named_by(self, predicate: str) -> CandidateQuery:
-        """The same number-per-group query showing its one group column by the group's naming attribute."""
+    def group_named_by(self, path: str) -> CandidateQuery:
+        """The same number-per-group query showing its one group column by the group's name (a property path)."""
         group = f"?{self.columns[0]}"
         name = f"{group}Name"
         sparql = re.sub(rf"^SELECT {re.escape(group)} ", f"SELECT {name} ", self.sparql)
-        named = f" . {group} <{predicate}> {name} }} GROUP BY {group} {name}"
+        named = f" . {group} {path} {name} }} GROUP BY {group} {name}"
         sparql = re.sub(rf" }} GROUP BY {re.escape(group)}(?![\w])", lambda _: named, sparql, count=1)
         return replace(self, sparql=sparql, execution_sparql=sparql)
 

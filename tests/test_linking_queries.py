@@ -239,7 +239,7 @@ async def test_per_group_counts_order_and_filter_on_a_real_engine(concert: Endpo
         assert sorted(str(a.value) for a in chosen.answers) == expected, (text, queries[0].sparql)
     named = builder.build(linked(
         "list :: ?u1 | country | ?u2 ; ?u2 | is a | singers :: order count ?u2 desc 1",
-        classes={"singers": [SINGER]}, edges=country))[0].named_by(V + "name")
+        classes={"singers": [SINGER]}, edges=country))[0].named_by(f"<{V}name>")
     assert "GROUP BY ?unknown1 }" in named.sparql and named.sparql.endswith("?unknown1 <" + V + "name> ?unknown1Name } LIMIT 100")
 
 
