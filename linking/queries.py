@@ -981,9 +981,10 @@ def comparison_expression(comparison: Comparison) -> str:
         return f'SUBSTR(REPLACE(str({node}), "T", " "), 1, 19) {operator} "{value[:10]} {value[11:19]}"'
     if _ISO_DATE.match(value):
         return f'SUBSTR(str({node}), 1, 10) {operator} "{value[:10]}"'
-    if _YEAR.match(value):
+    if _YEAR.match(value):  # an ISO date's year, a written date's last word ("May 26, 1986"), or a number
         return (f'IF(REGEX(str({node}), "^[0-9]{{4}}-"), {XSD_INTEGER}(SUBSTR(str({node}), 1, 4)), '
-                f"{XSD_DOUBLE}(str({node}))) {operator} {value}")
+                f'IF(REGEX(str({node}), "[^0-9.][0-9]{{4}}$"), {XSD_INTEGER}(SUBSTR(str({node}), STRLEN(str({node})) - 3)), '
+                f"{XSD_DOUBLE}(str({node})))) {operator} {value}")
     if _NUMBER.match(value):
         return f"{XSD_DOUBLE}(str({node})) {operator} {value}"
     return f"LCASE(str({node})) {operator} {term_to_sparql(ox.Literal(value.lower()))}"

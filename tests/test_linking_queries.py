@@ -651,3 +651,18 @@ async def test_a_count_of_stored_quantities_adds_them_up(oxigraph) -> None:  # n
     assert float(summed.rows[0]["count"].value) == float(truth.rows[0]["s"].value)
     assert len(single.rows) == 1 and float(one.rows[0]["count"].value) == float(single.rows[0]["n"].value)
     assert "SUM" not in count_query("?unknown1", "?c <http://x/voter#contestant_number> ?unknown1")
+
+
+@pytest.mark.parametrize("engine", ["oxigraph", "virtuoso"])
+async def test_a_year_compares_with_iso_dates_written_dates_and_plain_years(engine: str, request) -> None:  # noqa: ANN001
+    """"How many people were born before 1985?" where birth dates are written "May 26, 1986": the year is a
+    written date's last word, as it is an ISO date's first; a number that merely has four digits is no date."""
+    from linking.queries import comparison_expression
+    from understanding.pgp import Comparison
+
+    expression = comparison_expression(Comparison("?date", "<", "1985"))
+    values = ["May 26, 1986", "October 1, 1984", "1984-02-03", "1983", "1986", "31/12/1980", "12345"]
+    rows = " ".join(f'("{v}")' for v in values)
+    async with open_endpoint(request.getfixturevalue(engine), f"year-{engine}", "concert_singer") as endpoint:
+        result = await endpoint.sparql.select(f"SELECT ?date WHERE {{ VALUES (?date) {{ {rows} }} FILTER({expression}) }}")
+    assert sorted(t.value for t in result.column("date")) == ["1983", "1984-02-03", "31/12/1980", "October 1, 1984"]
