@@ -26,7 +26,14 @@ from gateway.endpoint import Endpoint
 from gateway.errors import GatewayError, RequestBudgetSpent, SparqlError
 from gateway.models import XSD, Answer, AnswerStatus, PathResult
 from gateway.qa import AskOptions
-from gateway.sparql import SelectResult, Term, counting_requests, sharing_results, term_to_sparql
+from gateway.sparql import (
+    SelectResult,
+    Term,
+    counting_requests,
+    optional_select,
+    sharing_results,
+    term_to_sparql,
+)
 from gateway.textsearch import RDFS_LABEL
 from linking.affinity import AffinityScorer, default_scorer
 from linking.entities import (
@@ -129,6 +136,7 @@ _CONTAINED = re.compile(r"^(?:in|within|inside|of|part of|(?:used|included|conta
 KIND_PATH_SCORE = 0.5  # a path from a thing of the asked kind through a record to the vertex, its phrase unfitting
 CONNECTOR_MIN_FIT = 0.6  # the value's own predicate must say about what the relation phrase says
 CONNECTOR_FACTOR = 0.9  # an unnamed connector hop (paper -contribution-> ?c) costs a little more
+CONNECTOR_HOLDERS = 20  # things holding a question value sampled for connectors two hops long
 MAX_HOPS = 3
 WEAK_VALUE_FIT = 0.6  # below it no value reading fits an ordered or compared phrase (`_values_of_linked_things`)
 VALUE_PATHS = 2  # two-hop readings to things that are taken on to the things' value (`price` -> `amount`)
@@ -1403,7 +1411,8 @@ class KgqanPath:
                                     for p in hops if p.score >= MIN_HOP_SCORE]
                     ranked[key] += await self._connectors(triple, carrier, holder_set, _classes_of(
                         triple.object if triple.subject == anchor else triple.subject, pattern, classes), endpoint,
-                        sole=sum(1 for v, _ in holders if v == key) == 1)
+                        sole=sum(1 for v, _ in holders if v == key) == 1,
+                        value=next((c.term for c in nodes.get(anchor, []) if c.term.value == key), None))
                 first_scores = {(p.iri, p.direction == OUT): p.score for p in ranked[key] if not p.through}
                 paths: list[LinkedPredicate] = []
                 # things of an asked kind touching the vertex: no record between them ("parts" of a bill of
@@ -1544,13 +1553,16 @@ class KgqanPath:
                 for phrase, classes in zip(phrases, found, strict=True) if classes}
 
     async def _connectors(self, triple: PhraseTriple, carrier: str, holder_set: PredicateSet,
-                          answer_classes: set[str], endpoint: Endpoint, *, sole: bool = False) -> list[LinkedPredicate]:
+                          answer_classes: set[str], endpoint: Endpoint, *, sole: bool = False,
+                          value: Term | None = None) -> list[LinkedPredicate]:
         """When the predicate carrying a question value already says what the relation phrase says
         ("uses interviews as evaluation method": `?c evaluationMethod "Interview"`), the hop from the
         thing holding the value to the answer is an unnamed connector (a paper's `contribution`): the
         holder's predicates whose other end is of the answer's class, scored by the carrier's fit.
         `sole`: no other predicate carries the value ("investigate" a "Reference Architecture", only
-        ever a `researchObject`), so the carrier is read whatever its fit, at that fit's score."""
+        ever a `researchObject`), so the carrier is read whatever its fit, at that fit's score. Where no
+        predicate of the holder reaches the answer's class, two connector hops through the thing in between
+        (`_linked_through_rows`)."""
         if not answer_classes:
             return []
         fit = await self.relation_linker.rank(triple.relation, PredicateSet(frozenset({(carrier, OUT)})), endpoint,
@@ -1558,9 +1570,37 @@ class KgqanPath:
         if not fit or (fit[0].score < CONNECTOR_MIN_FIT and not sole):
             return []
         pairs = sorted(pair for pair in holder_set.pairs if holder_set.ends.get(pair, frozenset()) & answer_classes)
+        if not pairs and value is not None:
+            return await self._linked_through_rows(carrier, value, answer_classes, endpoint,
+                                                   fit[0].score * HOP_FACTOR * CONNECTOR_FACTOR * CONNECTOR_FACTOR)
         labels = await endpoint.describe_predicates([iri for iri, _ in pairs]) if pairs else {}
         return [LinkedPredicate(iri, labels.get(iri) or local_name(iri), fit[0].score * HOP_FACTOR * CONNECTOR_FACTOR,
                                 direction, through=carrier) for iri, direction in pairs[:MAX_HOPS]]
+
+    @staticmethod
+    async def _linked_through_rows(carrier: str, value: Term, answer_classes: set[str], endpoint: Endpoint,
+                                   score: float) -> list[LinkedPredicate]:
+        """"Which students own a dog?" where a pet holds "dog" and students own pets through the rows of a link
+        table (`has_pet`: `ref-petid`, `ref-stuid`): the two hops from a sample of the value's holders through
+        the things next to them to things of the answer's class, as unnamed connectors (one request; none
+        where it fails)."""
+        kinds = ", ".join(f"<{c}>" for c in sorted(answer_classes))
+        holders = (f"{{ SELECT DISTINCT ?h WHERE {{ ?h <{carrier}> {term_to_sparql(value)} }} "
+                   f"LIMIT {CONNECTOR_HOLDERS} }}")
+        first = (f'{{ ?h ?p1 ?m BIND("{OUT}" AS ?d1) }} UNION {{ ?m ?p1 ?h BIND("{IN}" AS ?d1) }} '
+                 f"FILTER(isIRI(?m) && ?m != ?h && ?p1 != <{RDF_TYPE}>)")
+        second = (f'{{ ?m ?p2 ?a BIND("{OUT}" AS ?d2) }} UNION {{ ?a ?p2 ?m BIND("{IN}" AS ?d2) }} '
+                  f"FILTER(?p2 != ?p1 && ?p2 != <{RDF_TYPE}> && ?a != ?h)")
+        query = (f"SELECT DISTINCT ?p1 ?d1 ?p2 ?d2 WHERE {{ {holders} {first} {second} ?a <{RDF_TYPE}> ?c . "
+                 f"FILTER(?c IN ({kinds})) }} LIMIT {MAX_HOPS * 4}")
+        result = await optional_select(endpoint.sparql, query)
+        links = []
+        for row in result or []:
+            p1, d1, p2, d2 = (row.get(v) for v in ("p1", "d1", "p2", "d2"))
+            if isinstance(p1, ox.NamedNode) and isinstance(p2, ox.NamedNode) and d1 is not None and d2 is not None:
+                links.append(LinkedPredicate(p1.value, local_name(p1.value), score, d1.value, through=carrier,
+                                             then=p2.value, then_out=d2.value == OUT))
+        return sorted(links, key=lambda p: (p.iri, p.direction, p.then or ""))[:MAX_HOPS]
 
     async def _valued_hops(self, triple: PhraseTriple, ranked: list[LinkedPredicate], anchor: tuple[str, str | None],
                            endpoint: Endpoint, class_words: dict[str, str]) -> list[LinkedPredicate]:

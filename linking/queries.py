@@ -281,7 +281,7 @@ class QueryBuilder:
                     predicate = replace(predicate, score=predicate.score * THING_VALUE_FACTOR)
                 if asks_class:
                     predicate = replace(predicate, score=predicate.score * MERGE_FACTOR)
-                if predicate.through or predicate.value_of:
+                if predicate.through or predicate.value_of or predicate.then:
                     # "Is Uwe Zdun one of the authors of X?": a named value held one hop on (`authors/hasListElement`)
                     held_value = bool(predicate.value_of) and not predicate.through and edge.other in chosen and \
                         chosen[edge.other].is_literal
@@ -296,6 +296,12 @@ class QueryBuilder:
                     if predicate.value_of:  # ... -price-> ?thing -amount-> value
                         thing = f"?kgqaThing{index}"
                         hop = f"{start} <{predicate.iri}> {thing} . {thing} <{predicate.value_of}> {other}"
+                    elif predicate.then:  # ... <-ref-petid- ?mid -ref-stuid-> other (a link table's row between)
+                        mid = f"?kgqaMid{index}"
+                        first_hop = (f"{start} <{predicate.iri}> {mid}" if predicate.direction == OUT
+                                     else f"{mid} <{predicate.iri}> {start}")
+                        hop = first_hop + (f" . {mid} <{predicate.then}> {other}" if predicate.then_out
+                                           else f" . {other} <{predicate.then}> {mid}")
                     else:
                         subject, obj = (start, other) if predicate.direction == OUT else (other, start)
                         hop = f"{subject} <{predicate.iri}> {obj}"

@@ -116,6 +116,8 @@ class LinkedPredicate:
     through_out: bool = False  # the first hop goes out of the anchor (anchor -through-> ?x); else ?x -through-> anchor
     value_of: str | None = None  # one hop more, out to the number or date of the thing this one leads to (`amount`)
     members: bool = False  # `value_of` reaches a container's members: a number compared with them counts them
+    then: str | None = None  # one hop more, from the thing this one leads to on to the other end (a link table's row)
+    then_out: bool = False  # that hop goes out of the thing in between (?mid -then-> other); else other -then-> ?mid
 
     def to_dict(self) -> dict[str, object]:
         out: dict[str, object] = {"iri": self.iri, "label": self.label, "score": round(self.score, 4),
@@ -127,6 +129,9 @@ class LinkedPredicate:
             out["through_direction"] = OUT if self.through_out else IN
         if self.value_of:
             out["value_of"] = self.value_of
+        if self.then:
+            out["then"] = self.then
+            out["then_direction"] = OUT if self.then_out else IN
         return out
 
 

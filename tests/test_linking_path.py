@@ -1919,3 +1919,21 @@ def test_a_reading_answered_only_by_its_own_names_answered_nothing() -> None:
     assert not _echoes_its_names(result("History", "Anne Walker"), echo)
     assert not _echoes_its_names(result("Anne Walker"), echo) and not _echoes_its_names(result(), echo)
     assert not _echoes_its_names(result("teachers"), PhraseGraphPattern.from_text("list :: ?u1 | is a | teachers"))
+
+
+async def test_things_joined_to_a_value_through_a_link_tables_rows_answer_for_it(path: KgqanPath,
+                                                                                 oxigraph) -> None:  # noqa: ANN001
+    """"Which students own a dog?" where "dog" is a pet's `pettype` and students own pets through `has_pet` rows
+    (`ref-stuid`, `ref-petid`): no predicate of a pet reaches a student, so the two hops from the pets through
+    the rows are read as the connector; the students, not the pets or the rows, answer."""
+    question = UnderstoodQuestion("Which students own a dog?",
+                                  PhraseGraphPattern.from_text("list :: ?u1 | is a | students ; ?u1 | own | dog"),
+                                  AnswerType(AnswerKind.STRING, "students"), "hand-written")
+    async with open_endpoint(oxigraph, "pets-path", "pets_1") as pets:
+        truth = await pets.sparql.select(
+            "SELECT DISTINCT ?id WHERE { ?h <http://valuenet/ontop/has_pet#ref-petid> ?p ; "
+            "<http://valuenet/ontop/has_pet#ref-stuid> ?s . ?p <http://valuenet/ontop/pets#pettype> \"dog\" . "
+            "?s <http://valuenet/ontop/student#stuid> ?id }")
+        result = await path.answer_understood(question, pets, KGQAN_ONLY)
+    assert sorted(a.value for a in result.answers) == sorted(t.value for t in truth.column("id")) != []
+    assert "has_pet#ref-stuid" in result.evidence.sparql
