@@ -22,6 +22,7 @@ from typing import Any
 
 import pyoxigraph as ox
 
+from gateway.discovery import WELL_KNOWN_LABELS
 from gateway.endpoint import Endpoint
 from gateway.errors import GatewayError, RequestBudgetSpent, SparqlError
 from gateway.models import XSD, Answer, AnswerStatus, PathResult
@@ -1582,13 +1583,15 @@ class KgqanPath:
                                    score: float) -> list[LinkedPredicate]:
         """"Which students own a dog?" where a pet holds "dog" and students own pets through the rows of a link
         table (`has_pet`: `ref-petid`, `ref-stuid`): the two hops from a sample of the value's holders through
-        the things next to them to things of the answer's class, as unnamed connectors (one request; none
-        where it fails)."""
+        the unlabelled things next to them (rows, not papers in their own right) to things of the answer's
+        class, as unnamed connectors (one request; none where it fails)."""
         kinds = ", ".join(f"<{c}>" for c in sorted(answer_classes))
         holders = (f"{{ SELECT DISTINCT ?h WHERE {{ ?h <{carrier}> {term_to_sparql(value)} }} "
                    f"LIMIT {CONNECTOR_HOLDERS} }}")
+        labels = ", ".join(f"<{p}>" for p in WELL_KNOWN_LABELS)  # rows between, not things in their own right
         first = (f'{{ ?h ?p1 ?m BIND("{OUT}" AS ?d1) }} UNION {{ ?m ?p1 ?h BIND("{IN}" AS ?d1) }} '
-                 f"FILTER(isIRI(?m) && ?m != ?h && ?p1 != <{RDF_TYPE}>)")
+                 f"FILTER(isIRI(?m) && ?m != ?h && ?p1 != <{RDF_TYPE}>) "
+                 f"FILTER NOT EXISTS {{ ?m ?kgqaLabelled ?l . FILTER(?kgqaLabelled IN ({labels})) }}")
         second = (f'{{ ?m ?p2 ?a BIND("{OUT}" AS ?d2) }} UNION {{ ?a ?p2 ?m BIND("{IN}" AS ?d2) }} '
                   f"FILTER(?p2 != ?p1 && ?p2 != <{RDF_TYPE}> && ?a != ?h)")
         query = (f"SELECT DISTINCT ?p1 ?d1 ?p2 ?d2 WHERE {{ {holders} {first} {second} ?a <{RDF_TYPE}> ?c . "
