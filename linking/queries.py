@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 
 import pyoxigraph as ox
 
+from gateway.discovery import WELL_KNOWN_LABELS
 from gateway.sparql import term_to_sparql
 from gateway.sparql_syntax import variables_renamed
 from linking.affinity import split_words
@@ -603,12 +604,29 @@ def inside_negations(pattern: PhraseGraphPattern, negated: set[int]) -> dict[int
 def negations(body: str, negated: Sequence[str]) -> str:
     """`body` with relations that must not hold for the answer, each of which does hold for something
     the rest of the body describes: a reading that matches nothing would exclude nothing and answer
-    with everything."""
+    with everything. A class the answer must not be of also excludes it where an unlabelled row of the class
+    refers to it ("Which people are not poker players?": a poker player is a row referring to a person)."""
     filters = []
     for triple in negated:
+        triple = _or_a_role_row(triple)
         possible = variables_renamed(f"{body} . {triple}" if body else triple, "_n")
         filters.append(f"FILTER NOT EXISTS {{ {triple} }} FILTER EXISTS {{ {possible} }}")
     return " . ".join([body, *filters] if body else filters)
+
+
+_CLASS_TRIPLE = re.compile(rf"^(?P<thing>\?\w+) <{re.escape(RDF_TYPE)}> (?P<kind><[^>]+>)$")
+
+
+def _or_a_role_row(triple: str) -> str:
+    """`?x a <C>` as "?x is a C, or an unlabelled C row refers to ?x" (a role kept as a table of its own); any
+    other negated relation as it is."""
+    found = _CLASS_TRIPLE.match(triple.strip())
+    if found is None:
+        return triple
+    thing, kind = found.group("thing"), found.group("kind")
+    labels = ", ".join(f"<{p}>" for p in WELL_KNOWN_LABELS)
+    return (f"{{ {thing} <{RDF_TYPE}> {kind} }} UNION {{ ?kgqaRole <{RDF_TYPE}> {kind} . ?kgqaRole ?kgqaRoleOf {thing} "
+            f"FILTER NOT EXISTS {{ ?kgqaRole ?kgqaRoleLabel ?kgqaRoleName FILTER(?kgqaRoleLabel IN ({labels})) }} }}")
 
 
 _TIME_POINT_WORDS = frozenset({"birth", "born", "birthday", "dob", "year", "date", "founded", "foundation",

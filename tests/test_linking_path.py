@@ -1937,3 +1937,18 @@ async def test_things_joined_to_a_value_through_a_link_tables_rows_answer_for_it
         result = await path.answer_understood(question, pets, KGQAN_ONLY)
     assert sorted(a.value for a in result.answers) == sorted(t.value for t in truth.column("id")) != []
     assert "has_pet#ref-stuid" in result.evidence.sparql
+
+
+async def test_things_not_of_a_class_kept_as_rows_referring_to_them_are_those_no_row_refers_to(
+        path: KgqanPath, poker: Endpoint) -> None:
+    """"Which people are not poker players?" where no person is of class `poker_player`: a poker player is an
+    unlabelled row referring to a person, so the people no such row refers to answer (not every person)."""
+    people = "http://valuenet/ontop/people#name"
+    truth = await poker.sparql.select(
+        f"SELECT ?name WHERE {{ ?p <{people}> ?name FILTER NOT EXISTS {{ ?r a <http://valuenet/ontop/poker_player> ; "
+        "<http://valuenet/ontop/poker_player#ref-people_id> ?p } }")
+    question = UnderstoodQuestion("Which people are not poker players?",
+                                  PhraseGraphPattern.from_text("list :: ?u1 | is a | people ; ?u1 | not is a | poker players"),
+                                  AnswerType(AnswerKind.STRING, "people"), "hand-written")
+    result = await path.answer_understood(question, poker, KGQAN_ONLY)
+    assert sorted(a.value for a in result.answers) == sorted(t.value for t in truth.column("name")) != []
