@@ -49,6 +49,29 @@ def split_words(text: str) -> list[str]:
     return [w.lower() for w in _NON_WORD.split(spaced) if w]
 
 
+MIN_GLUED = 6  # the shortest word looked at for two words written together ("pettype")
+MIN_PART = 3  # the shortest word it may be split into
+
+
+def unglued(text: str) -> str:
+    """`text` with each word that is no known word but two known ones written together split in two: column
+    names glue them (`pettype`, `airportname`, `sourceairport`), and a phrase says "type of pet". The split
+    with the longer shorter part wins; known words (the MiniLM vocabulary's) stay whole."""
+    from understanding.resources import known_words
+
+    known = known_words()
+    if not known:
+        return text
+    words = []
+    for word in text.split():
+        lower = word.lower()
+        splits = [(min(i, len(lower) - i), lower[:i], lower[i:]) for i in range(MIN_PART, len(lower) - MIN_PART + 1)
+                  if lower[:i] in known and lower[i:] in known] if len(lower) >= MIN_GLUED and lower.isalpha() \
+            and lower not in known else []
+        words.append(" ".join(max(splits)[1:]) if splits else word)
+    return " ".join(words)
+
+
 def content_words(text: str) -> list[str]:
     """Words without stop words (all words if nothing else is left)."""
     words = split_words(text)

@@ -24,7 +24,7 @@ import pyoxigraph as ox
 
 from gateway.endpoint import Endpoint
 from gateway.sparql import optional_select, term_to_sparql
-from linking.affinity import AffinityScorer
+from linking.affinity import AffinityScorer, unglued
 from linking.entities import RDF_TYPE, SYNONYM_FACTOR, LinkedEntity, kind_synonyms
 from linking.naming import OWN_NAME_SCORE, naming_score
 
@@ -380,7 +380,7 @@ class RelationLinker:
         missing = [iri for iri in iris if iri not in words]  # predicates found beyond those described (one hop on)
         if missing:
             words.update(await endpoint.describe_predicates(missing))
-        texts = [words.get(iri) or iri for iri in iris]
+        texts = [unglued(words.get(iri) or iri) for iri in iris]
         classes = sorted({c for pair in pairs for c in predicates.ends.get(pair, ()) if class_words and c in class_words})
         class_texts = [class_words[c] for c in classes] if class_words else []
         scores = await self.scorer.ascore_many(phrase, texts + class_texts)

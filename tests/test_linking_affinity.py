@@ -107,3 +107,13 @@ def test_stemming_from_several_threads_at_once() -> None:
     for thread in threads:
         thread.join()
     assert errors == []
+
+
+def test_two_known_words_written_together_are_split_and_known_words_stay_whole() -> None:
+    """Column names glue words ("pettype", "airportname"); a question says "type of pet", "airport name"."""
+    from linking.affinity import unglued
+
+    assert unglued("pettype") == "pet type" and unglued("airportname") == "airport name"
+    assert unglued("sourceairport") == "source airport" and unglued("contestant number") == "contestant number"
+    assert unglued("hometown") == "hometown" and unglued("nationality") == "nationality"  # known words
+    assert unglued("fname") == "fname" and unglued("flightno") == "flightno"  # no two known words of 3 letters
