@@ -137,6 +137,7 @@ _CONTAINED = re.compile(r"^(?:in|within|inside|of|part of|(?:used|included|conta
 KIND_PATH_SCORE = 0.5  # a path from a thing of the asked kind through a record to the vertex, its phrase unfitting
 CONNECTOR_MIN_FIT = 0.6  # the value's own predicate must say about what the relation phrase says
 CONNECTOR_FACTOR = 0.9  # an unnamed connector hop (paper -contribution-> ?c) costs a little more
+MAX_ROW_LOOKUPS = 1  # requests per edge for attributes of the things beyond rows that refer to a vertex
 CONNECTOR_HOLDERS = 20  # things holding a question value sampled for connectors two hops long
 MAX_HOPS = 3
 WEAK_VALUE_FIT = 0.6  # below it no value reading fits an ordered or compared phrase (`_values_of_linked_things`)
@@ -1416,6 +1417,10 @@ class KgqanPath:
                         value=next((c.term for c in nodes.get(anchor, []) if c.term.value == key), None))
                 first_scores = {(p.iri, p.direction == OUT): p.score for p in ranked[key] if not p.through}
                 paths: list[LinkedPredicate] = []
+                # "What type of pet does Linda Smith have?": an attribute of the things the rows naming her refer to
+                leaf = is_unknown(other) and degrees[other] == 1 and not any(
+                    t.is_type and other in t.nodes() for t in pattern.triples)
+                rows_left = MAX_ROW_LOOKUPS
                 # things of an asked kind touching the vertex: no record between them ("parts" of a bill of
                 # material: its BOM part records touch it, the hardware they record does not)
                 kinds = {k for k in asked_kinds if not any(k in ends for ends in predicate_set.ends.values())}
@@ -1432,6 +1437,12 @@ class KgqanPath:
                             paths.append(replace(p, score=PATH_FACTOR * hop_fit, through=first, through_out=first_out))
                     if first_out == held_in:  # holders of the vertex, or what the vertex holds, through records
                         paths += _record_links(mid_set, first, descriptions, paths, out=held_in, kinds=kinds)
+                    if not first_out and leaf and rows_left > 0 and \
+                            max((p.score for p in [*ranked[key], *paths]), default=0.0) < NEIGHBOUR_FIT:
+                        found = await self._attributes_beyond_rows(triple, vertex, first, mid_set, endpoint,
+                                                                   class_words)
+                        rows_left -= found is not None
+                        paths += found or []
                 ranked[key] += paths
                 if is_unknown(other) and other in valued:
                     ranked[key] += await self._values_beyond(key, ranked[key], endpoint)
@@ -1577,6 +1588,28 @@ class KgqanPath:
         labels = await endpoint.describe_predicates([iri for iri, _ in pairs]) if pairs else {}
         return [LinkedPredicate(iri, labels.get(iri) or local_name(iri), fit[0].score * HOP_FACTOR * CONNECTOR_FACTOR,
                                 direction, through=carrier) for iri, direction in pairs[:MAX_HOPS]]
+
+    async def _attributes_beyond_rows(self, triple: PhraseTriple, vertex: str, first: str, rows: PredicateSet,
+                                      endpoint: Endpoint, class_words: dict[str, str]) -> list[LinkedPredicate] | None:
+        """"What type of pet does Linda Smith have?" where rows (`has_pet`) refer to her by `first` (`ref-stuid`)
+        and to other things (`ref-petid` -> a pet): the attributes of those things that fit the relation phrase
+        (`pettype`), as paths vertex <- row -> thing -> value (one request; None where the rows refer to nothing
+        else, without a request)."""
+        links = sorted(iri for iri, direction in rows.things - rows.literal if direction == OUT and iri not in (first, RDF_TYPE))
+        if not links:
+            return None
+        beyond = await self.relation_linker.predicates_beyond_bindings(f"?kgqaRow <{first}> <{vertex}> .", "?kgqaRow",
+                                                                       links[:MAX_HOPS], endpoint)
+        iris = sorted({iri for found in beyond.values() for iri, _ in found.pairs})
+        descriptions = await endpoint.describe_predicates(iris) if iris else {}
+        paths = []
+        for link, attributes in beyond.items():
+            hops = await self.relation_linker.rank(triple.relation, attributes, endpoint, top_k=MAX_HOPS,
+                                                   descriptions=descriptions, class_words=class_words)
+            paths += [LinkedPredicate(link, local_name(link), PATH_FACTOR * PATH_FACTOR * p.score, OUT, literal=True,
+                                      through=first, then=p.iri, then_out=True)
+                      for p in hops if p.score >= NEIGHBOUR_FIT]
+        return paths
 
     @staticmethod
     async def _linked_through_rows(carrier: str, value: Term, answer_classes: set[str], endpoint: Endpoint,

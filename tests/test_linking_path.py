@@ -1952,3 +1952,20 @@ async def test_things_not_of_a_class_kept_as_rows_referring_to_them_are_those_no
                                   AnswerType(AnswerKind.STRING, "people"), "hand-written")
     result = await path.answer_understood(question, poker, KGQAN_ONLY)
     assert sorted(a.value for a in result.answers) == sorted(t.value for t in truth.column("name")) != []
+
+
+async def test_an_attribute_of_the_things_rows_naming_a_vertex_refer_to_answers(path: KgqanPath, oxigraph) -> None:  # noqa: ANN001
+    """"What type of pet does Linda Smith have?": `has_pet` rows refer to her (`ref-stuid`) and to a pet
+    (`ref-petid`); the pet's `pettype` (glued words: "pet type") fits the phrase, so its value answers,
+    not the row or the pet."""
+    async with open_endpoint(oxigraph, "pets-path-attribute", "pets_1") as pets:
+        truth = await pets.sparql.select(
+            "SELECT DISTINCT ?t WHERE { ?s <http://valuenet/ontop/student#fname> \"Linda\" ; "
+            "<http://valuenet/ontop/student#lname> \"Smith\" . ?h <http://valuenet/ontop/has_pet#ref-stuid> ?s ; "
+            "<http://valuenet/ontop/has_pet#ref-petid> ?p . ?p <http://valuenet/ontop/pets#pettype> ?t }")
+        result = await path.answer_understood(
+            UnderstoodQuestion("What type of pet does Linda Smith have?",
+                               PhraseGraphPattern.from_text("list :: ?u1 | type of pet | Linda Smith"),
+                               AnswerType(AnswerKind.STRING), "hand-written"), pets, KGQAN_ONLY)
+    assert [a.value for a in result.answers] == [t.value for t in truth.column("t")] != []
+    assert "pets#pettype" in result.evidence.sparql
