@@ -1423,7 +1423,11 @@ class KgqanPath:
                 rows_left = MAX_ROW_LOOKUPS
                 # things of an asked kind touching the vertex: no record between them ("parts" of a bill of
                 # material: its BOM part records touch it, the hardware they record does not)
-                kinds = {k for k in asked_kinds if not any(k in ends for ends in predicate_set.ends.values())}
+                # ... or whatever the phrase, where it fits no predicate at all ("Which airlines fly out of Aspen
+                # airport?": flights refer to the airport, airlines to the flights)
+                meaningless = is_unknown(other) and max((p.score for p in ranked[key]), default=0.0) < MIN_HOP_SCORE
+                wanted = asked_kinds or (_classes_of(other, pattern, classes) if meaningless else set())
+                kinds = {k for k in wanted if not any(k in ends for ends in predicate_set.ends.values())}
                 for (vertex, first, first_out), mid_set in beyond.items():
                     if vertex != key:
                         continue

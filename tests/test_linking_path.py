@@ -1969,3 +1969,20 @@ async def test_an_attribute_of_the_things_rows_naming_a_vertex_refer_to_answers(
                                AnswerType(AnswerKind.STRING), "hand-written"), pets, KGQAN_ONLY)
     assert [a.value for a in result.answers] == [t.value for t in truth.column("t")] != []
     assert "pets#pettype" in result.evidence.sparql
+
+
+async def test_a_phrase_that_fits_no_predicate_reaches_the_asked_kind_through_the_rows_of_the_vertex(
+        path: KgqanPath, oxigraph) -> None:  # noqa: ANN001
+    """"Which airlines fly out of Aspen airport?" read as `?u1 | out | Aspen airport`: "out" fits no predicate;
+    flights refer to the airport and airlines to the flights, so the airlines of those rows answer (by name),
+    not the flights."""
+    airports = "http://valuenet/ontop/airports/airportcode=ASE"
+    async with open_endpoint(oxigraph, "flights-path-kind", "flight_2") as flights:
+        truth = await flights.sparql.select(
+            f"SELECT DISTINCT ?name WHERE {{ ?f <http://valuenet/ontop/flights#ref-sourceairport> <{airports}> . "
+            "?a <http://valuenet/ontop/airlines#ref-uid> ?f ; <http://valuenet/ontop/airlines#airline> ?name }")
+        result = await path.answer_understood(
+            UnderstoodQuestion("Which airlines fly out of Aspen airport?",
+                               PhraseGraphPattern.from_text("list :: ?u1 | is a | airlines ; ?u1 | out | Aspen airport"),
+                               AnswerType(AnswerKind.RESOURCE, "airlines"), "hand-written"), flights, KGQAN_ONLY)
+    assert sorted(a.value for a in result.answers) == sorted(t.value for t in truth.column("name")) != []
