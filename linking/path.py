@@ -412,6 +412,7 @@ class KgqanPath:
         understood = await self._whole_names(await self.understand(question), endpoint, options)
         understood = await self._dated_names(understood, endpoint, options)
         understood = _each_reading(await self._compound_kinds(understood, endpoint), with_demonym_kinds)
+        understood = _each_reading(understood, functools.partial(with_sex_kinds, understood.question))
         understood = await self._attribute_values(await self._swallowed_values(understood, endpoint), endpoint, options)
         return with_counted_kind_reading(understood)
 
@@ -1126,6 +1127,8 @@ class KgqanPath:
         for phrase in searched:
             if phrase == phrase.lower() and (single := _singular_phrase(phrase)) != phrase:
                 singulars.setdefault(phrase, [single])
+            if phrase.lower() in SEX_CODES:  # "female" as tables store it: "F"
+                singulars.setdefault(phrase, []).extend(SEX_CODES[phrase.lower()])
         # the class list is fetched once per endpoint: after the first question this sends no request
         class_lists = await asyncio.gather(*(self.entity_linker.link_classes(p, endpoint) for p in class_phrases))
         found_classes = dict(zip(class_phrases, class_lists, strict=True))
@@ -1833,6 +1836,30 @@ def with_counted_kind_reading(understood: UnderstoodQuestion) -> UnderstoodQuest
         return understood
     counted = replace(pattern, triples=(*pattern.triples, PhraseTriple(ANSWER, TYPE_RELATION, noun)))
     return replace(understood, alternatives=(counted, *(a for a in understood.alternatives if a != counted)))
+
+
+# "female students": the sex a table stores as a code ("F") or a word, tried in this order
+SEX_CODES = {"female": ("F", "Female"), "male": ("M", "Male")}
+
+
+def with_sex_kinds(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"Which female students are older than 20?" (`?u1 | is a | female students`, or the model's `students`
+    alone): a kind the question says "female" or "male" of is the kind of that sex (`?u1 | is a | students ;
+    ?u1 | sex | female`, the word linked as the code the graph stores)."""
+    if any(t.relation == "sex" for t in pattern.triples):
+        return pattern
+    triples: list[PhraseTriple] = []
+    for triple in pattern.triples:
+        adjective, _, kind = triple.object.partition(" ")
+        if triple.is_type and kind and adjective.lower() in SEX_CODES:
+            triples += [replace(triple, object=kind), PhraseTriple(triple.subject, "sex", adjective.lower())]
+            continue
+        triples.append(triple)
+        said = re.search(rf"\b(female|male)\s+{re.escape(triple.object)}\b", question, re.IGNORECASE) \
+            if triple.is_type else None
+        if said is not None:
+            triples.append(PhraseTriple(triple.subject, "sex", said.group(1).lower()))
+    return pattern if len(triples) == len(pattern.triples) else replace(pattern, triples=tuple(triples))
 
 
 def with_demonym_kinds(pattern: PhraseGraphPattern) -> PhraseGraphPattern:

@@ -29,6 +29,7 @@ from linking.path import (
     role_record_reading,
     with_counted_kind_reading,
     with_demonym_kinds,
+    with_sex_kinds,
 )
 from understanding.demonyms import country_of
 from understanding.pgp import AnswerKind, AnswerType, PhraseGraphPattern, UnderstoodQuestion
@@ -1986,3 +1987,22 @@ async def test_a_phrase_that_fits_no_predicate_reaches_the_asked_kind_through_th
                                PhraseGraphPattern.from_text("list :: ?u1 | is a | airlines ; ?u1 | out | Aspen airport"),
                                AnswerType(AnswerKind.RESOURCE, "airlines"), "hand-written"), flights, KGQAN_ONLY)
     assert sorted(a.value for a in result.answers) == sorted(t.value for t in truth.column("name")) != []
+
+
+async def test_a_kind_said_female_or_male_is_the_kind_of_that_sex_stored_as_a_code(path: KgqanPath,
+                                                                                  oxigraph) -> None:  # noqa: ANN001
+    """"How many female students are there?" (the model's reading keeps only `students`): the sex the question
+    says is added (`?u1 | sex | female`) and linked as the code the table stores ("F")."""
+    def added(question: str, pattern: str) -> str:
+        return with_sex_kinds(question, PhraseGraphPattern.from_text(pattern)).to_text()
+
+    assert added("How many female students are there?", "count :: ?u1 | is a | students") == \
+        "count :: ?u1 | is a | students ; ?u1 | sex | female"
+    assert added("Which female students are older than 20?", "list :: ?u1 | is a | female students") == \
+        "list :: ?u1 | is a | students ; ?u1 | sex | female"
+    assert added("List the male singers.", "list :: ?u1 | is a | singers") == "list :: ?u1 | is a | singers ; ?u1 | sex | male"
+    assert added("How many students are there?", "count :: ?u1 | is a | students") == "count :: ?u1 | is a | students"
+    async with open_endpoint(oxigraph, "pets-path-sex", "pets_1") as pets:
+        truth = await pets.sparql.select("SELECT (COUNT(?s) AS ?n) WHERE { ?s <http://valuenet/ontop/student#sex> \"F\" }")
+        result = await path.answer("How many female students are there?", pets, KGQAN_ONLY)
+    assert [a.value for a in result.answers] == [truth.rows[0]["n"].value]
