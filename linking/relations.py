@@ -25,7 +25,7 @@ import pyoxigraph as ox
 from gateway.endpoint import Endpoint
 from gateway.sparql import optional_select, term_to_sparql
 from linking.affinity import AffinityScorer, unglued
-from linking.entities import RDF_TYPE, SYNONYM_FACTOR, LinkedEntity, kind_synonyms
+from linking.entities import RDF_TYPE, SYNONYM_FACTOR, LinkedEntity, kind_synonyms, local_name
 from linking.naming import OWN_NAME_SCORE, naming_score
 
 OUT = "out"  # the anchor (vertex, literal's subject side or anchored unknown) is the subject
@@ -380,7 +380,9 @@ class RelationLinker:
         missing = [iri for iri in iris if iri not in words]  # predicates found beyond those described (one hop on)
         if missing:
             words.update(await endpoint.describe_predicates(missing))
-        texts = [unglued(words.get(iri) or iri) for iri in iris]
+        # a lower-case column name may glue its words ("pettype"); camelCase and labels say where words end
+        texts = [unglued(text) if local_name(iri).islower() else text for iri in iris
+                 for text in [words.get(iri) or iri]]
         classes = sorted({c for pair in pairs for c in predicates.ends.get(pair, ()) if class_words and c in class_words})
         class_texts = [class_words[c] for c in classes] if class_words else []
         scores = await self.scorer.ascore_many(phrase, texts + class_texts)
