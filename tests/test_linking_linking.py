@@ -235,3 +235,18 @@ async def test_names_asked_of_a_table_fit_its_column_named_after_it(oxigraph) ->
         for phrase in ("names", "name"):
             assert (await linker.rank(phrase, columns, flights))[0].iri == V + "airlines#airline", phrase
         assert (await linker.rank("country", columns, flights))[0].iri == V + "airlines#country"
+
+
+async def test_a_lower_case_column_name_is_ranked_by_its_glued_words_and_a_camel_case_name_is_not_split(
+        concert_oxigraph: Endpoint) -> None:
+    """"type of pet" against `pets#pettype` (a column name gluing "pet" and "type") and `pets#petid`: the glued
+    words are split, so the type fits best; `hasEvaluationGuideline` says where its words end ("Guideline"
+    stays one word, though the tokenizer's vocabulary lacks it)."""
+    relations = RelationLinker(default_scorer())
+    pets = "http://valuenet/ontop/pets#"
+    guideline = "http://orkg.org/orkg/predicate/hasEvaluationGuideline"
+    predicates = PredicateSet(frozenset({(pets + "pettype", OUT), (pets + "petid", OUT), (guideline, OUT)}))
+    ranked = await relations.rank("type of pet", predicates, concert_oxigraph, descriptions={
+        pets + "pettype": "pettype", pets + "petid": "petid", guideline: "Has Evaluation Guideline"})
+    assert ranked[0].iri == pets + "pettype" and ranked[0].label == "pet type"
+    assert next(p.label for p in ranked if p.iri == guideline) == "Has Evaluation Guideline"
