@@ -22,7 +22,6 @@ from typing import Any
 
 import pyoxigraph as ox
 
-from gateway.discovery import WELL_KNOWN_LABELS
 from gateway.endpoint import Endpoint
 from gateway.errors import GatewayError, RequestBudgetSpent, SparqlError
 from gateway.models import XSD, Answer, AnswerStatus, PathResult
@@ -62,6 +61,7 @@ from linking.queries import (
     reading_factor,
     union_candidate,
     union_query,
+    unlabelled,
     valued_nodes,
 )
 from linking.relations import (
@@ -1628,10 +1628,8 @@ class KgqanPath:
         kinds = ", ".join(f"<{c}>" for c in sorted(answer_classes))
         holders = (f"{{ SELECT DISTINCT ?h WHERE {{ ?h <{carrier}> {term_to_sparql(value)} }} "
                    f"LIMIT {CONNECTOR_HOLDERS} }}")
-        labels = ", ".join(f"<{p}>" for p in WELL_KNOWN_LABELS)  # rows between, not things in their own right
         first = (f'{{ ?h ?p1 ?m BIND("{OUT}" AS ?d1) }} UNION {{ ?m ?p1 ?h BIND("{IN}" AS ?d1) }} '
-                 f"FILTER(isIRI(?m) && ?m != ?h && ?p1 != <{RDF_TYPE}>) "
-                 f"FILTER NOT EXISTS {{ ?m ?kgqaLabelled ?l . FILTER(?kgqaLabelled IN ({labels})) }}")
+                 f"FILTER(isIRI(?m) && ?m != ?h && ?p1 != <{RDF_TYPE}>) {unlabelled('?m')}")
         second = (f'{{ ?m ?p2 ?a BIND("{OUT}" AS ?d2) }} UNION {{ ?a ?p2 ?m BIND("{IN}" AS ?d2) }} '
                   f"FILTER(?p2 != ?p1 && ?p2 != <{RDF_TYPE}> && ?a != ?h)")
         query = (f"SELECT DISTINCT ?p1 ?d1 ?p2 ?d2 WHERE {{ {holders} {first} {second} ?a <{RDF_TYPE}> ?c . "

@@ -624,9 +624,16 @@ def _or_a_role_row(triple: str) -> str:
     if found is None:
         return triple
     thing, kind = found.group("thing"), found.group("kind")
-    labels = ", ".join(f"<{p}>" for p in WELL_KNOWN_LABELS)
     return (f"{{ {thing} <{RDF_TYPE}> {kind} }} UNION {{ ?kgqaRole <{RDF_TYPE}> {kind} . ?kgqaRole ?kgqaRoleOf {thing} "
-            f"FILTER NOT EXISTS {{ ?kgqaRole ?kgqaRoleLabel ?kgqaRoleName FILTER(?kgqaRoleLabel IN ({labels})) }} }}")
+            f"{unlabelled('?kgqaRole')} }}")
+
+
+def unlabelled(variable: str) -> str:
+    """A FILTER keeping the bindings of `variable` that carry no well-known label: rows of a table, not things in
+    their own right."""
+    labels = ", ".join(f"<{p}>" for p in WELL_KNOWN_LABELS)
+    return (f"FILTER NOT EXISTS {{ {variable} ?kgqaLabelling ?kgqaLabel "
+            f"FILTER(?kgqaLabelling IN ({labels})) }}")
 
 
 _TIME_POINT_WORDS = frozenset({"birth", "born", "birthday", "dob", "year", "date", "founded", "foundation",
