@@ -76,10 +76,12 @@ from linking.relations import (
     union,
 )
 from linking.relaxation import (
+    YEAR,
     counted_as_attribute,
     is_count_attribute,
     named_as_itself,
     read_as_classes,
+    read_as_years,
     relax,
 )
 from linking.split import Alternatives, alternatives_asked, one_of, two_names_asked
@@ -1189,6 +1191,10 @@ class KgqanPath:
             as_classes = [p for p, found in zip([*unmatched, *partly], named, strict=True) if found]
             if as_classes:
                 return await self.link(read_as_classes(pattern, as_classes), endpoint, options, retry=False,
+                                       value_answer=value_answer)
+            years = [p for p in entity_phrases if not nodes[p] and YEAR.match(p)]
+            if years:  # "Who was born in 1987?" where no value is 1987: the year of a date
+                return await self.link(read_as_years(pattern, years), endpoint, options, retry=False,
                                        value_answer=value_answer)
         classes = {}
         for phrase, found in found_classes.items():

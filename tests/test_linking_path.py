@@ -2006,3 +2006,18 @@ async def test_a_kind_said_female_or_male_is_the_kind_of_that_sex_stored_as_a_co
         truth = await pets.sparql.select("SELECT (COUNT(?s) AS ?n) WHERE { ?s <http://valuenet/ontop/student#sex> \"F\" }")
         result = await path.answer("How many female students are there?", pets, KGQAN_ONLY)
     assert [a.value for a in result.answers] == [truth.rows[0]["n"].value]
+
+
+async def test_a_year_no_value_equals_is_the_year_of_a_date(path: KgqanPath, poker: Endpoint) -> None:
+    """"Who was born in 1987?" where birth dates are written "May 26, 1987": no value is "1987", so the year
+    is compared with the year of a date (`?u1 | born in | ?u2 :: filter ?u2 = 1987`)."""
+    from linking.relaxation import read_as_years
+
+    assert read_as_years(PhraseGraphPattern.from_text("list :: ?u1 | born in | 1987"), ["1987"]).to_text() == \
+        "list :: ?u1 | born in | ?u2 :: filter ?u2 = 1987"
+    truth = await poker.sparql.select(
+        'SELECT ?name WHERE { ?p <http://valuenet/ontop/people#birth_date> ?d ; <http://valuenet/ontop/people#name> ?name '
+        'FILTER(STRENDS(?d, "1987")) }')
+    result = await path.answer_understood(understood("list :: ?u1 | born in | 1987", AnswerType(AnswerKind.STRING)),
+                                          poker, KGQAN_ONLY)
+    assert sorted(a.value for a in result.answers) == sorted(t.value for t in truth.column("name")) != []
