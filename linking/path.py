@@ -414,7 +414,10 @@ class KgqanPath:
         understood = await self._whole_names(await self.understand(question), endpoint, options)
         understood = await self._dated_names(understood, endpoint, options)
         understood = _each_reading(await self._compound_kinds(understood, endpoint), with_demonym_kinds)
-        understood = _each_reading(understood, functools.partial(with_sex_kinds, understood.question))
+        sexed = _each_reading(understood, functools.partial(with_sex_kinds, understood.question))
+        if sexed.pattern != understood.pattern:  # a graph without the sex as a code ("is_male") reads it without
+            sexed = replace(sexed, alternatives=tuple(dict.fromkeys((understood.pattern, *sexed.alternatives))))
+        understood = sexed
         understood = await self._attribute_values(await self._swallowed_values(understood, endpoint), endpoint, options)
         return with_counted_kind_reading(understood)
 

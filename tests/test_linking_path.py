@@ -2021,3 +2021,10 @@ async def test_a_year_no_value_equals_is_the_year_of_a_date(path: KgqanPath, pok
     result = await path.answer_understood(understood("list :: ?u1 | born in | 1987", AnswerType(AnswerKind.STRING)),
                                           poker, KGQAN_ONLY)
     assert sorted(a.value for a in result.answers) == sorted(t.value for t in truth.column("name")) != []
+
+
+async def test_a_sex_the_graph_stores_no_code_for_is_read_without_it_next(path: KgqanPath, concert: Endpoint) -> None:
+    """"the male singers" on a graph that keeps sex as `is_male` true/false, no "M": the reading with the sex finds
+    nothing, and the reading without it comes next (as before the sex was read), not no answer at all."""
+    result = await path.answer("What is the maximum age of the male singers?", concert, KGQAN_ONLY)
+    assert result.answers and any("sex | male" in note for note in result.notes), result.notes
