@@ -22,6 +22,7 @@ from typing import Any
 
 import pyoxigraph as ox
 
+from gateway.discovery import WELL_KNOWN_LABELS
 from gateway.endpoint import Endpoint
 from gateway.errors import GatewayError, RequestBudgetSpent, SparqlError
 from gateway.models import XSD, Answer, AnswerStatus, PathResult
@@ -1610,10 +1611,10 @@ class KgqanPath:
         """"What type of pet does Linda Smith have?" where rows (`has_pet`) refer to her by `first` (`ref-stuid`)
         and to other things (`ref-petid` -> a pet): the attributes of those things that fit the relation phrase
         (`pettype`), as paths vertex <- row -> thing -> value (one request; None where the rows refer to nothing
-        else, without a request)."""
+        else or are labelled, without a request)."""
         links = sorted(iri for iri, direction in rows.things - rows.literal if direction == OUT and iri not in (first, RDF_TYPE))
-        if not links:
-            return None
+        if not links or any((label, OUT) in rows.pairs for label in WELL_KNOWN_LABELS):
+            return None  # labelled things in their own right (a class's properties), not a table's rows
         beyond = await self.relation_linker.predicates_beyond_bindings(f"?kgqaRow <{first}> <{vertex}> .", "?kgqaRow",
                                                                        links[:MAX_HOPS], endpoint)
         iris = sorted({iri for found in beyond.values() for iri, _ in found.pairs})
