@@ -6,9 +6,10 @@ IRI like `<.../conductor/conductor_id=8>` and no rdfs:label: the name is an ordi
 user nothing; the row's naming attribute is the answer. A class's naming attribute is found from
 the data, once per class and endpoint: a literal attribute that (nearly) every instance has, whose
 values are text rather than numbers and mostly distinct, and whose name says it names
-(`name`/`title`/`label`, or the class's own name). A class with no such attribute is named by its key, the
-attribute whose value its row IRIs carry (`templates/template_id=22` by `templates#template_id`): the
-table's own identifier, which is what a question over the table is answered with. Classes whose
+(`name`/`title`/`label`, or the class's own name). A table's rows with no such attribute are named by the
+name of the one thing each refers to (a poker player row by its person's `name`), else by their key, the
+attribute whose value their IRIs carry (`templates/template_id=22` by `templates#template_id`): what a
+question over the tables is answered with (Spider's gold queries select columns, never rows). Classes whose
 instances carry a well-known label (rdfs:label, skos:prefLabel, schema:name, ...) keep their IRIs: those
 graphs answer with resources.
 """
@@ -180,7 +181,7 @@ class EntityNamer:
             result = await endpoint.sparql.select(query)
         except SparqlError:
             return None
-        rows = Counter[str]()
+        rows: set[str] = set()
         referred: dict[str, dict[str, set[str]]] = {}  # reference -> row -> things
         classes: dict[str, set[str]] = {}
         things: dict[str, dict[str, list[ox.Literal]]] = {}
@@ -188,7 +189,7 @@ class EntityNamer:
             subject, reference, thing, kind = row.get("s"), row.get("p"), row.get("o"), row.get("c")
             if not all(isinstance(t, ox.NamedNode) for t in (subject, reference, thing, kind)):
                 continue
-            rows[subject.value] += 0
+            rows.add(subject.value)
             referred.setdefault(reference.value, {}).setdefault(subject.value, set()).add(thing.value)
             classes.setdefault(reference.value, set()).add(kind.value)
             attribute, value = row.get("q"), row.get("v")
