@@ -25,7 +25,7 @@ from understanding.grading import plural, singular
 from understanding.resources import known_words
 
 SUBCLASS_OF = "http://www.w3.org/2000/01/rdf-schema#subClassOf"
-_YEAR = re.compile(r"^(1[0-9]{3}|20[0-9]{2})$")
+YEAR = re.compile(r"^(1[0-9]{3}|20[0-9]{2})$")  # a year written as a number
 _NUMBER = re.compile(r"^[+-]?\d+(?:[.,]\d+)?$")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _QUOTES = "\"'“”‘’«»"
@@ -152,7 +152,7 @@ def literal_forms(phrase: str) -> list[ox.Literal]:
             forms.append(ox.Literal(str(int(number)), datatype=ox.NamedNode(XSD + "int")))
         forms.append(ox.Literal(number if "." in number else number + ".0", datatype=ox.NamedNode(XSD + "decimal")))
         forms.append(ox.Literal(number, datatype=ox.NamedNode(XSD + "double")))
-        if _YEAR.match(number):
+        if YEAR.match(number):
             forms.append(ox.Literal(number, datatype=ox.NamedNode(XSD + "gYear")))
     if _DATE.match(text):
         forms.append(ox.Literal(text, datatype=ox.NamedNode(XSD + "date")))

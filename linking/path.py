@@ -39,6 +39,7 @@ from gateway.textsearch import RDFS_LABEL
 from linking.affinity import AffinityScorer, default_scorer
 from linking.entities import (
     RDF_TYPE,
+    YEAR,
     EntityLinker,
     LinkedEntity,
     NodeLinks,
@@ -77,7 +78,6 @@ from linking.relations import (
     union,
 )
 from linking.relaxation import (
-    YEAR,
     counted_as_attribute,
     is_count_attribute,
     named_as_itself,

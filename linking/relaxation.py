@@ -205,9 +205,6 @@ def named_as_itself(pattern: PhraseGraphPattern, things: set[str]) -> PhraseGrap
     return None
 
 
-YEAR = re.compile(r"^(?:1[5-9]|20)\d{2}$")
-
-
 def read_as_years(pattern: PhraseGraphPattern, years: list[str]) -> PhraseGraphPattern:
     """The pattern with each year in `years` (one no value of the graph equals) replaced by a new unknown equal
     to it as a year: "Who was born in 1987?" where birth dates are written "May 26, 1987" (`?u1 | born in |
