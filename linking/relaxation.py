@@ -209,26 +209,24 @@ def read_as_years(pattern: PhraseGraphPattern, years: list[str]) -> PhraseGraphP
     """The pattern with each year in `years` (one no value of the graph equals) replaced by a new unknown equal
     to it as a year: "Who was born in 1987?" where birth dates are written "May 26, 1987" (`?u1 | born in |
     1987` -> `?u1 | born in | ?u2 :: filter ?u2 = 1987`, compared by `queries.comparison_expression`)."""
-    next_unknown = next_unknown_number(pattern.unknowns())
-    renamed: dict[str, str] = {}
-    for year in years:
-        renamed[year] = f"?unknown{next_unknown}"
-        next_unknown += 1
-    triples = tuple(PhraseTriple(renamed.get(t.subject, t.subject), t.relation, renamed.get(t.object, t.object))
-                    for t in pattern.triples)
+    triples, renamed = _named_nodes_as_unknowns(pattern, years)
     comparisons = (*pattern.comparisons, *(Comparison(variable, "=", year) for year, variable in renamed.items()))
-    return replace(pattern, triples=triples, comparisons=comparisons)
+    return replace(pattern, triples=tuple(triples), comparisons=comparisons)
 
 
 def read_as_classes(pattern: PhraseGraphPattern, phrases: list[str]) -> PhraseGraphPattern:
     """The pattern with each named node in `phrases` replaced by a new unknown of that class:
     `?u1 | age | conductors` -> `?u1 | age | ?u2 ; ?u2 | is a | conductors`."""
-    next_unknown = next_unknown_number(pattern.unknowns())
-    renamed: dict[str, str] = {}
-    for phrase in phrases:
-        renamed[phrase] = f"?unknown{next_unknown}"
-        next_unknown += 1
-    triples = [PhraseTriple(renamed.get(t.subject, t.subject), t.relation, renamed.get(t.object, t.object))
-               for t in pattern.triples]
+    triples, renamed = _named_nodes_as_unknowns(pattern, phrases)
     triples += [PhraseTriple(variable, TYPE_RELATION, phrase) for phrase, variable in renamed.items()]
     return replace(pattern, triples=tuple(triples))
+
+
+def _named_nodes_as_unknowns(pattern: PhraseGraphPattern, phrases: list[str]) -> tuple[list[PhraseTriple], dict[str, str]]:
+    """The pattern's triples with each named node in `phrases` replaced by a new unknown, and which unknown each
+    became."""
+    first = next_unknown_number(pattern.unknowns())
+    renamed = {phrase: f"?unknown{first + i}" for i, phrase in enumerate(phrases)}
+    triples = [PhraseTriple(renamed.get(t.subject, t.subject), t.relation, renamed.get(t.object, t.object))
+               for t in pattern.triples]
+    return triples, renamed
