@@ -53,10 +53,12 @@ MIN_GLUED = 6  # the shortest word looked at for two words written together ("pe
 MIN_PART = 3  # the shortest word it may be split into
 
 
+@functools.lru_cache(maxsize=65536)
 def unglued(text: str) -> str:
     """`text` with each word that is no known word but two known ones written together split in two: column
     names glue them (`pettype`, `airportname`, `sourceairport`), and a phrase says "type of pet". The split
-    with the longer shorter part wins; known words (the MiniLM vocabulary's) stay whole."""
+    with the longer shorter part wins; known words (the MiniLM vocabulary's) stay whole. Cached: relation
+    ranking asks for the same predicate words on every edge."""
     from understanding.resources import known_words
 
     known = known_words()

@@ -1863,7 +1863,7 @@ def with_sex_kinds(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPat
             triples += [replace(triple, object=kind), PhraseTriple(triple.subject, "sex", adjective.lower())]
             continue
         triples.append(triple)
-        said = re.search(rf"\b(female|male)\s+{re.escape(triple.object)}\b", question, re.IGNORECASE) \
+        said = re.search(rf"\b({'|'.join(SEX_CODES)})\s+{re.escape(triple.object)}\b", question, re.IGNORECASE) \
             if triple.is_type else None
         if said is not None:
             triples.append(PhraseTriple(triple.subject, "sex", said.group(1).lower()))
