@@ -205,6 +205,18 @@ def expand_escaped_names(sparql: str, prefixes: dict[str, str]) -> str:
     return _ESCAPED_NAME.sub(expand, sparql)
 
 
+_PREFIX_DECLARATION = re.compile(r"PREFIX\s+(?P<prefix>[A-Za-z][\w\-.]*)?:\s*<(?P<iri>[^<>\s]*)>", re.I)
+
+
+def expand_declared_escapes(sparql: str) -> str:
+    """`expand_escaped_names` with the query's own PREFIX declarations: a gold query of any file may write
+    `:singer\\#name`, which Virtuoso rejects."""
+    if "\\" not in sparql:
+        return sparql
+    prefixes = {m["prefix"] or "": m["iri"] for m in _PREFIX_DECLARATION.finditer(sparql)}
+    return expand_escaped_names(sparql, prefixes)
+
+
 def add_spider_prefix(sparql: str) -> str:
     """Spider4SPARQL gold queries use `:` without declaring it; it is `<http://valuenet/ontop/>`.
 
@@ -274,7 +286,8 @@ def _load_qald(data: dict[str, Any]) -> list[BenchmarkQuestion]:
         metadata = {k: item[k] for k in ("answertype", "aggregation", "query_type", "template_id", "onlydbo", "hybrid")
                     if k in item}
         question = BenchmarkQuestion(
-            id=str(item.get("id", item.get("_id", index))), question=text.strip(), gold_sparql=sparql or None,
+            id=str(item.get("id", item.get("_id", index))), question=text.strip(),
+            gold_sparql=expand_declared_escapes(sparql) if sparql else None,
             gold_answers=_qald_answers(item.get("answers")), kg_name=default_kg, source_format="qald-json",
             metadata=metadata,
         )

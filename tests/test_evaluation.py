@@ -51,6 +51,7 @@ from gateway.questions import (
     BenchmarkQuestion,
     GoldTriple,
     add_spider_prefix,
+    expand_declared_escapes,
     is_ask_query,
     load_questions,
     normalize_literal,
@@ -220,6 +221,16 @@ def test_spider_prefix_and_escaped_names() -> None:
     assert '"a :b\\#c"' in query  # strings are left alone
     declared = "PREFIX : <http://valuenet/ontop/>\nASK { ?s a :x }"
     assert add_spider_prefix(declared) == declared
+
+
+def test_qald_gold_queries_lose_escapes_by_their_own_prefixes(tmp_path: Path) -> None:
+    data = {"dataset": {"id": "singer"}, "questions": [{"id": "1", "question": [{"language": "en", "string": "Names?"}],
+            "query": {"sparql": "PREFIX s: <http://x/>\nSELECT ?n WHERE { ?t s:singer\\#name ?n ; u:a\\#b ?m }"}}]}
+    (tmp_path / "q.json").write_text(json.dumps(data))
+    [question] = load_questions(tmp_path / "q.json")
+    assert "<http://x/singer#name>" in question.gold_sparql
+    assert "u:a\\#b" in question.gold_sparql  # an undeclared prefix is left as written
+    assert expand_declared_escapes("SELECT * { ?s ?p ?o }") == "SELECT * { ?s ?p ?o }"
 
 
 # --- normalisation and scoring ---------------------------------------------------------------------
