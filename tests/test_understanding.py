@@ -2151,6 +2151,17 @@ GROUPINGS = [  # (question, the model's reading, the reading per group; None: th
      "list :: ?u1 | is a | department ; ?u2 | works in | ?u1 :: order count ?u2 desc 1", None),
     ("What is the price of each product in the category Sensor?", "list :: ?u1 | price | ?u2 ; ?u2 | category | Sensor",
      None),  # no count and no aggregate: one price per product anyway
+    # the group typed as the counted noun: the answer and the group change places
+    ("Show each city along with the number of airports located in it.",
+     "count :: ?u1 | city | ?u2 ; ?u2 | is a | airports", "count :: ?u2 | city | ?u1 ; ?u1 | is a | airports :: group ?u2"),
+    ("Show each state and the number of area codes in it.",  # the counted noun cut short
+     "count :: ?u1 | state | ?u2 ; ?u2 | is a | area", "count :: ?u2 | state | ?u1 ; ?u1 | is a | area :: group ?u2"),
+    # the answer only the group's name: the counted noun is counted, tied to the group by the group noun
+    ("For each museum that has been visited, show the museum name and the number of visits.",
+     "count :: ?u2 | is a | museum ; ?u1 | name | ?u2",
+     "count :: ?u2 | is a | museum ; ?u1 | is a | visits ; ?u1 | museum | ?u2 :: group ?u2"),
+    ("For each museum, show the museum name and the number of its visits.",  # the counted noun said: as read
+     "count :: ?u2 | is a | museum ; ?u1 | visits | ?u2", "count :: ?u2 | is a | museum ; ?u1 | visits | ?u2 :: group ?u2"),
 ]
 
 
@@ -3804,6 +3815,10 @@ def test_a_money_unit_read_as_the_compared_relation_is_the_price() -> None:
     ("Which contestants got votes?", "Which contestants got votes?"),
     ("Show the name and the number of employees for each department.",  # a count per group, shown by name
      "How many employees does each department have?"),
+    ("How many museums were opened in each year? Show the opening year and the number of museums.",  # shown anyway
+     "How many museums were opened in each year?"),
+    ("How many museums were opened in 2010? Show the number of museums.",  # no group: as asked
+     "How many museums were opened in 2010? Show the number of museums."),
     ("Show each document id together with the number of paragraphs it contains.",
      "How many paragraphs does each document have?"),
     ("Show the nationality and the number of poker players of each nationality.",  # the group is a value

@@ -71,6 +71,10 @@ IMPLIED_ORDER = {
     for word, adjective in _SUPERLATIVE_OF.items()
 }
 
+# the words that say a thing is shown by an attribute ("the names of the documents", "each document id")
+SHOWN_BY = frozenset({"name", "names", "id", "ids", "code", "codes", "title", "titles"})
+
+
 def plural(noun: str) -> str:
     """A crude English plural of a singular noun ("supplier" -> "suppliers", "company" -> "companies")."""
     if noun.endswith("s"):

@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from understanding.coverage import QUOTED
-from understanding.grading import same_words
+from understanding.grading import SHOWN_BY, same_words, singular
 from understanding.pgp import (
     ANSWER,
     TYPE_RELATION,
@@ -179,8 +179,36 @@ def with_group(pattern: PhraseGraphPattern, group: GroupNoun) -> PhraseGraphPatt
         triples.append(PhraseTriple(owner, group.phrase, node))
     if node == ANSWER:
         return None
+    if form is QuestionForm.COUNT and group.counted is not None:
+        triples = _counting_the_counted(triples, node, group)
     triples = _restricted(triples, node, group)
     return replace(pattern, triples=tuple(triples), form=form, group=(node,))
+
+
+def _counting_the_counted(triples: list[PhraseTriple], node: str, group: GroupNoun) -> list[PhraseTriple]:
+    """A count per group that counts the counted noun, where the reading counted something else:
+    - the group typed as the counted noun ("Show each city and the number of airports in it" read as
+      `?u1 | city | ?u2 ; ?u2 | is a | airports :: group ?u2`): the answer and the group change places;
+    - the answer only the group's name or id ("For each museum, show the museum name and the number of
+      visits" read as `?u1 | name | ?u2 ; ?u2 | is a | museum`): the answer becomes the counted noun,
+      tied to the group by the group noun (the group is answered with its name anyway)."""
+    counted = {singular(w) for w in group.counted.lower().split()}
+
+    def is_counted(phrase: str) -> bool:
+        return {singular(w) for w in phrase.lower().split()} <= counted
+
+    if any(t.is_type and t.subject == node and is_counted(t.object) for t in triples) and not any(
+            t.is_type and t.subject == ANSWER for t in triples):
+        swapped = {ANSWER: node, node: ANSWER}
+        return [PhraseTriple(swapped.get(t.subject, t.subject), t.relation, swapped.get(t.object, t.object))
+                for t in triples]
+    answered = [t for t in triples if ANSWER in t.nodes()]
+    if len(answered) == 1 and not answered[0].is_type and node in answered[0].nodes() \
+            and answered[0].relation.lower() in SHOWN_BY \
+            and not any(w in counted for t in triples for p in (t.relation, t.object) for w in map(singular, p.lower().split())):
+        return [t for t in triples if t is not answered[0]] + [PhraseTriple(ANSWER, TYPE_RELATION, group.counted),
+                                                              PhraseTriple(ANSWER, group.phrase, node)]
+    return triples
 
 
 def _restates_extreme(pattern: PhraseGraphPattern) -> bool:

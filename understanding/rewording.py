@@ -10,7 +10,8 @@ import re
 from dataclasses import dataclass
 
 from understanding.demonyms import COUNTRY_OF
-from understanding.grading import SUPERLATIVE_DESCENDING, plural, singular, stated_ordering
+from understanding.grading import SHOWN_BY, SUPERLATIVE_DESCENDING, plural, singular, stated_ordering
+from understanding.groups import GROUPING_WORDS
 from understanding.resources import known_words
 
 # "the bill of material PulseCraft Vertex": a kind of two words joined by "of" before a name, which the
@@ -99,21 +100,31 @@ _LISTED_WITH_COUNT = (
                r"[a-z]+(?:\s+(?i:to|in|at|on|for|with))?|(?i:from|in|of|for|at|with)\s+(?i:that|this|each|the\s+same)\s+(?P=kind))"
                r"\s*[.?!]?\s*$"),
 )
-_SHOWN_BY = frozenset({"name", "names", "id", "ids", "code", "codes", "title", "titles"})
+
+
+# "How many museums were opened in each year? Show the opening year and the number of museums.": a count per group,
+# then what to show, which a count per group shows anyway (each group beside its count)
+_COUNT_THEN_SHOWN = re.compile(r"^(?P<asked>(?i:how\s+many|for\s+(?:each|every))[^?]*\b(?i:each|every|per)\b[^?]*\?|"
+                               r"(?i:how\s+many|for\s+(?:each|every))[^?]*\?)\s+"
+                               r"(?i:show|list|give(?:\s+me)?|return|display)\b[^?.!]*\b(?i:number|count|total)\b[^?.!]*[.?!]?\s*$")
 
 
 def _count_per_listed(question: str) -> str:
     """"Show the name and the number of employees for each department." as "How many employees does each department
-    have?"; the question as it is where it has no such shape."""
+    have?"; a count per group followed by what to show ("... in each year? Show the year and the number of
+    museums.") as the count alone; the question as it is where it has no such shape."""
+    restated = _COUNT_THEN_SHOWN.match(question)
+    if restated is not None and GROUPING_WORDS.search(restated.group("asked")):
+        return restated.group("asked")
     for shape in _LISTED_WITH_COUNT:
         found = shape.match(question)
         if found is None:
             continue
         words = found.group("kind").split()
-        if words[-1].lower() in _SHOWN_BY:  # "each document id": the documents, shown by their ids
+        if words[-1].lower() in SHOWN_BY:  # "each document id": the documents, shown by their ids
             words = words[:-1]
         shown = (found.groupdict().get("attributes") or "name").split()
-        if not words or not (set(w.lower() for w in shown) & _SHOWN_BY or shown == found.group("kind").split()):
+        if not words or not (set(w.lower() for w in shown) & SHOWN_BY or shown == found.group("kind").split()):
             continue  # (the kind itself shown: "Show the nationality and the number of players of each nationality")
         return f"How many {found.group('counted')} does each {' '.join([*words[:-1], singular(words[-1])])} have?"
     return question
