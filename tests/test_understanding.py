@@ -1237,6 +1237,9 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
      "list :: ?u1 | is a | cities ; ?u1 | larger | ?u2 :: filter ?u2 > Rome", None),
     ("with_name_not_compared", "Which services cost between 1000 and 1200 EUR?",  # a unit: read by with_stated_range
      "list :: ?u1 | services | ?u2 ; ?u2 | cost | ?u3 :: filter ?u3 >= EUR", None),
+    ("with_name_not_compared", "What are the names of singers from 'France' who are older than 40?",  # compared too
+     "list :: ?u1 | names | ?u2 ; ?u2 | is a | singers ; ?u2 | older | ?u3 :: filter ?u3 < France :: filter ?u3 > 40",
+     "list :: ?u1 | names | ?u2 ; ?u2 | is a | singers ; ?u2 | older | ?u3 ; ?u2 | from | France :: filter ?u3 > 40"),
     ("with_name_not_compared", "Which films were released after 1990?",
      "list :: ?u1 | is a | films ; ?u1 | released | ?u2 :: filter ?u2 > 1990", None),
     # the kind "how many" asks for is the counted things', not the groups' (with_counted_kind_per_group)
@@ -1256,6 +1259,45 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
      "list :: ?u1 | not name of companies | DVD", None),
     ("with_kind_out_of_negation", "Which suppliers are not located in Japan?",
      "list :: ?u1 | is a | suppliers ; ?u1 | not located in | Japan", None),
+    # "who have not <verb> any <kind>": the described things' link to things of that kind must not hold
+    ("with_none_of_a_kind", "Show the names of singers who have not performed in any concert.",
+     "list :: ?u1 | names | ?u2 ; ?u2 | is a | singers",
+     "list :: ?u1 | names | ?u2 ; ?u2 | is a | singers ; ?u2 | not performed in | ?u3 ; ?u3 | is a | concert"),
+    ("with_none_of_a_kind", "Show the names of singers who have not performed in any concert.",  # on the names
+     "list :: ?u1 | names | ?u2 ; ?u2 | is a | singers ; ?u1 | not performed in | ?u3",
+     "list :: ?u1 | names | ?u2 ; ?u2 | is a | singers ; ?u2 | not performed in | ?u3 ; ?u3 | is a | concert"),
+    ("with_none_of_a_kind", "Which museums have never been visited by any visitor?",  # the link read, not negated
+     "list :: ?u1 | is a | museums ; ?u1 | visited by | ?u2 ; ?u2 | is a | visitor",
+     "list :: ?u1 | is a | museums ; ?u1 | not visited by | ?u2 ; ?u2 | is a | visitor"),
+    ("with_none_of_a_kind", "Which singers have never released any song?",  # the kind made a name
+     "list :: ?u1 | is a | singers ; ?u1 | not released | any song",
+     "list :: ?u1 | is a | singers ; ?u1 | not released | ?u2 ; ?u2 | is a | song"),
+    # a name the things must not have is compared with their names, not linked to the thing named so
+    ("with_name_excluded", "What are the names of the contestants whose names are not 'Jessie Alloway'?",
+     "list :: ?u1 | names | ?u2 ; ?u2 | is a | contestants ; ?u2 | not names | Jessie Alloway",
+     "list :: ?u1 | names | ?u2 ; ?u2 | is a | contestants ; ?u2 | names | ?u3 :: filter ?u3 != Jessie Alloway"),
+    ("with_name_excluded", "Which suppliers are not in Germany?", "list :: ?u1 | is a | suppliers ; ?u1 | not in | Germany",
+     None),
+    ("with_name_excluded", "List the names of conductors who are not from the USA.",  # no name said not to be
+     "list :: ?u1 | names | ?u2 ; ?u2 | is a | conductors ; ?u2 | not names | USA", None),
+    # a value compared with its average over all things of its kind
+    ("with_average_bound", "List the names of stadiums whose capacity is greater than the average capacity of all stadiums.",
+     "list :: ?u1 | names | ?u2 ; ?u2 | is a | stadiums ; ?u2 | capacity | ?u3 :: order ?u3 desc 1",  # read as the largest
+     "list :: ?u1 | names | ?u2 ; ?u2 | is a | stadiums ; ?u2 | capacity | ?u3 :: filter ?u3 > average"),
+    ("with_average_bound", "Find the names of singers whose net worth is higher than the average of all singers.",
+     "list :: ?u1 | names | ?u2 ; ?u2 | is a | singers",  # the attribute said before: the singers'
+     "list :: ?u1 | names | ?u2 ; ?u2 | is a | singers ; ?u2 | net worth | ?u3 :: filter ?u3 > average"),
+    ("with_average_bound", "Which products are cheaper than the average price?",  # the comparative no relation
+     "avg :: ?u1 | is a | products ; ?u1 | cheaper | ?u2 ; ?u2 | price | ?u3",
+     "list :: ?u1 | is a | products ; ?u1 | price | ?u3 :: filter ?u3 < average"),
+    ("with_average_bound", "What is the average price of the products?", "avg :: ?u1 | price | ?u2 ; ?u2 | is a | products",
+     None),
+    ("with_average_bound", "Which services cost more than the average service?",  # of the things: the verb's value
+     "list :: ?u1 | is a | services", "list :: ?u1 | is a | services ; ?u1 | price | ?u2 :: filter ?u2 > average"),
+    ("with_none_of_a_kind", "Find the teachers who do not teach any course.",  # read so already
+     "list :: ?u1 | is a | teachers ; ?u1 | not teach | ?u2 ; ?u2 | is a | course", None),
+    ("with_none_of_a_kind", "Which singers have not performed in any concert in 2014?",  # more after the kind
+     "list :: ?u1 | is a | singers", None),
 ]
 
 
@@ -4021,6 +4063,15 @@ def test_common_question_words_are_spelled_right(question: str, spelled_right: s
     ("Which products cost less than 5 EUR? Show me the cheapest first.", None, None),
     ("Which products are supplied by Neal LLC, with a price above 5?", None, None),
     ("What products work together with the Encoder Transformer?", None, None),  # a name, not a value
+    # several values asked first: the first asked, the others beside it
+    ("What are the names and song names of singers from France?", "What are the names of singers from France?",
+     ("song names",)),
+    ("List the vote ids, phone numbers and area codes of all votes.", "List the vote ids of all votes.",
+     ("phone numbers", "area codes")),
+    ("What are the ids and names of teachers from Bolton?", "What are the names of teachers from Bolton?",
+     ("ids",)),  # the names asked first: the model reads them best
+    ("What is the average, minimum, and maximum age of all singers?", None, None),  # aggregates, not values
+    ("What are the opening year and number of staff of the museum?", None, None),  # a count is no value
 ])
 def test_values_asked_beside_the_answers_are_read_apart(question: str, told: str | None,
                                                         attributes: tuple[str, ...] | None) -> None:
@@ -4389,6 +4440,42 @@ def test_answers_asked_for_by_name_are_their_names() -> None:
     assert named_answers(PhraseGraphPattern.from_text("count :: ?u1 | is a | manager")) is None
     parsed = get_parser().parse_sync(["Who is the product manager of the cheapest service? Give me the name."])[0]
     assert "?u1 | name |" in parsed.pattern.to_text() and parsed.answer_type.kind is AnswerKind.STRING
+
+
+@pytest.mark.parametrize(("question", "told", "attributes"), [
+    ("Which contestant received the most votes? Give me the contestant number and name.",
+     "Which contestant received the most votes?", ("contestant number", "name")),
+    ("Which courses are arranged for grade 1? List the course names.", "Which courses are arranged for grade 1?",
+     ("course names",)),
+    ("Which manager has the fewest direct reports? Just the name please.", None, None),  # by name (`by_name`)
+    ("Which stadium hosted the most concerts? Give me the number of concerts.", None, None),  # a count, no value
+    ("Give me the names of all singers.", None, None),  # one sentence
+])
+def test_answers_asked_for_by_values_of_theirs_are_read_apart(question: str, told: str | None,
+                                                              attributes: tuple[str, ...] | None) -> None:
+    from understanding.rewording import shown_values
+
+    found = shown_values(question)
+    assert ((found.question, found.attributes) if found else (None, None)) == (told, attributes)
+
+
+def test_answers_asked_for_by_values_of_theirs_are_those_values() -> None:
+    """`repairs.shown_answers`: the reading's answers become an unknown of their own; the first value answers,
+    the others beside it; "Give me its title." answers the title, not a name."""
+    from understanding.repairs import shown_answers
+
+    ranked = PhraseGraphPattern.from_text("list :: ?u1 | is a | contestant ; ?u1 | votes | ?u2 :: order count ?u2 desc 1")
+    assert shown_answers(ranked, ("contestant number", "name")).to_text() == (
+        "list :: ?u3 | is a | contestant ; ?u3 | votes | ?u2 ; ?u1 | contestant number | ?u3 ; ?u4 | name | ?u3 "
+        ":: order count ?u2 desc 1 :: select ?u1 ?u4")
+    parsed = get_parser().parse_sync(["Which song has the highest sales? Give me its title.",
+                                      "Where is the supplier of product A166-3766336 located? Give the city and the country.",
+                                      "Which employee received the most awards? Give me the employee name."])
+    assert "?u1 | title |" in parsed[0].pattern.to_text() and parsed[0].answer_type.kind is AnswerKind.STRING
+    # "Where ...": the values of the thing located, not of its location
+    assert "located" not in parsed[1].pattern.to_text() and "| city |" in parsed[1].pattern.to_text()
+    # the reading of the whole answers the employee name already: kept
+    assert parsed[2].pattern.to_text().count("employee name") == 1
 
 
 @pytest.mark.parametrize(("question", "decoded", "expected"), [

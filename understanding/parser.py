@@ -62,10 +62,12 @@ from understanding.repairs import (
     chosen_reading,
     finished,
     kind_relation_reading,
+    located_thing,
     measured_things,
     named_answers,
     repaired,
     role_kind_reading,
+    shown_answers,
     sorted_as_asked,
     weighted_by_quantity,
     with_acronym_qualifier,
@@ -90,6 +92,7 @@ from understanding.rewording import (
     ranked_restriction,
     read_text,
     several_aggregates,
+    shown_values,
     sort_clause,
 )
 from understanding.syntax import (
@@ -338,8 +341,9 @@ class QuestionParser:
         read the weighting as a relation ("quantity times part price") and answer a plain sum. A spread
         ("the difference between the most and the least expensive X") is read as the average of those values
         (`understanding.rewording.ranged`) and answered as their range (`QuestionForm.RANGE`); things asked for
-        by name ("... Just the name please.") are read without saying so and answered by their names
-        (`understanding.rewording.by_name`, `understanding.repairs.named_answers`), as are "the names of X who ..." where
+        by name ("... Just the name please.", "... Give me its title.") are read without saying so and answered by their
+        names or titles (`understanding.rewording.by_name`, `understanding.repairs.shown_answers`), or by the values the
+        question names after ("... Give me the contestant number and name.", `understanding.rewording.shown_values`), as are "the names of X who ..." where
         the readings of the whole lost the clause (`understanding.rewording.names_of_restricted`); several aggregates of the same
         values ("the average, minimum and maximum ages") are read with the first and the others answered beside it
         (`understanding.rewording.several_aggregates`, the pattern's `also`)."""
@@ -359,10 +363,21 @@ class QuestionParser:
                 results[i] = _read_as(results[i], readings, told, build_answer_type(
                     AnswerKind.NUMBER, readings[0], results[i].answer_type.confidence))
         for i, _, told in self._read_apart(texts, by_name, read_text, self._understand):
-            readings = [n for p in (told.pattern, *told.alternatives) if (n := named_answers(p)) is not None]
+            said = "title" if re.search(r"\btitles?\b[^?.!]*[.!?]?\s*$", texts[i], re.IGNORECASE) else "name"
+            readings = [n for p in (told.pattern, *told.alternatives) if (n := shown_answers(p, (said,))) is not None]
             if readings:  # the things the question asks for, answered by their names
                 results[i] = _read_as(results[i], readings, told,
                                       AnswerType(AnswerKind.STRING, None, results[i].answer_type.confidence))
+        for i, shown, told in self._read_apart(texts, shown_values, lambda found: read_text(found.question),
+                                               self._understand):
+            if _shows_all(results[i].pattern, shown.attributes):
+                continue  # the reading of the whole answers those values already
+            where = re.match(r"\s*where\b", shown.question, re.IGNORECASE) is not None  # the values of what is located
+            readings = [n for p in (told.pattern, *told.alternatives)
+                        if (n := shown_answers(located_thing(p) if where else p, shown.attributes)) is not None]
+            if readings:  # the things the question asks for, answered by the values it names (of things of a kind)
+                results[i] = _read_as(results[i], readings, told, build_answer_type(
+                    AnswerKind.STRING, readings[0], results[i].answer_type.confidence))
         for i, _, told in self._read_apart(texts, names_of_restricted, read_text, self._understand):
             if not _clause_lost(results[i].pattern):
                 continue
@@ -1127,14 +1142,18 @@ def _read_as(understood: UnderstoodQuestion, readings: list[PhraseGraphPattern],
 
 
 def _finished(understood: UnderstoodQuestion) -> UnderstoodQuestion:
-    """Every reading with the repairs applied last (`understanding.repairs.finished`)."""
+    """Every reading with the repairs applied last (`understanding.repairs.finished`); a question unsupported
+    for a negation its reading lacked is supported where the repaired reading has it."""
     best = finished(understood.question, understood.pattern)
     alternatives = tuple(finished(understood.question, a) for a in understood.alternatives)
     if best == understood.pattern and alternatives == understood.alternatives:
         return understood
     answer_type = build_answer_type(understood.answer_type.kind, best, understood.answer_type.confidence) \
         if answer_class(best) != answer_class(understood.pattern) else understood.answer_type  # a kind it added
-    return replace(understood, pattern=best, alternatives=alternatives, answer_type=answer_type)
+    unsupported = understood.unsupported  # a negation the repairs put in (`with_none_of_a_kind`) is read now
+    if unsupported and unsupported.startswith("negation") and best != understood.pattern:
+        unsupported = unsupported_reason(understood.question, best)
+    return replace(understood, pattern=best, alternatives=alternatives, answer_type=answer_type, unsupported=unsupported)
 
 
 def _conditions_of_answer(pattern: PhraseGraphPattern) -> int:
@@ -1154,6 +1173,12 @@ def _offered(asked: UnderstoodQuestion, readings: Sequence[PhraseGraphPattern], 
     alternatives = tuple(dict.fromkeys((*readings[1:], asked.pattern, *asked.alternatives)))[:MAX_ALTERNATIVES]
     return replace(asked, pattern=readings[0], alternatives=alternatives,
                    answer_type=build_answer_type(kind, readings[0], asked.answer_type.confidence))
+
+
+def _shows_all(pattern: PhraseGraphPattern, attributes: Sequence[str]) -> bool:
+    """Whether a reading answers each of the values by a relation of that name on an answered unknown."""
+    answered = [t.relation for t in pattern.triples if not t.is_type and set(t.nodes()) & set(pattern.projection)]
+    return all(any(same_words(attribute, relation) for relation in answered) for attribute in attributes)
 
 
 def _values_of_things(pattern: PhraseGraphPattern) -> bool:

@@ -54,6 +54,9 @@ TYPE_RELATION = "is a"
 NEGATION = "not "  # a relation phrase starting so must not hold for the answer
 OPERATORS = ("<=", ">=", "!=", "<", ">", "=")
 TEXT_OPERATORS = ("contains", "starts", "ends")  # text matches, written by repairs only (not in the model's vocabulary)
+# a compared value that is the average of the value over all things of its holder's kind ("whose capacity is greater
+# than the average capacity of all stadiums": `filter ?u3 > average`), written by repairs only
+AVERAGE_BOUND = "average"
 GROUP_AGGREGATES = ("avg", "sum", "min", "max")  # what an ordering may rank groups by, besides a count
 _UNKNOWN = re.compile(r"^\?(?:u|unknown)(\d+)$")
 
@@ -171,8 +174,8 @@ class Comparison:
     """FILTER(node operator value), or with `by_count` HAVING(COUNT(node) operator value), or with
     `aggregate` HAVING(AVG(node) operator value) ("categories whose average price is above 3"); value is
     a number or an ISO date as written, a text the value contains, starts or ends with (`TEXT_OPERATORS`),
-    or another unknown whose value it is compared with ("cheaper than Predictive Maintenance":
-    `filter ?u2 < ?u3`)."""
+    another unknown whose value it is compared with ("cheaper than Predictive Maintenance":
+    `filter ?u2 < ?u3`), or the average of the value over its holder's kind (`AVERAGE_BOUND`)."""
 
     node: str
     operator: str
@@ -189,6 +192,11 @@ class Comparison:
     def per_group(self) -> bool:
         """Whether each answer's count or aggregate of `node` is compared (HAVING), not each value."""
         return self.by_count or self.aggregate is not None
+
+    @property
+    def against_average(self) -> bool:
+        """Whether the value is compared with its average over all things of its holder's kind."""
+        return self.value.lower() == AVERAGE_BOUND and not self.per_group
 
     def to_text(self) -> str:
         measure = "count " if self.by_count else f"{self.aggregate} " if self.aggregate else ""

@@ -29,6 +29,7 @@ from understanding.grading import (
     MEASURE_UNITS,
     NUMBER_WORDS,
     ORDINAL_WORD,
+    SHOWN_BY,
     SUPERLATIVE_DESCENDING,
     UNIT_SCALES,
     StatedOrdering,
@@ -45,6 +46,7 @@ from understanding.grading import (
 )
 from understanding.pgp import (
     ANSWER,
+    AVERAGE_BOUND,
     NEGATION,
     TYPE_RELATION,
     Comparison,
@@ -56,7 +58,7 @@ from understanding.pgp import (
     next_unknown_number,
     node_degrees,
 )
-from understanding.rewording import NAMED_EXCEPTION, TRAILING_EXCEPTION, NamedClause, SortClause
+from understanding.rewording import NAMED_EXCEPTION, TRAILING_EXCEPTION, VERB_VALUE, NamedClause, SortClause
 from understanding.syntax import AGENT_NOUNS, compared_value
 
 
@@ -544,14 +546,153 @@ def finished(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     offset, the participle before "by a <noun>", a bound in cents, the agents' origin, a bound on an
     average the things have, an attribute the things lack (after the negations are read), the unit a
     compared value is stated in, a kind word after a name left out of the relation, two relations glued at
-    a year split, "different" left out of a class, the counted kind put on the counted things and a kind out of
-    the negation that swallowed it."""
+    a year split, "different" left out of a class, the counted kind put on the counted things, a kind out of
+    the negation that swallowed it, the negated link to things of a kind there are none of, a value compared
+    with its average and a name the things must not have."""
     pattern = without_counting_qualifier(pattern)
     pattern = with_stated_limit(question, with_agent_phrase(question, with_quoted_title(question, pattern)))
     pattern = with_cents(question, with_value_asked_too(question, with_stated_offset(question, pattern)))
     pattern = with_lacked_attribute(question, with_aggregate_compared(question, with_agents_origin(question, pattern)))
     pattern = with_kind_out_of_negation(question, with_counted_kind_per_group(question, pattern))
+    pattern = with_name_excluded(question, with_average_bound(question, with_none_of_a_kind(question, pattern)))
     return without_glued_clause(question, without_glued_kind_word(question, with_stated_unit(question, pattern)))
+
+
+# "singers who have not performed in any concert", "Which museums have never been visited by any visitor?": the
+# things described, the verb that must not hold, and the kind of what it must not reach, ending the question
+_NONE_OF_A_KIND = re.compile(
+    r"(?:\b(?P<kind>[a-z]+)\s+(?:who|that|which)|^\s*(?:which|what)\s+(?P<asked>[a-z]+))\s+"
+    r"(?:(?:have|has|had|do|does|did)(?:\s+not|n't)|(?:(?:have|has|had)\s+)?never)\s+(?:been\s+)?"
+    r"(?P<verb>[a-z]+(?:\s+(?:in|to|by|for|at|on|with|from|into))?)\s+any\s+(?P<none>[a-z]+(?:\s+[a-z]+)?)\s*[?.!]?\s*$",
+    re.IGNORECASE)
+
+
+def with_none_of_a_kind(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"Show the names of singers who have not performed in any concert." decoded without the negation (`?u1 |
+    names | ?u2 ; ?u2 | is a | singers`), or with it on the names (`?u1 | not performed in | ?u3`): what must
+    not hold is the described things' link to things of that kind, `?u2 | not performed in | ?u3 ; ?u3 | is a
+    | concert` (a link the reading has to such things is negated instead)."""
+    found = _NONE_OF_A_KIND.search(question)
+    if found is None:
+        return pattern
+    kind, verb, none = found.group("kind") or found.group("asked"), found.group("verb").lower(), found.group("none")
+    node = next((t.subject for t in pattern.triples if t.is_type and same_words(t.object, kind)), None)
+    if node is None:
+        return pattern
+    for triple in pattern.triples:  # `?u1 | not released | any song`: the kind made a name
+        name = triple.object if triple.subject == node else triple.subject
+        if triple.negated and node in triple.nodes() and not is_unknown(name) and \
+                same_words(re.sub(r"^any\s+", "", name, flags=re.IGNORECASE), none):
+            fresh = f"?unknown{next_unknown_number(pattern.nodes())}"
+            triples = [replace(t, subject=fresh) if t == triple and t.subject == name else
+                       replace(t, object=fresh) if t == triple else t for t in pattern.triples]
+            return replace(pattern, triples=(*triples, PhraseTriple(fresh, TYPE_RELATION, none)))
+    if any(t.negated and node in t.nodes() for t in pattern.triples):
+        return pattern
+    of_kind = {t.subject for t in pattern.triples if t.is_type and same_words(t.object, none)}
+    for triple in pattern.triples:
+        if not triple.is_type and node in triple.nodes() and set(triple.nodes()) & of_kind:
+            negated = replace(triple, relation=NEGATION + triple.relation)
+            return replace(pattern, triples=tuple(negated if t == triple else t for t in pattern.triples))
+    said = set(verb.split()) | set(none.lower().split())
+    misplaced = {t for t in pattern.triples if t.negated and set(t.relation[len(NEGATION):].lower().split()) <= said
+                 and all(is_unknown(n) for n in t.nodes())}
+    gone = {n for t in misplaced for n in t.nodes()} - {ANSWER, node} - {
+        n for t in pattern.triples if t not in misplaced and not t.is_type for n in t.nodes()}
+    kept = [t for t in pattern.triples if t not in misplaced and not (t.is_type and t.subject in gone)]
+    fresh = f"?unknown{next_unknown_number(n for t in kept for n in t.nodes())}"
+    triples = (*kept, PhraseTriple(node, NEGATION + verb, fresh), PhraseTriple(fresh, TYPE_RELATION, none))
+    if not any(ANSWER in t.nodes() for t in triples):
+        return pattern
+    return replace(pattern, triples=triples, projection=tuple(n for n in pattern.projection if n not in gone))
+
+
+_NAME_NOT = re.compile(r"\b(?:names?|titles?)\s+(?:is|are|was|were)\s+not\b|\bnot\s+(?:named|called|titled)\b", re.I)
+
+
+def with_name_excluded(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"... the contestants whose names are not 'Jessie Alloway'" decoded as `?u2 | not names | Jessie Alloway`
+    (which links the name to the contestant so named and asks what that one is not named): the things' name
+    is not that text, `?u2 | names | ?u3 :: filter ?u3 != Jessie Alloway`."""
+    if not _NAME_NOT.search(question):
+        return pattern
+    for triple in pattern.triples:
+        if not triple.negated or triple.relation[len(NEGATION):].strip().lower() not in SHOWN_BY or \
+                not is_unknown(triple.subject) or is_unknown(triple.object):
+            continue
+        fresh = f"?unknown{next_unknown_number(pattern.nodes())}"
+        named = PhraseTriple(triple.subject, triple.relation[len(NEGATION):].strip(), fresh)
+        return replace(pattern, triples=tuple(named if t == triple else t for t in pattern.triples),
+                       comparisons=(*pattern.comparisons, Comparison(fresh, "!=", triple.object)))
+    return pattern
+
+
+_ABOVE_WORDS = frozenset({"greater", "higher", "more", "larger", "bigger", "above", "over", "older", "longer", "taller",
+                          "heavier", "later", "expensive"})
+_BELOW_WORDS = frozenset({"less", "lower", "smaller", "fewer", "below", "under", "younger", "shorter", "lighter", "earlier",
+                          "cheaper"})
+# "whose capacity is greater than the average capacity of all stadiums", "with a net worth higher than the average",
+# "whose number of products is more than the average number of products"
+_THAN_AVERAGE = re.compile(
+    r"\b(?P<word>[a-z]+)\s+(?:than\s+)?(?:the\s+)?(?:average|mean)"
+    r"(?:\s+(?P<attribute>(?:number\s+of\s+)?(?!of\b|for\b|among\b|across\b)[a-z]+(?:\s+(?!of\b|for\b|among\b|across\b)[a-z]+){0,2}))?"
+    r"(?:\s+(?:of|for|among|across)\s+(?:all\s+)?(?:the\s+)?[a-z]+(?:\s+[a-z]+)?)?\s*[?.!]?\s*$", re.IGNORECASE)
+_WHOSE_ATTRIBUTE = re.compile(r"\b(?:whose\s+|with\s+(?:an?\s+)?|where\s+(?:the\s+)?)(?P<attribute>[a-z]+(?:\s+[a-z]+){0,3}?)\s+"
+                              r"(?:is|are|was|were)\s+(?P<word>[a-z]+)\s+(?:than\s+)?(?:the\s+)?(?:average|mean)\b",
+                              re.IGNORECASE)
+
+
+def with_average_bound(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"List the names of stadiums whose capacity is greater than the average capacity of all stadiums." decoded as
+    the largest capacity (`order ?u3 desc 1`) or without the capacity: the capacity compared with its average over
+    all stadiums (`?u2 | capacity | ?u3 :: filter ?u3 > average`), on the answer's things (the answer where it is
+    typed, else the typed thing it names); an ordering or comparison the reading put on that value goes, as do
+    an ordering no superlative of the question states and the average the model read as the question's form.
+    Where the average is of the things themselves ("cost more than the average service"), the verb says the value."""
+    found = _THAN_AVERAGE.search(question)
+    if found is None or pattern.form is QuestionForm.BOOLEAN or pattern.group or pattern.grouped:
+        return pattern
+    word, attribute = found.group("word").lower(), found.group("attribute")
+    whose = _WHOSE_ATTRIBUTE.search(question)
+    if attribute is None and whose is not None and whose.group("word").lower() == word:
+        attribute = whose.group("attribute")
+    kinds = [t.object for t in pattern.triples if t.is_type]
+    if attribute is None or any(same_words(attribute, kind) for kind in kinds):  # "cost more than the average service"
+        verb = re.search(rf"\b(?P<verb>[a-z]+)\s+{re.escape(found.group('word'))}\s", question, re.IGNORECASE)
+        attribute = VERB_VALUE.get(verb.group("verb").lower()) if verb is not None else None
+    operator = ">" if word in _ABOVE_WORDS else "<" if word in _BELOW_WORDS else None
+    if operator is None or attribute is None:
+        return pattern
+    said = {singular(w) for w in attribute.lower().split()} - {"number", "of"}
+    for triple in pattern.triples:  # `?u1 | cheaper | ?u2 ; ?u2 | price | ?u3`: the comparative is no relation
+        if not triple.is_type and triple.relation.lower() == word and all(is_unknown(n) for n in triple.nodes()):
+            kept, gone = (triple.subject, triple.object) if triple.subject == ANSWER or triple.object != ANSWER else \
+                (triple.object, triple.subject)
+            pattern = replace(pattern, triples=tuple(
+                PhraseTriple(kept if t.subject == gone else t.subject, t.relation, kept if t.object == gone else t.object)
+                for t in pattern.triples if t != triple))
+            break
+    degrees = node_degrees(pattern.triples)
+    node = next((n for t in pattern.triples if not t.is_type and said <= {singular(w) for w in t.relation.lower().split()}
+                 for n in t.nodes() if is_unknown(n) and n != ANSWER and degrees[n] == 1), None)
+    triples = pattern.triples
+    if node is None:
+        typed = {t.subject for t in triples if t.is_type}
+        owner = ANSWER if ANSWER in typed else next(
+            (n for t in triples if not t.is_type and ANSWER in t.nodes() for n in t.nodes() if n in typed), None)
+        if owner is None:
+            return pattern
+        node = f"?unknown{next_unknown_number(pattern.nodes())}"
+        triples = (*triples, PhraseTriple(owner, attribute.lower(), node))
+    ordering = pattern.ordering
+    if ordering is not None and (ordering.node == node or stated_ordering(question) is None):
+        ordering = None
+    form = pattern.form
+    if form is QuestionForm.AVG and len(re.findall(r"\b(?:average|mean)\b", question, re.IGNORECASE)) == 1:
+        form = QuestionForm.COUNT if re.match(r"\s*how\s+many\b", question, re.IGNORECASE) else QuestionForm.LIST
+    comparisons = (*(c for c in pattern.comparisons if c.node != node), Comparison(node, operator, AVERAGE_BOUND))
+    return replace(pattern, form=form, triples=triples, ordering=ordering, comparisons=comparisons,
+                   projection=tuple(n for n in pattern.projection if n != node) or (ANSWER,))
 
 
 def with_counted_kind_per_group(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
@@ -894,7 +1035,9 @@ def with_kind_for_auxiliary(question: str, pattern: PhraseGraphPattern) -> Phras
 def with_name_not_compared(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """"How many products are supplied by suppliers from Japan?" decoded as `?u1 | suppliers | ?u2 ::
     filter ?u2 > Japan`: a name is not compared unless the question says so ("earlier than Rome"); the
-    unknown it bounds, in one triple only, becomes the name."""
+    unknown it bounds, in one triple only, becomes the name. Where that unknown is compared with a number
+    too ("singers from 'France' who are older than 40": `?u2 | older | ?u3 :: filter ?u3 < France :: filter
+    ?u3 > 40`), the name is the owner's, by the preposition before it (`?u2 | from | France`)."""
     for comparison in pattern.comparisons:
         value, node = comparison.value, comparison.node
         if is_unknown(value) or comparison.by_count or any(ch.isdigit() for ch in value) or not value[:1].isupper() \
@@ -902,8 +1045,16 @@ def with_name_not_compared(question: str, pattern: PhraseGraphPattern) -> Phrase
                 or number_value(value, unit=True) is not None or stated_operator(question, value) is not None:
             continue
         rest = tuple(c for c in pattern.comparisons if c is not comparison)
-        if node == ANSWER or not is_unknown(node) or node_degrees(pattern.triples).get(node) != 1 or \
-                any(c.node == node for c in rest) or (pattern.ordering is not None and pattern.ordering.node == node):
+        if node == ANSWER or not is_unknown(node) or node_degrees(pattern.triples).get(node) != 1:
+            continue
+        holding = next(t for t in pattern.triples if node in t.nodes())
+        owner = holding.subject if holding.object == node else holding.object
+        said = re.search(r"\b(?P<prep>in|from|of|at|by|with|for|on)\s+(?:the\s+)?['\"\u2018\u201c]?" + re.escape(value)
+                         + r"\b", question)
+        if any(c.node == node for c in rest) and said is not None and is_unknown(owner) and not holding.is_type:
+            return replace(pattern, triples=(*pattern.triples, PhraseTriple(owner, said.group("prep"), value)),
+                           comparisons=rest)
+        if any(c.node == node for c in rest) or (pattern.ordering is not None and pattern.ordering.node == node):
             continue
         triples = tuple(PhraseTriple(value if t.subject == node else t.subject, t.relation,
                                      value if t.object == node else t.object) for t in pattern.triples)
@@ -3044,8 +3195,29 @@ def named_answers(pattern: PhraseGraphPattern) -> PhraseGraphPattern | None:
     """A list's answers asked for by their names (`rewording.by_name`): the things the reading answers
     become an unknown of their own, and the answer is their name (`?u1 | name | ?uN`); None for readings
     that answer no things (counts, aggregates, yes/no, values beside the answers)."""
-    if pattern.form is not QuestionForm.LIST or pattern.projection != (ANSWER,):
+    return shown_answers(pattern, ("name",))
+
+
+def located_thing(pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"Where is the supplier of X located?" read as `?u2 | supplier | X ; ?u1 | located | ?u2`: the thing located
+    as the answer (`?u2 | supplier | X`), whose values a question may ask for ("Give the city and the country.")."""
+    held = [t for t in pattern.triples if ANSWER in t.nodes()]
+    if len(held) != 1 or held[0].is_type or not all(is_unknown(n) for n in held[0].nodes()):
+        return pattern
+    thing = held[0].object if held[0].subject == ANSWER else held[0].subject
+    return _renamed(replace(pattern, triples=tuple(t for t in pattern.triples if t is not held[0])), thing, ANSWER)
+
+
+def shown_answers(pattern: PhraseGraphPattern, attributes: Sequence[str]) -> PhraseGraphPattern | None:
+    """A list's answers asked for by values of theirs (`rewording.shown_values`: "... ? Give me the contestant
+    number and name."): the things the reading answers become an unknown of their own, the answer is their
+    first value and the others are answered beside it (`?u1 | contestant number | ?u3 ; ?u3 | name | ?u4 ::
+    select ?u1 ?u4`); None for readings that answer no things (counts, aggregates, yes/no, values beside)."""
+    if pattern.form is not QuestionForm.LIST or pattern.projection != (ANSWER,) or not attributes:
         return None
     thing = f"?unknown{next_unknown_number(pattern.nodes())}"
     renamed = _renamed(pattern, ANSWER, thing)
-    return replace(renamed, triples=(*renamed.triples, PhraseTriple(ANSWER, "name", thing)), projection=(ANSWER,))
+    first = next_unknown_number([*pattern.nodes(), thing])
+    values = [ANSWER, *(f"?unknown{first + i}" for i in range(len(attributes) - 1))]
+    shown = tuple(PhraseTriple(value, attribute, thing) for value, attribute in zip(values, attributes, strict=True))
+    return replace(renamed, triples=(*renamed.triples, *shown), projection=tuple(values) if len(values) > 1 else (ANSWER,))

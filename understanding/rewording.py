@@ -236,7 +236,7 @@ _MEASURE_AMONG = re.compile(r"\b(?P<measure>(?:lowest|highest|smallest|largest|m
 # the thing a superlative describes asked as its attribute
 _VERB_OF_THE_BEST = re.compile(r"^\s*(?:what|how\s+much)\s+(?:does|do|did)\s+(?P<thing>the\s+(?:most|least|[a-z]+est)\b.+?)\s+"
                                r"(?P<verb>cost|weigh)\s*\?\s*$", re.IGNORECASE)
-_VERB_VALUE = {"cost": "price", "weigh": "weight"}
+VERB_VALUE = {"cost": "price", "weigh": "weight"}  # the value a verb says ("cost": the price)
 # "On average, how heavy are the products managed by ...?", "How reliable, on average, are the parts ...?": the
 # averaged value asked by its adjective
 _ADJECTIVE_VALUE = {"heavy": "weight", "expensive": "price", "costly": "price", "reliable": "reliability index",
@@ -957,7 +957,7 @@ def read_text(question: str) -> str:
                              question)
     question = _GRADED_MEASURE.sub(_graded_measure, question)
     if (best := _VERB_OF_THE_BEST.match(question)) is not None:
-        question = f"What is the {_VERB_VALUE[best.group('verb').lower()]} of {best.group('thing')}?"
+        question = f"What is the {VERB_VALUE[best.group('verb').lower()]} of {best.group('thing')}?"
     question = _SUM_OF_THE.sub(lambda found: f"the total {found.group('attribute')}"
                                              f"{'y' if (found.group('plural') or '').lower() == 'ies' else ''} of", question)
     if (extreme := _EXTREME_OF_NAMED_KIND.match(question)) is not None:
@@ -969,7 +969,7 @@ def read_text(question: str) -> str:
         question = f"What is the total price of all {plural(head)}{' ' + rest if rest else ''}?"
     if (summed := _VERB_AGGREGATED.match(question)) is not None:
         measure = "average" if summed.group("how").lower() == "on average" else "total"
-        question = f"What is the {measure} {_VERB_VALUE[summed.group('verb').lower()]} of {summed.group('thing')}?"
+        question = f"What is the {measure} {VERB_VALUE[summed.group('verb').lower()]} of {summed.group('thing')}?"
     if (averaged := _ADJECTIVE_AVERAGED.match(question)) is not None:
         adjective = (averaged.group("first") or averaged.group("between")).lower()
         question = f"What is the average {_ADJECTIVE_VALUE[adjective]} of {averaged.group('thing')}?"
@@ -1271,12 +1271,43 @@ _COMPANION_SHAPES = (
 _COMPANION_DROPPED = re.compile(r"^(?:(?:the|their|its|his|her|respective|corresponding)\s+)+", re.IGNORECASE)
 
 
+# "What are the names and song names of singers from France?", "List the vote ids, phone numbers and area codes of
+# all votes.": several values of one kind of things asked first (not aggregates: "the average, minimum and maximum age")
+_LEADING_WORD = r"(?!(?:average|mean|minimum|maximum|min|max|total|sum|count|most|least)\b|number\s+of\b)" + _COMPANION_WORD
+_LEADING_PHRASE = rf"{_LEADING_WORD}(?:\s+{_LEADING_WORD}){{0,2}}"
+_LEADING_COMPANIONS = re.compile(
+    r"^(?P<lead>(?:what|which)\s+(?:are|is|were|was)|show(?:\s+me)?|list|find|give(?:\s+me)?|return|display)\s+"
+    r"(?P<the>(?:the\s+)?(?:(?:different|distinct)\s+)?)"
+    rf"(?P<attributes>{_LEADING_PHRASE}(?:\s*(?:,\s*(?:and\s+)?|\s+and\s+)(?:the\s+)?{_LEADING_PHRASE})+)"
+    r"\s+(?P<rest>(?:of|for)\s+\S.*)$", re.IGNORECASE)
+
+
+def _listed_attributes(text: str) -> list[str]:
+    """"the names, ages and their song names" -> ["names", "ages", "song names"]."""
+    return [_COMPANION_DROPPED.sub("", a.strip()) for a in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", text) if a.strip()]
+
+
+def _leading_companions(text: str) -> Companions | None:
+    """The values asked first, as the first one asked (the question's head; the names, where asked) and the others
+    beside it."""
+    found = _LEADING_COMPANIONS.match(text)
+    if found is None:
+        return None
+    listed = _listed_attributes(found.group("attributes"))
+    listed.sort(key=lambda a: a.lower() not in ("name", "names", "title", "titles"))  # asked by name, the model reads best
+    return Companions(f"{found.group('lead')} {found.group('the')}{listed[0]} {found.group('rest')}", tuple(listed[1:]))
+
+
 def companion_clause(question: str) -> Companions | None:
     """The values asked beside the answers, and the question without them: the model, trained on few
     such questions, reads "together with the city" into the restriction (`?u1 | city | Germany`); the
     question without them is read as usual and the values put back as the answers' own
-    (`understanding.repairs.with_companions`). None where the head asks nothing or names no kind."""
+    (`understanding.repairs.with_companions`). None where the head asks nothing or names no kind. Values
+    asked first ("the names and ages of singers") are the first asked and the others beside it."""
     text = question.strip()
+    leading = _leading_companions(text)
+    if leading is not None:
+        return leading
     for shape in _COMPANION_SHAPES:
         found = shape.match(text)
         if found is None:
@@ -1286,7 +1317,7 @@ def companion_clause(question: str) -> Companions | None:
             continue
         mark = head[-1] if head[-1] in "?.!" else found.group("stop")
         head = head.rstrip("?.! ")
-        attributes = tuple(_VERB_VALUE.get(a.lower(), _COMPANION_DROPPED.sub("", a.strip())) for a in
+        attributes = tuple(VERB_VALUE.get(a.lower(), _COMPANION_DROPPED.sub("", a.strip())) for a in
                            re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", found.group("attributes")) if a.strip())
         if not attributes:
             continue
@@ -1620,6 +1651,37 @@ def by_name(question: str) -> str | None:
         return None
     told = question[:found.start()].rstrip(" ,;")
     return told + ("?" if _ASKED.match(told) else ".")
+
+
+@dataclass(frozen=True)
+class ShownValues:
+    """A question whose answers are asked for by values of theirs, said apart ("Which song has the highest
+    sales? Give me its title."): the question without them and the values' attribute phrases."""
+
+    question: str
+    attributes: tuple[str, ...]
+
+
+# "Which contestant received the most votes? Give me the contestant number and name.", "... ? Return their ids."
+_SHOWN_AFTER = re.compile(
+    r"^(?P<told>.+?[?.])\s+(?:please\s+)?(?:(?:give|tell|show)(?:\s+me)?|return|list|find|display|what\s+(?:is|are))\s+"
+    r"(?:only\s+|just\s+)?(?:its|their|his|her|the)\s+"
+    rf"(?P<attributes>{_LEADING_PHRASE}(?:\s*(?:,\s*(?:and\s+)?|\s+and\s+)(?:the\s+|its\s+|their\s+)?{_LEADING_PHRASE})*)"
+    r"\s*[.?!]?\s*$", re.IGNORECASE)
+
+
+def shown_values(question: str) -> ShownValues | None:
+    """The question without what asks for its answers by values of theirs ("... ? Give me the contestant number
+    and name." -> ("contestant number", "name")), or None (also where only their names are asked, `by_name`):
+    read as asked, then answered by those values (`repairs.shown_answers`)."""
+    if by_name(question) is not None:
+        return None
+    found = _SHOWN_AFTER.match(question.strip())
+    if found is None:
+        return None
+    attributes = tuple(_listed_attributes(found.group("attributes")))
+    told = found.group("told").rstrip("?.")
+    return ShownValues(told + ("?" if _ASKED.match(told) else "."), attributes)
 
 
 # "What are the names of the employees who were hired full time?": the names of things a clause restricts
