@@ -85,7 +85,7 @@ from linking.relaxation import (
     read_as_years,
     relax,
 )
-from linking.split import Alternatives, alternatives_asked, one_of, two_names_asked
+from linking.split import Alternatives, alternatives_asked, both_asked, one_of, said_name, two_names_asked
 from understanding.answer_types import asks_for_several, build_answer_type, graded_thing, with_wh_class
 from understanding.demonyms import country_of, state_code_of
 from understanding.grading import singular
@@ -336,7 +336,7 @@ class KgqanPath:
         one thing so ("Lee and Sons")."""
         both = two_names_asked(question)
         if both is None:
-            either = alternatives_asked(question)
+            either = alternatives_asked(question) or await self._both_apart(question)
             if either is not None:
                 return await self._answer_either(question, either, endpoint, options)
             return await self._answer_one(question, endpoint, options)
@@ -354,18 +354,33 @@ class KgqanPath:
         result.setup_requests += counter.setup
         return result
 
+    async def _both_apart(self, question: str) -> Alternatives | None:
+        """"... visited both 'Plaza Museum' and 'Willow Museum'" asked as two questions (`both_asked`), where the
+        best reading of the whole lost one of the two names or made it a kind ("both the Encoder and the Transformer
+        category" is read well whole)."""
+        both = both_asked(question)
+        if both is None:
+            return None
+        pattern = (await self.understand(question)).pattern
+        kinds = set(pattern.class_phrases())
+        names = [n.lower() for n in pattern.nodes() if not is_unknown(n) and n not in kinds]
+        return None if all(any(said_name(said).lower() in n for n in names) for said in both.said) else both
+
     async def _answer_either(self, question: str, either: Alternatives, endpoint: Endpoint,
                              options: AskOptions) -> PathResult:
         """A question asking for the things of either of two alternatives ("in France or Germany", "less than
         10 or more than 500"): each alternative asked alone and the answers joined; a count counts the
         distinct things of both lists, a yes/no question is yes when either is. Aggregates of values and
-        counts per group are answered whole, as are names the graph has whole ("Pride or Prejudice")."""
+        counts per group are answered whole, as are names the graph has whole ("Pride or Prejudice"). The
+        things of both ("visited both A and B") are those both lists hold; where one list is empty, the
+        question is asked whole (one name read alone may be read worse than both together)."""
         understood = await self.understand(either.first)
         form = understood.pattern.form
         whole = form not in (QuestionForm.LIST, QuestionForm.BOOLEAN, QuestionForm.COUNT) or understood.pattern.group
         with counting_requests(limit=options.max_requests) as counter:
             if not whole and either.named:
-                whole = await self._names_one_thing(" or ".join(either.said), endpoint, options)
+                whole = await self._names_one_thing((" and " if either.both else " or ").join(either.said), endpoint,
+                                                    options)
         options = replace(options, max_requests=max(1, options.max_requests - counter.count))
         if whole:
             result = await self._answer_one(question, endpoint, options)
@@ -375,11 +390,15 @@ class KgqanPath:
             left = replace(listed, max_requests=max(1, listed.max_requests - first.sparql_requests))
             second = await self._answer_one(either.second, endpoint, left, as_list=form is QuestionForm.COUNT)
             result = _either(first, second, either, form)
+            if either.both and not (first.answers and second.answers):  # one asked alone found nothing: the whole
+                left = replace(options, max_requests=max(1, left.max_requests - second.sparql_requests))
+                result = _taken(result, await self._answer_one(question, endpoint, left),
+                                "the things of both of two things, each asked alone, found nothing: asked whole")
             if isinstance(first.evidence, KgqanEvidence) and isinstance(second.evidence, KgqanEvidence) and \
                     isinstance(result.evidence, KgqanEvidence) and first.evidence.sparql and second.evidence.sparql:
                 # one query for both (TEXT2SPARQL, the evidence): the union of the two alternatives'
                 result.evidence.sparql = union_query(first.evidence.sparql, second.evidence.sparql, form,
-                                                     options.max_answers) or result.evidence.sparql
+                                                     options.max_answers, both=either.both) or result.evidence.sparql
         result.sparql_requests += counter.count
         result.setup_requests += counter.setup
         return result
@@ -696,7 +715,7 @@ class KgqanPath:
         """Ranked SPARQL for a question, without running it (SPARQL proxy, TEXT2SPARQL); for a question asked
         as two alternatives ("in France or Germany"), the union of the two alternatives' best patterns."""
         either = alternatives_asked(question) if two_names_asked(question) is None else None
-        if either is not None:
+        if either is not None:  # (the things of both: the question's own best pattern)
             firsts, seconds = (await self._generate_one(either.first, endpoint, options),
                                await self._generate_one(either.second, endpoint, options))
             first, second = await endpoint.first_matching(firsts), await endpoint.first_matching(seconds)
@@ -1413,6 +1432,10 @@ class KgqanPath:
                     if triple in to_attributes:
                         ranked[key] = await self._referenced_attributes(triple, ranked[key], predicate_set,
                                                                         to_attributes[triple], endpoint, class_words)
+                    if is_unknown(other) and triple not in to_values:
+                        ranked[key] = await self._rows_between_kinds(
+                            ranked[key], predicate_set, _classes_of(anchor, pattern, classes),
+                            _best_classes_of(other, pattern, classes), endpoint)
                     continue
                 if triple.relation in named_kinds:
                     ranked[key] = _with_kind_links(ranked[key], predicate_set, *named_kinds[triple.relation],
@@ -1600,8 +1623,11 @@ class KgqanPath:
             return []
         pairs = sorted(pair for pair in holder_set.pairs if holder_set.ends.get(pair, frozenset()) & answer_classes)
         if not pairs and value is not None:
-            return await self._linked_through_rows(carrier, value, answer_classes, endpoint,
-                                                   fit[0].score * HOP_FACTOR * CONNECTOR_FACTOR * CONNECTOR_FACTOR)
+            holders = (f"{{ SELECT DISTINCT ?h WHERE {{ ?h <{carrier}> {term_to_sparql(value)} }} "
+                       f"LIMIT {CONNECTOR_HOLDERS} }}")
+            return await self._linked_through_rows(holders, answer_classes, endpoint,
+                                                   fit[0].score * HOP_FACTOR * CONNECTOR_FACTOR * CONNECTOR_FACTOR,
+                                                   carrier=carrier)
         labels = await endpoint.describe_predicates([iri for iri, _ in pairs]) if pairs else {}
         return [LinkedPredicate(iri, labels.get(iri) or local_name(iri), fit[0].score * HOP_FACTOR * CONNECTOR_FACTOR,
                                 direction, through=carrier) for iri, direction in pairs[:MAX_HOPS]]
@@ -1629,15 +1655,14 @@ class KgqanPath:
         return paths
 
     @staticmethod
-    async def _linked_through_rows(carrier: str, value: Term, answer_classes: set[str], endpoint: Endpoint,
-                                   score: float) -> list[LinkedPredicate]:
+    async def _linked_through_rows(holders: str, answer_classes: set[str], endpoint: Endpoint, score: float, *,
+                                   carrier: str | None = None) -> list[LinkedPredicate]:
         """"Which students own a dog?" where a pet holds "dog" and students own pets through the rows of a link
-        table (`has_pet`: `ref-petid`, `ref-stuid`): the two hops from a sample of the value's holders through
-        the unlabelled things next to them (rows, not papers in their own right) to things of the answer's
-        class, as unnamed connectors (one request; none where it fails)."""
+        table (`has_pet`: `ref-petid`, `ref-stuid`): the two hops from a sample of `holders` (a subquery binding
+        ?h: the value's holders, by its `carrier`, or the things of an edge's anchor) through the unlabelled
+        things next to them (rows, not papers in their own right) to things of the answer's class, as unnamed
+        connectors (one request; none where it fails)."""
         kinds = ", ".join(f"<{c}>" for c in sorted(answer_classes))
-        holders = (f"{{ SELECT DISTINCT ?h WHERE {{ ?h <{carrier}> {term_to_sparql(value)} }} "
-                   f"LIMIT {CONNECTOR_HOLDERS} }}")
         first = (f'{{ ?h ?p1 ?m BIND("{OUT}" AS ?d1) }} UNION {{ ?m ?p1 ?h BIND("{IN}" AS ?d1) }} '
                  f"FILTER(isIRI(?m) && ?m != ?h && ?p1 != <{RDF_TYPE}>) {unlabelled('?m')}")
         second = (f'{{ ?m ?p2 ?a BIND("{OUT}" AS ?d2) }} UNION {{ ?a ?p2 ?m BIND("{IN}" AS ?d2) }} '
@@ -1652,6 +1677,24 @@ class KgqanPath:
                 links.append(LinkedPredicate(p1.value, local_name(p1.value), score, d1.value, through=carrier,
                                              then=p2.value, then_out=d2.value == OUT))
         return sorted(links, key=lambda p: (p.iri, p.direction, p.then or ""))[:MAX_HOPS]
+
+    async def _rows_between_kinds(self, ranked: list[LinkedPredicate], predicate_set: PredicateSet,
+                                  anchor_classes: set[str], other_classes: set[str], endpoint: Endpoint,
+                                  ) -> list[LinkedPredicate]:
+        """"Which singers have not performed in any concert?" where no predicate of the singers fitting the
+        phrase reaches a concert (the rows of `singer_in_concert` refer to both): the two hops from things of
+        the anchor's classes through such rows to things of the other end's best class (`_linked_through_rows`),
+        whatever the phrase, at KIND_PATH_SCORE (one request, only where no predicate fits the phrase well)."""
+        fitting = [p for p in ranked if p.score >= MIN_HOP_SCORE]
+        if not anchor_classes or not other_classes or anchor_classes & other_classes or \
+                any(p.score >= NEIGHBOUR_FIT or other_classes & predicate_set.ends.get((p.iri, p.direction), frozenset())
+                    for p in fitting):
+            return ranked
+        members = ", ".join(f"<{c}>" for c in sorted(anchor_classes))
+        holders = (f"{{ SELECT DISTINCT ?h WHERE {{ ?h a ?kgqaHolderClass FILTER(?kgqaHolderClass IN ({members})) }} "
+                   f"LIMIT {CONNECTOR_HOLDERS} }}")
+        rows = await self._linked_through_rows(holders, other_classes, endpoint, KIND_PATH_SCORE)
+        return sorted([*ranked, *rows], key=lambda p: -p.score)
 
     async def _valued_hops(self, triple: PhraseTriple, ranked: list[LinkedPredicate], anchor: tuple[str, str | None],
                            endpoint: Endpoint, class_words: dict[str, str]) -> list[LinkedPredicate]:
@@ -2062,6 +2105,8 @@ def _either(first: PathResult, second: PathResult, either: Alternatives, form: Q
     says yes; the evidence of the one that answered (the first where both did)."""
     said = f"{either.said[0]}; {either.said[1]}"
     answering, other = (second, first) if second.answers and not first.answers else (first, second)
+    if either.both:
+        return _of_both(first, second, said, form)
     if form is QuestionForm.BOOLEAN:
         if _said_yes(second) and not _said_yes(first):
             answering, other = second, first
@@ -2082,6 +2127,27 @@ def _either(first: PathResult, second: PathResult, either: Alternatives, form: Q
     joined = _taken(other, answering, f"the question asks for the things of either of two alternatives ({said}): "
                                       "each asked alone, answers joined")
     joined.answers = union
+    return joined
+
+
+def _of_both(first: PathResult, second: PathResult, said: str, form: QuestionForm) -> PathResult:
+    """The things both results hold (a count: how many), or yes where both say yes; the first's evidence."""
+    if form is QuestionForm.BOOLEAN:
+        verdict = "yes: both say yes" if _said_yes(first) and _said_yes(second) else "no: not both say yes"
+        joined = _taken(second, first, f"the question asks about both of two things ({said}): each asked alone, {verdict}")
+        joined.answers = [Answer.boolean(_said_yes(first) and _said_yes(second))]
+        return joined
+    kept = {a.value for a in second.answers}
+    common = [a for a in first.answers if a.value in kept]
+    if form is QuestionForm.COUNT:
+        joined = _taken(second, first, f"the question counts the things of both of two things ({said}): each listed "
+                                       f"alone, {len(common)} things in both")
+        joined.answers = [Answer.from_term(ox.Literal(str(len(common)), datatype=ox.NamedNode(XSD + "integer")))
+                          ] if first.answers and second.answers else []
+        return joined
+    joined = _taken(second, first, f"the question asks for the things of both of two things ({said}): each asked alone, "
+                                   "the answers both hold")
+    joined.answers = common
     return joined
 
 
@@ -2165,6 +2231,13 @@ def _record_links(mid_set: PredicateSet, first: str, descriptions: dict[str, str
         links.append(LinkedPredicate(iri, descriptions.get(iri) or iri, PATH_FACTOR * KIND_PATH_SCORE, direction,
                                      via_class=via, through=first, through_out=out, to_things=out))
     return links
+
+
+def _best_classes_of(node: str, pattern: PhraseGraphPattern, classes: dict[str, list[LinkedEntity]]) -> set[str]:
+    """The best class IRI linked for each of a node's `is a` phrases ("concert": `concert`, not also
+    `singer_in_concert`)."""
+    return {found[0].term.value for t in pattern.triples if t.is_type and t.subject == node
+            if (found := [c for c in classes.get(t.object, []) if c.kind == "class"])}
 
 
 def _classes_of(node: str, pattern: PhraseGraphPattern, classes: dict[str, list[LinkedEntity]]) -> set[str]:

@@ -37,6 +37,8 @@ from understanding.pgp import (
 
 TYPE_VAR = "?type"
 XSD_DOUBLE = "<http://www.w3.org/2001/XMLSchema#double>"
+COUNTING_QUALIFIERS = frozenset({"distinct", "different", "unique", "various"})  # how to count, not what
+HOLDER_ASKED_FACTOR = 0.99  # the holder of a value whose phrase the question asks for, a little behind the value
 XSD_INTEGER = "<http://www.w3.org/2001/XMLSchema#integer>"
 XSD_DECIMAL = "<http://www.w3.org/2001/XMLSchema#decimal>"
 VALUE_VAR = "?value"
@@ -268,6 +270,9 @@ class QueryBuilder:
             # "Which suppliers ..." as `?u1 | suppliers | ?u2`: the answer is a supplier, so reading the
             # phrase as a predicate of the answer (`?u1 hasSupplier ?u2`) is the discounted one
             asked_for = asked is not None and ANSWER in triple.nodes() and _words(asked) == _words(triple.relation)
+            # "How many distinct states are there?" as `?u1 | states | ?u2`: the answer is the state, the value end
+            value_asked = asked is not None and ANSWER in triple.nodes() and all(is_unknown(n) for n in triple.nodes()) \
+                and [w for w in _words(asked) if w not in COUNTING_QUALIFIERS] == _words(triple.relation)
             merged = merge_choices(triple, linked.relation_classes.get(triple.relation, []), dangling, index,
                                    unmergeable, asked_for)
             if not predicates and not merged:
@@ -323,7 +328,8 @@ class QueryBuilder:
                     continue  # an ordered, compared or aggregated value is never a subject (the answer may
                     # be read as its attribute instead: `grading_moved_to`); things counted per answer may be
                 subject, obj = (anchor, other) if predicate.direction == OUT else (other, anchor)
-                edge_choices.append(_Choice(f"{subject} <{predicate.iri}> {obj}", predicate.score, counted))
+                score = predicate.score * (HOLDER_ASKED_FACTOR if value_asked and subject == _var(ANSWER) else 1.0)
+                edge_choices.append(_Choice(f"{subject} <{predicate.iri}> {obj}", score, counted))
             edge_choices += merged
             if not edge_choices:
                 return None
@@ -345,8 +351,9 @@ class QueryBuilder:
         if _age_held_as_time_point(pattern, body):  # "the oldest singer" on a graph of birth years: the earliest
             assert pattern.ordering is not None
             pattern = replace(pattern, ordering=replace(pattern.ordering, descending=not pattern.ordering.descending))
-        filters = "".join(f" FILTER({comparison_expression(in_predicate_unit(c, body))})" for c in pattern.comparisons
-                          if not c.per_group)
+        filters = "".join(average_bound(c, body, i) if c.against_average else
+                          f" FILTER({comparison_expression(in_predicate_unit(c, body))})"
+                          for i, c in enumerate(pattern.comparisons) if not c.per_group)
         where = body + filters
         form = pattern.form
         if form is QuestionForm.BOOLEAN:
@@ -455,20 +462,23 @@ _ASKED_BODY = re.compile(r"^\s*ASK\s+(?:WHERE\s*)?\{(?P<body>.*)\}\s*$", re.IGNO
 _LIMIT = re.compile(r"\s+LIMIT\s+\d+\s*$", re.IGNORECASE)
 
 
-def union_query(first: str, second: str, form: QuestionForm, max_answers: int = 100) -> str | None:
+def union_query(first: str, second: str, form: QuestionForm, max_answers: int = 100, *, both: bool = False) -> str | None:
     """One SPARQL query for a question asked as two alternatives ("in France or Germany"): the union of the two
     alternatives' list queries (the distinct things of both, a count of them), or an ASK true where either
-    holds; None where the two do not answer alike (other columns, other forms)."""
+    holds; `both`: the join of the two list queries (the things both hold; no ASK, whose bodies would share
+    their variables); None where the two do not answer alike (other columns, other forms)."""
     if form is QuestionForm.BOOLEAN:
         a, b = _ASKED_BODY.match(first), _ASKED_BODY.match(second)
-        return None if a is None or b is None else f"ASK {{ {{ {a.group('body').strip()} }} UNION {{ {b.group('body').strip()} }} }}"
+        if both or a is None or b is None:
+            return None
+        return f"ASK {{ {{ {a.group('body').strip()} }} UNION {{ {b.group('body').strip()} }} }}"
     a, b = _SELECTED.match(first), _SELECTED.match(second)
     if a is None or b is None or a.group("variables").split() != b.group("variables").split():
         return None
-    union = f"{{ {_LIMIT.sub('', first)} }} UNION {{ {_LIMIT.sub('', second)} }}"
+    joined = f"{{ {_LIMIT.sub('', first)} }} {'' if both else 'UNION '}{{ {_LIMIT.sub('', second)} }}"
     if form is QuestionForm.COUNT:
-        return f"SELECT (COUNT(DISTINCT {a.group('variables').split()[0]}) AS ?count) WHERE {{ {union} }}"
-    return f"SELECT DISTINCT {a.group('variables')} WHERE {{ {union} }} LIMIT {max_answers}"
+        return f"SELECT (COUNT(DISTINCT {a.group('variables').split()[0]}) AS ?count) WHERE {{ {joined} }}"
+    return f"SELECT DISTINCT {a.group('variables')} WHERE {{ {joined} }} LIMIT {max_answers}"
 
 
 def union_candidate(first: CandidateQuery, second: CandidateQuery) -> CandidateQuery | None:
@@ -998,9 +1008,32 @@ def in_predicate_unit(comparison: Comparison, body: str) -> Comparison:
     return comparison
 
 
+def average_bound(comparison: Comparison, body: str, index: int) -> str:
+    """" FILTER" text of a value compared with its average over all things of its holder's kind, as the
+    body links them (`?s <capacity> ?u3 . ?s a <stadium>`): that average in a subquery beside the filter; a
+    filter that holds nowhere where the body holds the value by no predicate of its own."""
+    node = comparison.node
+    held = re.search(rf"(?P<holder>\?\w+|<[^<>\s]+>) <(?P<iri>[^<>\s]+)> {re.escape(node)}(?![\w])", body)
+    if held is None:
+        return " FILTER(false)"
+    holder, path = held["holder"], f"<{held['iri']}>"
+    if holder.startswith(("?kgqaVia", "?kgqaThing")):  # a value of the thing one hop on (a price's amount)
+        owner = re.search(rf"(?P<owner>\?\w+) <(?P<iri>[^<>\s]+)> {re.escape(holder)}(?![\w])", body)
+        if owner is not None:
+            holder, path = owner["owner"], f"<{owner['iri']}>/{path}"
+    kind = re.search(rf"{re.escape(holder)} <{re.escape(RDF_TYPE)}> <(?P<iri>[^<>\s]+)>", body)
+    typed = f" . ?kgqaOf{index} <{RDF_TYPE}> <{kind['iri']}>" if kind else ""
+    average = f"?kgqaAverage{index}"
+    return (f" {{ SELECT (AVG({XSD_DOUBLE}(str(?kgqaAll{index}))) AS {average}) WHERE {{ ?kgqaOf{index} {path} "
+            f"?kgqaAll{index}{typed} }} }} FILTER({XSD_DOUBLE}(str({node})) {comparison.operator} {average})")
+
+
 def comparison_expression(comparison: Comparison) -> str:
-    """FILTER expression of a comparison that works for typed numbers, numeric strings, dates and years."""
+    """FILTER expression of a comparison that works for typed numbers, numeric strings, dates and years (an
+    average bound needs the body: `average_bound`; alone it holds nowhere)."""
     node, operator, value = comparison.node, comparison.operator, comparison.value.strip().strip("\"'")
+    if comparison.against_average:
+        return "false"
     if comparison.other_node is not None and operator not in TEXT_OPERATORS:  # "cheaper than <Name>"
         return f"{XSD_DOUBLE}(str({node})) {operator} {XSD_DOUBLE}(str({comparison.other_node}))"
     if operator in TEXT_OPERATORS:  # "an email address containing 'Fried'", case-insensitive

@@ -6,6 +6,8 @@ graph pattern cannot say.
 than 500?" ask for the things of either alternative (`alternatives_asked`). Each alternative is asked as its own question
 ("... based in France?", "... based in Germany?") and the answers are joined: a list is their union,
 a count the number of distinct things in that union, a yes/no question yes when either says yes.
+"Which visitors visited both 'Plaza Museum' and 'Willow Museum'?" asks for the things of both (`both_asked`):
+the same two questions, the answers' intersection.
 """
 
 from __future__ import annotations
@@ -22,10 +24,10 @@ _WORD_OF_NAME = r"[\w'&-]*(?:\.[\w'&-]+)*"
 _NAME = (r"(?:[A-Z]|\d+[A-Za-z-])" + _WORD_OF_NAME + r"(?:,?\s+(?:of\s+|de\s+|the\s+|and\s+)?[A-Z0-9]" + _WORD_OF_NAME
          + r")*")
 _PREPOSITION = r"(?:in|from|by|of|with|at|to|for|on|into|under)"
-# "in France or Germany", "in the United States or in Canada", "by Marketing or Engineering"
+# "in France or Germany", "in the United States or in Canada", "by Marketing or Engineering", "in 'NY' or 'CA'"
 _NAMES = re.compile(
-    rf"(?P<prep>\b{_PREPOSITION}\s+)?(?:either\s+)?(?P<first>(?:the\s+)?{_NAME})\s+or\s+(?P<prep2>{_PREPOSITION}\s+)?"
-    rf"(?P<second>(?:the\s+)?{_NAME})(?=\s*(?:[?.!,;]|$|\s+(?!of\b)[a-z]))"
+    rf"(?P<prep>\b{_PREPOSITION}\s+)?(?:either\s+)?(?P<first>(?:the\s+)?{_NAME}|'[^']+')\s+or\s+(?P<prep2>{_PREPOSITION}\s+)?"
+    rf"(?P<second>(?:the\s+)?{_NAME}|'[^']+')(?=\s*(?:[?.!,;]|$|\s+(?!of\b)[a-z]))"
 )
 _COMPARATIVE = (r"(?:(?:less|more|fewer|greater|higher|lower|cheaper|dearer|heavier|lighter|longer|shorter|bigger|"
                 r"smaller|wider|narrower|larger|older|newer|earlier|later)\s+than|above|below|under|over|at\s+least|"
@@ -61,6 +63,7 @@ class Alternatives:
     second: str
     said: tuple[str, str]  # the alternatives as the question words them
     named: bool = False  # the alternatives are names (which the graph may have as one: "Pride or Prejudice")
+    both: bool = False  # the things of both ("visited both A and B"), not of either
 
 
 def alternatives_asked(question: str) -> Alternatives | None:
@@ -90,6 +93,43 @@ def alternatives_asked(question: str) -> Alternatives | None:
     second = f"{found.group('prep2') or prep}{found.group('second')}".strip()
     return Alternatives(_put(question, found, first), _put(question, found, second),
                         (found.group("first"), found.group("second")), named=True)
+
+
+# "both 'Capital Plaza Museum' and 'Willow Grande Museum'", "in both grade 1 and grade 7", "both for the contestant
+# 'Tabatha Gehling' and the contestant 'Kelly Clauss'": two names (quoted, capitalised, or a noun and a number),
+# each with the words that say what it is
+_BOTH_ITEM = (r"(?:the\s+)?(?:[a-z]+\s+){0,2}?(?:'[^']+'|\"[^\"]+\"|" + _NAME + r"|\d+(?:\.\d+)?)"
+              r"(?:\s+(?!and\b)[a-z]+)?")
+_BOTH = re.compile(rf"\bboth\s+(?P<prep>{_PREPOSITION}\s+)?(?P<first>{_BOTH_ITEM})\s+and\s+(?P<prep2>{_PREPOSITION}\s+)?"
+                   rf"(?P<second>{_BOTH_ITEM})(?=\s*(?:[?.!,;]|$))")
+
+
+def both_asked(question: str) -> Alternatives | None:
+    """The question split at "both A and B" between two names, asked for the things of both, or None (a
+    yes/no question relates the two: "Are both A and B sensors?")."""
+    if re.match(r"^\s*(?:is|are|was|were|do|does|did|has|have|can)\b", question, re.IGNORECASE):
+        return None
+    found = _BOTH.search(question)
+    if found is None or not any(re.search(r"[A-Z0-9'\"]", found.group(g)) for g in ("first", "second")):
+        return None
+    prep = found.group("prep") or found.group("prep2") or ""
+    first, second = found.group("first"), found.group("second")
+    kind = re.search(r"(?<=[A-Za-z0-9'\"])\s+(?P<kind>[a-z]+)$", second)  # "the Encoder and the Transformer category"
+    if kind is not None and re.search(r"(?:^|\s)(?:[A-Z0-9][\w&.-]*|'[^']*'|\"[^\"]*\")$", first):
+        first += kind.group(0)
+    return Alternatives(_put(question, found, f"{found.group('prep') or ''}{first}".strip()),
+                        _put(question, found, f"{found.group('prep2') or prep}{second}".strip()),
+                        (found.group("first"), found.group("second")), named=True, both=True)
+
+
+def said_name(said: str) -> str:
+    """The name in an alternative as the question words it ("the 'Auditions' concert" -> "Auditions", "grade 7" ->
+    "7", "the Transformer category" -> "Transformer")."""
+    quoted = re.search(r"'([^']+)'|\"([^\"]+)\"", said)
+    if quoted is not None:
+        return quoted.group(1) or quoted.group(2)
+    named = re.search(_NAME + r"|\d+(?:\.\d+)?", said)
+    return named.group(0) if named is not None else said
 
 
 def _put(question: str, found: re.Match[str], alternative: str) -> str:

@@ -1803,6 +1803,8 @@ async def test_a_bound_in_centimetres_against_a_width_in_millimetres(path: Kgqan
     ("How many singers are either male or younger than 30?", None, None),  # a word, then a comparison
     ("Find the names of museums with more than 30 staff or opened after 2010.", None, None),  # two clauses
     ("Which papers cite 'Pride or Prejudice in Software Architecture'?", None, None),  # one quoted title
+    ("What are the number of votes from state 'NY' or 'CA'?",  # two quoted names
+     "What are the number of votes from state 'NY'?", "What are the number of votes from state 'CA'?"),
 ])
 def test_alternatives_asked_split_at_or(question: str, first: str | None, second: str | None) -> None:
     from linking.split import alternatives_asked
@@ -1828,6 +1830,64 @@ async def test_a_question_about_either_of_two_alternatives_joins_their_answers(p
     assert (await ck25.sparql.select(counted.evidence.sparql)).rows[0]["count"].value == truth.rows[0]["n"].value
 
 
+@pytest.mark.parametrize(("question", "first", "second"), [
+    ("Find the names of the visitors who visited both 'Capital Plaza Museum' and 'Willow Grande Museum'.",
+     "Find the names of the visitors who visited 'Capital Plaza Museum'.",
+     "Find the names of the visitors who visited 'Willow Grande Museum'."),
+    ("Show the names of teachers who teach courses in both grade 1 and grade 7.",  # a noun and a number each
+     "Show the names of teachers who teach courses in grade 1.", "Show the names of teachers who teach courses in grade 7."),
+    ("List the states in which voters voted both for the contestant 'Tabatha Gehling' and the contestant 'Kelly Clauss'.",
+     "List the states in which voters voted for the contestant 'Tabatha Gehling'.",  # the preposition said once
+     "List the states in which voters voted for the contestant 'Kelly Clauss'."),
+    ("Which countries have both male and female singers?", None, None),  # no names
+    ("Are both Lee and Sons suppliers?", None, None),  # a yes/no question relates the two
+])
+def test_both_asked_split_at_both_and(question: str, first: str | None, second: str | None) -> None:
+    from linking.split import both_asked
+
+    both = both_asked(question)
+    assert (both.first, both.second, both.both) == (first, second, True) if first else both is None
+
+
+async def test_things_of_both_of_two_names_are_answered_apart_where_the_whole_loses_one(path: KgqanPath,
+                                                                                       ck25: Endpoint) -> None:
+    """"How many products belong to both the Inductor and the Oscillator categories?": the best reading of the whole
+    loses "Inductor", so each is asked alone and the things both lists hold are counted; "... both the Encoder and
+    the Transformer category" is read with both names and answered whole."""
+    cat = "http://ld.company.org/prod-instances/prod-cat-"
+    counted = await path.answer("How many products belong to both the Inductor and the Oscillator categories?", ck25,
+                                KGQAN_ONLY)
+    truth = await ck25.sparql.select(f"SELECT (COUNT(DISTINCT ?p) AS ?n) WHERE {{ ?p <{PV}hasCategory> <{cat}Inductor> , "
+                                     f"<{cat}Oscillator> }}")
+    assert [a.value for a in counted.answers] == [truth.rows[0]["n"].value] and "both of two things" in counted.notes[0]
+    listed = await path.answer("Which hardware products belong to both the Encoder and the Transformer category?", ck25,
+                               KGQAN_ONLY)
+    truth = await ck25.sparql.select(f"SELECT ?p WHERE {{ ?p a <{PV}Hardware> ; <{PV}hasCategory> <{cat}Encoder> , "
+                                     f"<{cat}Transformer> }}")
+    assert {a.value for a in listed.answers} == {t.value for t in truth.column("p")} != set()
+    assert not any("both of two things" in note for note in listed.notes)
+
+
+def test_the_things_of_both_are_those_both_answers_hold() -> None:
+    from gateway.models import Answer, PathResult
+    from linking.path import _either
+    from linking.split import Alternatives
+    from understanding.pgp import QuestionForm
+
+    def result(*values: str) -> PathResult:
+        return PathResult("kgqan", answers=[Answer(v, "literal") for v in values], sparql_requests=3)
+
+    both = Alternatives("q A", "q B", ("A", "B"), named=True, both=True)
+    listed = _either(result("x", "y", "z"), result("y", "z", "w"), both, QuestionForm.LIST)
+    assert [a.value for a in listed.answers] == ["y", "z"] and listed.sparql_requests == 6
+    assert "both of two things" in listed.notes[0]
+    assert [a.value for a in _either(result("x", "y"), result("y"), both, QuestionForm.COUNT).answers] == ["1"]
+    assert _either(result("x"), result(), both, QuestionForm.COUNT).answers == []  # one side found nothing: no count
+    said = _either(PathResult("kgqan", answers=[Answer.boolean(True)]), PathResult("kgqan", answers=[Answer.boolean(False)]),
+                   both, QuestionForm.BOOLEAN)
+    assert [a.value for a in said.answers] == ["false"]
+
+
 def test_the_union_of_two_alternatives_queries() -> None:
     from linking.queries import union_query
     from understanding.pgp import QuestionForm
@@ -1840,6 +1900,10 @@ def test_the_union_of_two_alternatives_queries() -> None:
     assert union_query("ASK WHERE { <x> <p> <A> }", "ASK { <x> <p> <B> }", QuestionForm.BOOLEAN) == (
         "ASK { { <x> <p> <A> } UNION { <x> <p> <B> } }")
     assert union_query(a, "SELECT ?unknown1 ?unknown2 WHERE { ?unknown1 <p> ?unknown2 }", QuestionForm.LIST) is None
+    assert union_query(a, b, QuestionForm.LIST, 50, both=True) == (  # the things of both: the join
+        "SELECT DISTINCT ?unknown1 WHERE { { SELECT DISTINCT ?unknown1 WHERE { ?unknown1 <p> <A> } } "
+        "{ SELECT DISTINCT ?unknown1 WHERE { ?unknown1 <p> <B> } } } LIMIT 50")
+    assert union_query("ASK { <x> <p> <A> }", "ASK { <x> <p> <B> }", QuestionForm.BOOLEAN, both=True) is None
 
 
 async def test_a_kind_the_answer_is_said_not_to_be_is_left_out(path: KgqanPath, ck25: Endpoint) -> None:
@@ -1848,6 +1912,39 @@ async def test_a_kind_the_answer_is_said_not_to_be_is_left_out(path: KgqanPath, 
     truth = await ck25.sparql.select(f'SELECT (COUNT(DISTINCT ?p) AS ?n) WHERE {{ ?p a ?c FILTER(?c IN (<{PV}Product>, '
                                      f'<{PV}Hardware>, <{PV}Service>)) FILTER NOT EXISTS {{ ?p <{PV}hasCategory> '
                                      f'<http://ld.company.org/prod-instances/prod-cat-Sensor> }} }}')
+    assert [a.value for a in result.answers] == [truth.rows[0]["n"].value]
+
+
+async def test_a_value_compared_with_its_average_over_its_kind(path: KgqanPath, concert: Endpoint,
+                                                               ck25: Endpoint) -> None:
+    """"... whose capacity is greater than the average capacity of all stadiums" (`filter ?u3 > average`): the
+    average of that predicate's values over the holder's class, in a subquery; through a thing one hop on (a
+    product's price node and its amount) the average follows the same two hops."""
+    question = understood("list :: ?u1 | names | ?u2 ; ?u2 | is a | stadiums ; ?u2 | capacity | ?u3 :: filter ?u3 > average",
+                          AnswerType(AnswerKind.STRING, "stadiums"))
+    result = await path.answer_understood(question, concert, KGQAN_ONLY)
+    capacity = "<http://valuenet/ontop/stadium#capacity>"
+    truth = await concert.sparql.select(
+        f"SELECT ?n WHERE {{ ?s <http://valuenet/ontop/stadium#name> ?n ; {capacity} ?c . {{ SELECT (AVG(?a) AS ?m) "
+        f"WHERE {{ ?t {capacity} ?a }} }} FILTER(?c > ?m) }}")
+    assert sorted(a.value for a in result.answers) == sorted(t.value for t in truth.column("n")) != []
+    cheaper = await path.answer_understood(understood(
+        "list :: ?u1 | is a | hardware ; ?u1 | price | ?u2 :: filter ?u2 < average", AnswerType(AnswerKind.RESOURCE, "hardware")),
+        ck25, replace(KGQAN_ONLY, max_answers=1000))
+    truth = await ck25.sparql.select(
+        f"SELECT ?p WHERE {{ ?p a <{PV}Hardware> ; <{PV}price>/<{PV}amount> ?a . {{ SELECT (AVG(?b) AS ?m) WHERE {{ "
+        f"?q a <{PV}Hardware> ; <{PV}price>/<{PV}amount> ?b }} }} FILTER(?a < ?m) }}")
+    assert {a.value for a in cheaper.answers} == {t.value for t in truth.column("p")} != set()
+
+
+async def test_a_count_of_the_values_a_question_asks_for_counts_values_not_holders(path: KgqanPath,
+                                                                                   concert: Endpoint) -> None:
+    """"How many different countries are there?" as `count :: ?u1 | countries | ?u2`: the phrase is what is asked,
+    so the answer is the value end (the countries), not the singers holding them, where both read alike."""
+    question = replace(understood("count :: ?u1 | countries | ?u2", AnswerType(AnswerKind.NUMBER)),
+                       question="How many different countries are there?", wh_noun="different countries")
+    result = await path.answer_understood(question, concert, KGQAN_ONLY)
+    truth = await concert.sparql.select("SELECT (COUNT(DISTINCT ?c) AS ?n) WHERE { ?s <http://valuenet/ontop/singer#country> ?c }")
     assert [a.value for a in result.answers] == [truth.rows[0]["n"].value]
 
 
@@ -1935,6 +2032,24 @@ async def test_things_joined_to_a_value_through_a_link_tables_rows_answer_for_it
             "SELECT DISTINCT ?id WHERE { ?h <http://valuenet/ontop/has_pet#ref-petid> ?p ; "
             "<http://valuenet/ontop/has_pet#ref-stuid> ?s . ?p <http://valuenet/ontop/pets#pettype> \"dog\" . "
             "?s <http://valuenet/ontop/student#stuid> ?id }")
+        result = await path.answer_understood(question, pets, KGQAN_ONLY)
+    assert sorted(a.value for a in result.answers) == sorted(t.value for t in truth.column("id")) != []
+    assert "has_pet#ref-stuid" in result.evidence.sparql
+
+
+async def test_two_kinds_joined_only_through_a_link_tables_rows_are_joined_through_them(path: KgqanPath,
+                                                                                        oxigraph) -> None:  # noqa: ANN001
+    """"Which pets are owned by students older than 18?": no predicate of a pet reaches a student (the `has_pet`
+    rows refer to both), so the two hops through the rows join the two kinds, whatever the phrase; the rows
+    themselves, which have no age, are no students."""
+    question = UnderstoodQuestion("Which pets are owned by students older than 18?", PhraseGraphPattern.from_text(
+        "list :: ?u1 | is a | pets ; ?u1 | owned by | ?u2 ; ?u2 | is a | students ; ?u2 | age | ?u3 :: filter ?u3 > 18"),
+        AnswerType(AnswerKind.STRING, "pets"), "hand-written")
+    async with open_endpoint(oxigraph, "pets-path-kinds", "pets_1") as pets:
+        truth = await pets.sparql.select(
+            "SELECT DISTINCT ?id WHERE { ?h <http://valuenet/ontop/has_pet#ref-petid> ?p ; "
+            "<http://valuenet/ontop/has_pet#ref-stuid> ?s . ?s <http://valuenet/ontop/student#age> ?age "
+            "FILTER(?age > 18) ?p <http://valuenet/ontop/pets#petid> ?id }")
         result = await path.answer_understood(question, pets, KGQAN_ONLY)
     assert sorted(a.value for a in result.answers) == sorted(t.value for t in truth.column("id")) != []
     assert "has_pet#ref-stuid" in result.evidence.sparql
