@@ -1272,6 +1272,12 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
     ("with_none_of_a_kind", "Which singers have never released any song?",  # the kind made a name
      "list :: ?u1 | is a | singers ; ?u1 | not released | any song",
      "list :: ?u1 | is a | singers ; ?u1 | not released | ?u2 ; ?u2 | is a | song"),
+    # two whole numbers in a row joined by "or": the range between them
+    ("with_stated_range", "Show the name of teachers aged either 32 or 33?",
+     "list :: ?u1 | name | ?u2 ; ?u2 | is a | teachers ; ?u2 | aged | ?u3 :: filter ?u3 < 32 :: filter ?u3 <= 33",
+     "list :: ?u1 | name | ?u2 ; ?u2 | is a | teachers ; ?u2 | aged | ?u3 :: filter ?u3 >= 32 :: filter ?u3 <= 33"),
+    ("with_stated_range", "Show the name of teachers aged either 32 or 40?",  # not in a row: as read
+     "list :: ?u1 | name | ?u2 ; ?u2 | aged | ?u3 :: filter ?u3 < 32", None),
     # a name the things must not have is compared with their names, not linked to the thing named so
     ("with_name_excluded", "What are the names of the contestants whose names are not 'Jessie Alloway'?",
      "list :: ?u1 | names | ?u2 ; ?u2 | is a | contestants ; ?u2 | not names | Jessie Alloway",
@@ -4240,7 +4246,9 @@ def test_the_best_of_restricted_things_is_asked_apart(question: str, restricted:
      "What is the minimum version number of templates with type code BK?", ("min", "max")),
     ("Show the minimum and maximum price of Oscillator products.", "Show the minimum price of Oscillator products.",
      ("min", "max")),
-    ("What is the highest and the lowest price?", "What is the highest price?", ("max", "min")),
+    ("What is the highest and the lowest price?", "What is the maximum price?", ("max", "min")),  # as an aggregate
+    ("What are the smallest and largest area codes in the state 'TX'?",
+     "What is the minimum area code in the state 'TX'?", ("min", "max")),
     ("What are the minimum and maximum number of products across all shops?",  # the counted noun stays plural
      "What is the minimum number of products across all shops?", ("min", "max")),
     ("What is the average price?", None, None),

@@ -1614,13 +1614,21 @@ def with_compared_values(question: str, pattern: PhraseGraphPattern) -> PhraseGr
 _BETWEEN = re.compile(r"\bbetween\s+(?P<low>\d+(?:\.\d+)?)\s+(?:[a-z]+\s+)?and\s+(?P<high>\d+(?:\.\d+)?)\b", re.I)
 
 
+# "aged either 32 or 33": two whole numbers in a row, the range between them
+_ONE_OF_TWO_NEXT = re.compile(r"\b(?:either\s+)?(?P<low>\d+)\s+or\s+(?P<high>\d+)\b(?!\s*(?:[.,]\d|%))", re.I)
+
+
 def with_stated_range(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """"Which resistors have a height between 50 and 60 mm?" is `>= 50` and `<= 60` on one value,
     whatever bounds the model wrote (it often repeats the first number). The range goes on the one
-    value the pattern compares, or on a fresh unknown where a triple holds one of the two numbers."""
+    value the pattern compares, or on a fresh unknown where a triple holds one of the two numbers. "aged
+    either 32 or 33" (two whole numbers in a row) is that range too, which the model reads for "32 or 33" but
+    not always after "either"."""
     found = _BETWEEN.search(question)
     if found is None:
-        return pattern
+        found = _ONE_OF_TWO_NEXT.search(question)
+        if found is None or int(found.group("high")) != int(found.group("low")) + 1:
+            return pattern
     low, high = found.group("low"), found.group("high")
     compared = {c.node for c in pattern.comparisons if not c.by_count}
     triples = pattern.triples

@@ -1554,6 +1554,10 @@ _AGGREGATE_WORDS = {"average": "avg", "mean": "avg", "minimum": "min", "min": "m
                     "maximum": "max", "max": "max", "highest": "max", "largest": "max", "greatest": "max",
                     "biggest": "max", "total": "sum", "sum": "sum"}
 _AGGREGATE_WORD = r"(?:" + "|".join(_AGGREGATE_WORDS) + r")"
+# "the smallest and largest area codes" asked as "the minimum area code" (the model reads a lone "smallest" before a
+# plural as no aggregate)
+_SUPERLATIVE_AS_AGGREGATE = {"smallest": "minimum", "lowest": "minimum", "largest": "maximum", "highest": "maximum",
+                             "greatest": "maximum", "biggest": "maximum"}
 _SEVERAL_AGGREGATES = re.compile(
     rf"\b(?:(?P<are>are|were)\s+)?(?P<the>the\s+)?(?P<first>{_AGGREGATE_WORD})(?P<rest>(?:\s*,\s*(?:the\s+)?{_AGGREGATE_WORD})*"
     rf"\s*,?\s+and\s+(?:the\s+)?{_AGGREGATE_WORD})\b(?=\s+[a-z])", re.IGNORECASE)
@@ -1570,8 +1574,8 @@ class SeveralAggregates:
 
 def several_aggregates(question: str) -> SeveralAggregates | None:
     """"What are the average, minimum, and maximum ages of singers from France?" as "What is the average age of
-    singers from France?" and the aggregates avg, min, max; None where the question asks one aggregate (or the
-    same twice)."""
+    singers from France?" and the aggregates avg, min, max ("the smallest and largest" asked as "the minimum");
+    None where the question asks one aggregate (or the same twice)."""
     found = _SEVERAL_AGGREGATES.search(question)
     if found is None:
         return None
@@ -1580,7 +1584,10 @@ def several_aggregates(question: str) -> SeveralAggregates | None:
     if len(forms) < 2:
         return None
     verb = "is " if found.group("are") else ""
-    asked = f"{verb}{found.group('the') or ''}{found.group('first')}"
+    first = found.group("first")
+    if not re.match(r"\s*(?:who|which)\b", question, re.IGNORECASE):  # "Who has the highest ...": people, ranked
+        first = _SUPERLATIVE_AS_AGGREGATE.get(first.lower(), first)
+    asked = f"{verb}{found.group('the') or ''}{first}"
     rest = question[found.end():]
     head = re.match(r"\s+(?:(?!of\b)[a-z]+\s+){0,2}?(?P<noun>[a-z]+s)\b(?=\s+(?:of|for|among|across|in|per|from|with)\b|\s*[?.!]?\s*$)",
                     rest, re.IGNORECASE)
