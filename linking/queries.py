@@ -21,7 +21,7 @@ from linking.affinity import split_words
 from linking.entities import RDF_TYPE, LinkedEntity, local_name
 from linking.relations import OUT, LinkedPredicate
 from understanding.answer_types import kind_of_attribute
-from understanding.grading import UNIT_SCALES, number_value
+from understanding.grading import COUNTING_QUALIFIERS, UNIT_SCALES, number_value
 from understanding.pgp import (
     ANSWER,
     TEXT_OPERATORS,
@@ -37,7 +37,6 @@ from understanding.pgp import (
 
 TYPE_VAR = "?type"
 XSD_DOUBLE = "<http://www.w3.org/2001/XMLSchema#double>"
-COUNTING_QUALIFIERS = frozenset({"distinct", "different", "unique", "various"})  # how to count, not what
 HOLDER_ASKED_FACTOR = 0.99  # the holder of a value whose phrase the question asks for, a little behind the value
 XSD_INTEGER = "<http://www.w3.org/2001/XMLSchema#integer>"
 XSD_DECIMAL = "<http://www.w3.org/2001/XMLSchema#decimal>"

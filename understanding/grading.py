@@ -71,6 +71,9 @@ IMPLIED_ORDER = {
     for word, adjective in _SUPERLATIVE_OF.items()
 }
 
+# words that say how to count, not what ("How many different people ...")
+COUNTING_QUALIFIERS = frozenset({"different", "distinct", "unique", "various"})
+
 # the words that say a thing is shown by an attribute ("the names of the documents", "each document id")
 SHOWN_BY = frozenset({"name", "names", "id", "ids", "code", "codes", "title", "titles"})
 

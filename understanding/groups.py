@@ -192,12 +192,11 @@ def _counting_the_counted(triples: list[PhraseTriple], node: str, group: GroupNo
     - the answer only the group's name or id ("For each museum, show the museum name and the number of
       visits" read as `?u1 | name | ?u2 ; ?u2 | is a | museum`): the answer becomes the counted noun,
       tied to the group by the group noun (the group is answered with its name anyway)."""
-    counted = {singular(w) for w in group.counted.lower().split()}
+    def words(phrase: str) -> set[str]:
+        return {singular(w) for w in phrase.lower().split()}
 
-    def is_counted(phrase: str) -> bool:
-        return {singular(w) for w in phrase.lower().split()} <= counted
-
-    if any(t.is_type and t.subject == node and is_counted(t.object) for t in triples) and not any(
+    counted = words(group.counted)
+    if any(t.is_type and t.subject == node and words(t.object) <= counted for t in triples) and not any(
             t.is_type and t.subject == ANSWER for t in triples):
         swapped = {ANSWER: node, node: ANSWER}
         return [PhraseTriple(swapped.get(t.subject, t.subject), t.relation, swapped.get(t.object, t.object))
@@ -205,7 +204,7 @@ def _counting_the_counted(triples: list[PhraseTriple], node: str, group: GroupNo
     answered = [t for t in triples if ANSWER in t.nodes()]
     if len(answered) == 1 and not answered[0].is_type and node in answered[0].nodes() \
             and answered[0].relation.lower() in SHOWN_BY \
-            and not any(w in counted for t in triples for p in (t.relation, t.object) for w in map(singular, p.lower().split())):
+            and not any(words(p) & counted for t in triples for p in (t.relation, t.object)):
         return [t for t in triples if t is not answered[0]] + [PhraseTriple(ANSWER, TYPE_RELATION, group.counted),
                                                               PhraseTriple(ANSWER, group.phrase, node)]
     return triples

@@ -23,6 +23,7 @@ from understanding.grading import (
     CARDINAL,
     COMPARATIVE_OPERATOR,
     COUNT_ATTRIBUTE_WORDS,
+    COUNTING_QUALIFIERS,
     GRADING_WORDS,
     HAVE_OR_HAVING_VERB,
     IMPLIED_ORDER,
@@ -94,7 +95,7 @@ def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     return with_asked_kind_counting(question, with_others_excluded(question, without_doubled_possessive(question, pattern)))
 
 
-_COUNTING_QUALIFIER = re.compile(r"^(?:different|distinct|unique|various)\s+(?=\S)", re.IGNORECASE)
+_COUNTING_QUALIFIER = re.compile(rf"^(?:{'|'.join(sorted(COUNTING_QUALIFIERS))})\s+(?=\S)", re.IGNORECASE)
 
 
 def without_counting_qualifier(pattern: PhraseGraphPattern) -> PhraseGraphPattern:
@@ -583,7 +584,7 @@ def with_none_of_a_kind(question: str, pattern: PhraseGraphPattern) -> PhraseGra
         name = triple.object if triple.subject == node else triple.subject
         if triple.negated and node in triple.nodes() and not is_unknown(name) and \
                 same_words(re.sub(r"^any\s+", "", name, flags=re.IGNORECASE), none):
-            fresh = f"?unknown{next_unknown_number(pattern.nodes())}"
+            fresh = _fresh_unknown(pattern)
             triples = [replace(t, subject=fresh) if t == triple and t.subject == name else
                        replace(t, object=fresh) if t == triple else t for t in pattern.triples]
             return replace(pattern, triples=(*triples, PhraseTriple(fresh, TYPE_RELATION, none)))
@@ -620,7 +621,7 @@ def with_name_excluded(question: str, pattern: PhraseGraphPattern) -> PhraseGrap
         if not triple.negated or triple.relation[len(NEGATION):].strip().lower() not in SHOWN_BY or \
                 not is_unknown(triple.subject) or is_unknown(triple.object):
             continue
-        fresh = f"?unknown{next_unknown_number(pattern.nodes())}"
+        fresh = _fresh_unknown(pattern)
         named = PhraseTriple(triple.subject, triple.relation[len(NEGATION):].strip(), fresh)
         return replace(pattern, triples=tuple(named if t == triple else t for t in pattern.triples),
                        comparisons=(*pattern.comparisons, Comparison(fresh, "!=", triple.object)))
@@ -677,12 +678,10 @@ def with_average_bound(question: str, pattern: PhraseGraphPattern) -> PhraseGrap
                  for n in t.nodes() if is_unknown(n) and n != ANSWER and degrees[n] == 1), None)
     triples = pattern.triples
     if node is None:
-        typed = {t.subject for t in triples if t.is_type}
-        owner = ANSWER if ANSWER in typed else next(
-            (n for t in triples if not t.is_type and ANSWER in t.nodes() for n in t.nodes() if n in typed), None)
+        owner = _thing_answered(pattern)
         if owner is None:
             return pattern
-        node = f"?unknown{next_unknown_number(pattern.nodes())}"
+        node = _fresh_unknown(pattern)
         triples = (*triples, PhraseTriple(owner, attribute.lower(), node))
     ordering = pattern.ordering
     if ordering is not None and (ordering.node == node or stated_ordering(question) is None):
@@ -834,6 +833,14 @@ def weighted_by_quantity(pattern: PhraseGraphPattern) -> PhraseGraphPattern | No
     return replace(pattern, triples=(*pattern.triples, PhraseTriple(owner, "quantity", weight)), times=(weight,))
 
 
+def _thing_answered(pattern: PhraseGraphPattern) -> str | None:
+    """The thing of a kind the answer is or names: the answer where it is typed, else the typed unknown it is
+    related to ("the names of the suppliers": the suppliers), else None."""
+    typed = {t.subject for t in pattern.triples if t.is_type}
+    return ANSWER if ANSWER in typed else next(
+        (n for t in pattern.triples if not t.is_type and ANSWER in t.nodes() for n in t.nodes() if n in typed), None)
+
+
 def with_companions(pattern: PhraseGraphPattern, attributes: Sequence[str]) -> PhraseGraphPattern | None:
     """The answers' own values asked beside them (`rewording.companion_clause`) put back in a reading of
     the question without them, projected after the answer (`:: select ?u1 ?u2`): the value an ordering
@@ -843,10 +850,8 @@ def with_companions(pattern: PhraseGraphPattern, attributes: Sequence[str]) -> P
     if pattern.form is not QuestionForm.LIST or pattern.projection != (ANSWER,) or pattern.group or pattern.grouped:
         return None
     degrees = node_degrees(pattern.triples)
-    typed = {t.subject for t in pattern.triples if t.is_type}
     # "the names of our Japanese suppliers together with their cities": the suppliers' cities
-    owner = ANSWER if ANSWER in typed else next(
-        (n for t in pattern.triples if not t.is_type and ANSWER in t.nodes() for n in t.nodes() if n in typed), ANSWER)
+    owner = _thing_answered(pattern) or ANSWER
     owned = {t.object if t.subject == owner else t.subject: t.relation.lower() for t in pattern.triples
              if not t.is_type and not t.negated and owner in t.nodes() and t.subject != t.object}
     projected: list[str] = []

@@ -104,8 +104,7 @@ _LISTED_WITH_COUNT = (
 
 # "How many museums were opened in each year? Show the opening year and the number of museums.": a count per group,
 # then what to show, which a count per group shows anyway (each group beside its count)
-_COUNT_THEN_SHOWN = re.compile(r"^(?P<asked>(?i:how\s+many|for\s+(?:each|every))[^?]*\b(?i:each|every|per)\b[^?]*\?|"
-                               r"(?i:how\s+many|for\s+(?:each|every))[^?]*\?)\s+"
+_COUNT_THEN_SHOWN = re.compile(r"^(?P<asked>(?i:how\s+many|for\s+(?:each|every))[^?]*\?)\s+"
                                r"(?i:show|list|give(?:\s+me)?|return|display)\b[^?.!]*\b(?i:number|count|total)\b[^?.!]*[.?!]?\s*$")
 
 
