@@ -519,6 +519,29 @@ def test_grammar_only_allows_valid_patterns() -> None:
         PhraseGraphPattern.from_text(render(source, outputs))
 
 
+def test_a_span_begun_inside_quotes_ends_at_the_closing_quote() -> None:
+    """"from the city 'Albany' to the city 'Anchorage'": no name runs from one quoted name into the next."""
+    import numpy as np
+
+    from understanding.model import TRIPLE, UNKNOWN_IDS, Grammar, V, tokenize
+    from understanding.resources import sentence_encoder
+
+    question = "How many flights go from the city 'Albany' to the city 'Anchorage'?"
+    source = tokenize(sentence_encoder().tokenizer, [question])[0]
+    starts = [i for i, (a, _) in enumerate(source.offsets) if question[a:].startswith("Albany")]
+    grammar = Grammar(source)
+    for token in (grammar.allowed().nonzero()[0][0], TRIPLE, UNKNOWN_IDS[0]):  # a form, a triple, ?u1
+        grammar.advance(int(token))
+    grammar.advance(V + starts[0])  # a relation phrase starting at Albany
+    ends = [source.offsets[i][1] for i in np.flatnonzero(grammar.allowed()[V + grammar.n:])]
+    assert ends and max(ends) == question.index("Albany") + len("Albany")
+    unquoted = Grammar(source)  # a span begun outside quotes may run on
+    for token in (unquoted.allowed().nonzero()[0][0], TRIPLE, UNKNOWN_IDS[0]):
+        unquoted.advance(int(token))
+    unquoted.advance(V + 1)
+    assert len(np.flatnonzero(unquoted.allowed()[V + unquoted.n:])) > 2
+
+
 def test_beam_search_of_width_one_is_greedy_and_wider_beams_stay_in_the_grammar() -> None:
     """`beam_decode` with one hypothesis decodes exactly as `greedy_decode`; with four, every pattern
     still parses, and a question's names are all copied when some hypothesis copies them."""

@@ -181,6 +181,7 @@ class Grammar:
         self.n = len(source.input_ids)
         self.word_start = np.array(source.word_start, dtype=bool)
         self.word_end = np.array(source.word_end, dtype=bool)
+        self.quoted = np.array([bool(shape[5]) for shape in source.shape], dtype=bool)
         self.state = "form"
         self.form: int | None = None
         self.used: list[int] = []  # unknown numbers used in triples
@@ -242,6 +243,10 @@ class Grammar:
             start = self.span_start or 0
             ends = np.zeros(self.n, dtype=bool)
             ends[start: min(self.n, start + MAX_SPAN_PIECES)] = True
+            if self.quoted[start]:  # a span begun inside quotes ends at the closing quote
+                outside = np.flatnonzero(~self.quoted[start:])
+                if outside.size:
+                    ends[start + outside[0]:] = False
             mask[V + self.n:] = ends & self.word_end
             if not mask[V + self.n:].any():
                 mask[V + self.n + start] = True
