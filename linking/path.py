@@ -1091,7 +1091,7 @@ class KgqanPath:
                                   keep_ties=options.keep_ties or asks_for_several(understood.question, understood.pattern,
                                                                                   understood.wh_noun))
         value_answer = kind in (AnswerKind.NUMBER, AnswerKind.DATE) and understood.pattern.form is QuestionForm.LIST
-        reading = counted_as_attribute(relax(understood.pattern))
+        reading = counted_as_attribute(relax(understood.pattern), understood.question)
         if reading is None:
             linking = await self.link(understood.pattern, endpoint, options, value_answer=value_answer)
             return linking, build(linking.linked)

@@ -141,14 +141,15 @@ class StoredCountReading:
     counted_edge: PhraseTriple | None = None  # the edge whose things are counted, where it has no class ("| rooms |")
 
 
-def counted_as_attribute(pattern: PhraseGraphPattern) -> StoredCountReading | None:
+def counted_as_attribute(pattern: PhraseGraphPattern, question: str = "") -> StoredCountReading | None:
     """The other reading of a per-group count: "Which shop has the most products?" as written
     (`?u1 | shop | ?u2 ; ?u2 | is a | products :: order count ?u2 desc 1`) counts products per shop,
     but a graph derived from a table may store that count as an attribute (`number_products`):
     `?u1 | number of products | ?u2 :: order ?u2 desc 1`. Only for a counted unknown that has a
     class phrase and one other edge, or no class and one edge named by a plural ("the most rooms":
     `?u1 | rooms | ?u2`, stored as `room_count`); None otherwise. The caller keeps the reading only where the
-    graph has such an attribute (`is_count_attribute`)."""
+    graph has such an attribute (`is_count_attribute`). A singular edge counts where the question
+    ranks or counts it so ("the fewest staff", "the number of staff": `num_of_staff`)."""
     counted = {c.node for c in pattern.comparisons if c.by_count}
     if pattern.ordering is not None and pattern.ordering.by_count:
         counted.add(pattern.ordering.node)
@@ -163,7 +164,7 @@ def counted_as_attribute(pattern: PhraseGraphPattern) -> StoredCountReading | No
     # "Which apartments have the most rooms?" (`?u1 | rooms | ?u2 :: order count ?u2 desc 1`): the things
     # counted are the edge's own (`room_count`)
     thing = classes[0].object if classes else edges[0].relation
-    if not classes and (not is_unknown(owner) or singular(thing) == thing):
+    if not classes and (not is_unknown(owner) or (singular(thing) == thing and not _amount_asked(question, thing))):
         return None
     kept = [t for t in pattern.triples if t not in (*classes, edges[0])]
     stored = PhraseTriple(owner, f"number of {thing}", node)
@@ -174,6 +175,12 @@ def counted_as_attribute(pattern: PhraseGraphPattern) -> StoredCountReading | No
     comparisons = tuple(replace(c, by_count=False) if c.by_count else c for c in pattern.comparisons)
     return StoredCountReading(replace(pattern, triples=tuple(triples), ordering=ordering, comparisons=comparisons),
                               stored, thing, None if classes else edges[0])
+
+
+def _amount_asked(question: str, thing: str) -> bool:
+    """Whether the question ranks or counts `thing` by its amount ("the fewest staff", "number of staff")."""
+    return re.search(rf"\b(?:most|fewest|least|number\s+of|count\s+of)\s+{re.escape(thing)}\b", question,
+                     re.IGNORECASE) is not None
 
 
 def is_count_attribute(label: str, thing: str) -> bool:

@@ -82,6 +82,12 @@ def test_a_per_group_count_is_also_read_as_a_stored_count() -> None:
     assert rooms is not None and rooms.thing == "rooms" and rooms.counted_edge.relation == "rooms"
     assert rooms.pattern.to_text() == "list :: ?u1 | is a | apartments ; ?u1 | number of rooms | ?u2 :: order ?u2 desc 1"
     assert counted_as_attribute(most).counted_edge is None
+    staff = PhraseGraphPattern.from_text("list :: ?u1 | is a | museum ; ?u1 | staff | ?u2 :: order count ?u2 asc 1")
+    assert counted_as_attribute(staff) is None  # a singular edge: not a count unless the question says so
+    fewest = counted_as_attribute(staff, "Which museum has the fewest staff?")  # stored as `num_of_staff`
+    assert fewest is not None and fewest.pattern.to_text() == (
+        "list :: ?u1 | is a | museum ; ?u1 | number of staff | ?u2 :: order ?u2 asc 1")
+    assert counted_as_attribute(staff, "Which museum has the oldest staff?") is None
     assert is_count_attribute("number products", "products") and is_count_attribute("num of staff", "staff")
     assert is_count_attribute("employee count", "employees")
     assert not is_count_attribute("shop id", "products") and not is_count_attribute("products", "products")

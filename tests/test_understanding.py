@@ -3271,6 +3271,7 @@ READER_CASES = [
     ("kind_having_own", "Which Marketing employees have a phone number on record?",  # a qualifying name, "on record"
      "list :: ?u1 | is a | employees ; ?u1 | employees | Marketing ; ?u1 | phone number | ?u2"),
     ("kind_having_own", "how many states have a city named springfield", None),  # a name
+    ("kind_having_own", "Which museum has the most staff?", None),  # a superlative, not a thing each has
     # the asked kind and one comparison of its own value (kind_compared)
     ("kind_compared", "Which Transducer products have a price between 5 and 5.50 euros?",  # a range
      "list :: ?u1 | is a | Transducer products ; ?u1 | price | ?u2 :: filter ?u2 >= 5 :: filter ?u2 <= 5.50"),

@@ -1264,6 +1264,9 @@ def kind_having_own(question: str) -> PhraseGraphPattern | None:
     if read is None or read[0].group("thing").split()[0] in _NOT_ATTRIBUTES | _COMPARING_WORDS | {"no", "more", "less"} \
             or set(read[0].group("thing").split()) & {"named", "called", "titled", "labelled", "labeled"}:
         return None  # "a city named springfield": a name, not a kind of thing
+    words = read[0].group("thing").split()
+    if words[0] == "the" and len(words) > 1 and words[1] in SUPERLATIVE_DESCENDING:
+        return None  # "Which museum has the most staff?": a superlative, not a thing each one has
     found, asked = read
     return replace(asked, triples=(*asked.triples, PhraseTriple(ANSWER, found.group("thing"), "?unknown2")))
 
