@@ -94,6 +94,11 @@ def _split_words(name: str) -> list[str]:
 # word vectors place "long" near "length" and "lat" nowhere, so "longitude" would link to `lat`
 _ABBREVIATED_NAMES = {"lat": "latitude", "long": "longitude", "lon": "longitude", "lng": "longitude",
                       "alt": "altitude"}
+# words that abbreviate words in any part of a name (a relational schema's `Fname`, `num_of_staff`,
+# `dept_no`): word vectors read "fname" as nothing like "first name", and "lname" as near it
+_ABBREVIATED_WORDS = {"fname": "first name", "lname": "last name", "dob": "date of birth", "num": "number",
+                      "qty": "quantity", "amt": "amount", "dept": "department", "emp": "employee",
+                      "addr": "address", "mgr": "manager"}
 
 
 def local_name_words(iri: str) -> str | None:
@@ -103,7 +108,9 @@ def local_name_words(iri: str) -> str | None:
     if not any(sum(ch.isalpha() for ch in t) >= 2 for t in tokens):
         return None
     words = " ".join(t.lower() for t in tokens)
-    return _ABBREVIATED_NAMES.get(words, words)
+    if words in _ABBREVIATED_NAMES:
+        return _ABBREVIATED_NAMES[words]
+    return " ".join(_ABBREVIATED_WORDS.get(word, word) for word in words.split())
 
 
 def _named_after_its_table(iri: str) -> bool:

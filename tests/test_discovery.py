@@ -46,6 +46,9 @@ def engine(request: pytest.FixtureRequest):  # type: ignore[no-untyped-def]
     ("http://www.w3.org/2003/01/geo/wgs84_pos#lat", "latitude"),  # a whole name that abbreviates a word
     ("http://www.w3.org/2003/01/geo/wgs84_pos#long", "longitude"),
     ("http://example.org/vocab/longName", "long name"),  # a word inside a name stays as it is
+    ("http://valuenet/ontop/student#Fname", "first name"),  # schema abbreviations read as their words
+    ("http://valuenet/ontop/museum#Num_of_Staff", "number of staff"),
+    ("http://valuenet/ontop/employee#dept_no", "department no"),
 ])
 def test_local_name_words(iri: str, words: str) -> None:
     assert local_name_words(iri) == words
