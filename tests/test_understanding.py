@@ -605,6 +605,33 @@ def test_trained_model_answers_training_style_questions() -> None:
 
 
 REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired pattern; None: left alone)
+    # things related to the asked ones, asked beside them (with_related_values)
+    ("with_related_values", "Show the names of conductors and the orchestras they have conducted.",
+     "list :: ?u1 | names | ?u2 ; ?u2 | is a | conductors",
+     "list :: ?u1 | names | ?u2 ; ?u2 | is a | conductors ; ?u2 | conducted | ?u3 ; ?u3 | is a | orchestras ; "
+     "?u4 | names | ?u3 :: select ?u1 ?u4"),
+    ("with_related_values", "List the names of orchestras founded after 2005 and the names of their conductors.",
+     "list :: ?u1 | names | ?u2 ; ?u2 | is a | orchestras ; ?u2 | founded | ?u3 :: filter ?u3 > 2005",
+     "list :: ?u1 | names | ?u2 ; ?u2 | is a | orchestras ; ?u2 | founded | ?u3 ; ?u2 | conductors | ?u4 ; "
+     "?u5 | names | ?u4 :: filter ?u3 > 2005 :: select ?u1 ?u5"),
+    ("with_related_values", "Show the names of employees and the year they started.",  # a value, not a thing
+     "list :: ?u1 | names | ?u2 ; ?u2 | is a | employees", None),
+    ("with_related_values", "Find the names of teachers and the courses they teach in grade 1.",  # courses read
+     "list :: ?u1 | names | ?u2 ; ?u2 | is a | teachers ; ?u2 | courses | ?u3 ; ?u2 | grade | 1 :: select ?u1 ?u3", None),
+    # a superlative that names its attribute orders its thing, not an asked value (with_graded_owner)
+    ("with_graded_owner", "Find the name and nationality of the youngest conductor.",
+     "list :: ?u1 | name | ?u2 ; ?u2 | nationality | ?u3 ; ?u2 | is a | conductor :: order ?u3 asc 1 :: select ?u1 ?u3",
+     "list :: ?u1 | name | ?u2 ; ?u2 | nationality | ?u3 ; ?u2 | is a | conductor ; ?u2 | youngest | ?u4 "
+     ":: order ?u4 asc 1 :: select ?u1 ?u3"),
+    ("with_graded_owner", "What are the first and last names of the youngest student?",
+     "list :: ?u1 | first | ?u2 ; ?u2 | last names | ?u3 ; ?u2 | is a | student :: select ?u1 ?u3",
+     "list :: ?u1 | first | ?u2 ; ?u2 | last names | ?u3 ; ?u2 | is a | student ; ?u2 | youngest | ?u4 "
+     ":: order ?u4 asc 1 :: select ?u1 ?u3"),
+    ("with_graded_owner", "What are the name and age of the oldest singer?",  # the relation names the attribute
+     "list :: ?u1 | name | ?u2 ; ?u2 | age | ?u3 ; ?u2 | is a | singer :: order ?u3 desc 1 :: select ?u1 ?u3", None),
+    ("with_graded_owner", "Show the name and city of the tallest building with more than 3 floors.",  # compared
+     "list :: ?u1 | name | ?u2 ; ?u2 | city | ?u3 ; ?u2 | is a | building ; ?u2 | floors | ?u4 :: filter ?u4 > 3 "
+     ":: select ?u1 ?u3", None),
     # a counted noun the model left out is put back (with_counted_nouns)
     ("with_counted_nouns", "Which department has the most members?", "list :: ?u1 | is a | department :: order ?u1 desc 1",
      "list :: ?u1 | is a | department ; ?u1 | members | ?u2 :: order count ?u2 desc 1"),

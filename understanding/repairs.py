@@ -70,7 +70,8 @@ def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     pattern = with_compared_yes_no(question, with_stated_membership(question, with_existence_asked(question, pattern)))
     pattern = with_kind_of_relation(question, with_superlative_kind(question, with_year_apart(question, pattern)))
     pattern = with_extreme_value_of_named(question, pattern)
-    pattern = with_stated_total(question, with_stated_aggregate(question, with_stated_ordering(question, pattern)))
+    pattern = with_graded_owner(question, with_stated_ordering(question, pattern))
+    pattern = with_stated_total(question, with_stated_aggregate(question, pattern))
     pattern = without_aggregate_of_ranked(with_whole_codes(question, pattern))
     pattern = with_stated_sum(question, pattern)
     pattern = with_graded_answer(question, pattern)
@@ -92,7 +93,8 @@ def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     pattern = with_numbered_thing(with_preposition_object(question, with_whole_compared_attribute(question, pattern)))
     pattern = without_kind_of_code(pattern)
     pattern = with_asked_numbered_thing(question, with_quoted_thing(question, pattern))
-    return with_asked_kind_counting(question, with_others_excluded(question, without_doubled_possessive(question, pattern)))
+    pattern = with_asked_kind_counting(question, with_others_excluded(question, without_doubled_possessive(question, pattern)))
+    return with_related_values(question, with_whole_attribute(question, pattern))
 
 
 _COUNTING_QUALIFIER = re.compile(rf"^(?:{'|'.join(sorted(COUNTING_QUALIFIERS))})\s+(?=\S)", re.IGNORECASE)
@@ -841,6 +843,71 @@ def _thing_answered(pattern: PhraseGraphPattern) -> str | None:
         (n for t in pattern.triples if not t.is_type and ANSWER in t.nodes() for n in t.nodes() if n in typed), None)
 
 
+_ATTRIBUTE_HEADS = frozenset({"description", "descriptions", "code", "codes", "name", "names", "id", "ids",
+                              "title", "titles"})
+
+
+def with_whole_attribute(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"What is the template type description for template type code 'AD'?" decoded with the asked
+    relation cut short (`?u1 | template type | ?u2`): where the question goes on with a word that heads
+    an attribute ("description", "code", "name", "id", "title"), the relation is the whole phrase
+    (`template type description`), which tells it from the other attributes of the same words. Only
+    between unknowns: in "the template type code AD" the word before the name says what the name is."""
+    if pattern.form is not QuestionForm.LIST:
+        return pattern
+    text = question.lower()
+    triples = list(pattern.triples)
+    for index, triple in enumerate(triples):
+        relation = triple.relation.lower()
+        if triple.is_type or triple.negated or not set(pattern.projection) & set(triple.nodes()) \
+                or not all(is_unknown(n) for n in triple.nodes()) or relation.split()[-1] in _ATTRIBUTE_HEADS:
+            continue
+        found = re.search(rf"(?<![\w-]){re.escape(relation)}\s+(?P<head>[a-z]+)\b(?!['’])", text)
+        if found is not None and found.group("head") in _ATTRIBUTE_HEADS:  # its first place: what is asked
+            triples[index] = replace(triple, relation=f"{triple.relation} {found.group('head')}")
+    return pattern if tuple(triples) == pattern.triples else replace(pattern, triples=tuple(triples))
+
+
+# "... and the orchestras they have conducted", "... and the courses they are arranged to teach"
+_THINGS_THEY_VERB = re.compile(r"\band\s+the\s+(?P<kind>[a-z]+(?:\s+[a-z]+)?)\s+(?:that\s+|which\s+)?(?:they|it)\s+"
+                               r"(?:(?:have|has|had|are|is|were|was|do|does|did)\s+)?(?P<verb>[a-z]+(?:\s+(?!(?:in|for|"
+                               r"with|by|and|ordered|sorted|sort|order)\b)[a-z]+){0,2})\s*(?=$|[,.?!]|\s+(?:in|for|with|by|"
+                               r"and|ordered|sorted)\b)", re.IGNORECASE)
+# "... and the names of their conductors"
+_VALUES_OF_THEIR = re.compile(r"\band\s+the\s+(?P<value>names?|titles?|ids?)\s+of\s+(?:their|its)\s+"
+                              r"(?P<kind>[a-z]+(?:\s+[a-z]+)?)\s*(?=$|[,.?!]|\s+(?:in|for|with|by|and|ordered|sorted)\b)",
+                              re.IGNORECASE)
+
+
+def with_related_values(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"Show the names of conductors and the orchestras they have conducted." decoded without the
+    orchestras (`?u1 | names | ?u2 ; ?u2 | is a | conductors`): the things the asked ones are related
+    to by the verb are asked beside them (`?u2 | conducted | ?u3 ; ?u3 | is a | orchestras :: select
+    ?u1 ?u3`); "... and the names of their conductors" asks the name of a related thing (`?u2 |
+    conductors | ?u3 ; ?u4 | names | ?u3`). Only where the pattern has none of those words and its
+    answer names a thing of a kind."""
+    found = _THINGS_THEY_VERB.search(question) or _VALUES_OF_THEIR.search(question)
+    if found is None or pattern.form is not QuestionForm.LIST or pattern.group or pattern.grouped:
+        return pattern
+    owner = _thing_answered(pattern)
+    if owner is None or owner == ANSWER:
+        return pattern
+    said = _phrase_words(pattern)
+    kind = found.group("kind").lower()
+    if kind_of_attribute(kind) is not None:  # "and the year they started": a value of theirs, not a thing
+        return pattern
+    if set(kind.split()) & said or ("verb" in found.groupdict() and set(found.group("verb").lower().split()) & said):
+        return pattern
+    related = _fresh_unknown(pattern)
+    asked = f"?unknown{next_unknown_number([*pattern.unknowns(), related])}"
+    if "verb" in found.groupdict():  # the related things are answered by their names, as the asked ones are
+        added = (PhraseTriple(owner, found.group("verb").lower(), related), PhraseTriple(related, TYPE_RELATION, kind),
+                 PhraseTriple(asked, "names", related))
+    else:
+        added = (PhraseTriple(owner, kind, related), PhraseTriple(asked, found.group("value").lower(), related))
+    return replace(pattern, triples=(*pattern.triples, *added), projection=(*pattern.projection, asked))
+
+
 def with_companions(pattern: PhraseGraphPattern, attributes: Sequence[str]) -> PhraseGraphPattern | None:
     """The answers' own values asked beside them (`rewording.companion_clause`) put back in a reading of
     the question without them, projected after the answer (`:: select ?u1 ?u2`): the value an ordering
@@ -1373,6 +1440,42 @@ def with_stated_ordering(question: str, pattern: PhraseGraphPattern) -> PhraseGr
     if ordering.by_count and _EXTREME_OF_VALUE.search(question):  # "in the largest quantity" ranks by the value
         ordering = replace(ordering, by_count=False)
     return pattern if ordering == pattern.ordering else replace(pattern, ordering=ordering)
+
+
+_GRADED_KIND = re.compile(r"\bthe\s+(?P<word>" + "|".join(sorted(IMPLIED_ORDER, key=len, reverse=True))
+                          + r")\s+(?P<kind>[a-z]+)\b", re.IGNORECASE)
+
+
+def with_graded_owner(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"Find the name and nationality of the youngest conductor." decoded with the ordering on the
+    nationality (`order ?u3 asc 1`), or "the first and last names of the youngest student" with none:
+    the superlative names its own attribute ("youngest": age) of the thing of the kind after it, so
+    that thing gets a relation of the superlative, which orders it; the asked values stay as they are.
+    Only for superlatives that name their attribute (`IMPLIED_ORDER`), where no relation of the
+    pattern says the superlative or its attribute."""
+    found = _GRADED_KIND.search(question)
+    if found is None or pattern.form is not QuestionForm.LIST or pattern.comparisons or pattern.group:
+        return pattern
+    word = found.group("word").lower()
+    attribute, descending = IMPLIED_ORDER[word]
+    if any(not t.is_type and set(t.relation.lower().split()) & {*word.split(), attribute} for t in pattern.triples):
+        return pattern
+    kind = singular(found.group("kind").lower())
+    owners = [t.subject for t in pattern.triples if t.is_type and is_unknown(t.subject)
+              and singular(t.object.lower().split()[-1]) == kind]
+    if len(owners) != 1:
+        return pattern
+    ordering = pattern.ordering
+    if ordering is not None:
+        reaching = [t for t in pattern.triples if not t.is_type and ordering.node in t.nodes()]
+        if ordering.by_count or ordering.aggregate or ordering.node not in pattern.projection or len(reaching) != 1 \
+                or owners[0] not in reaching[0].nodes():
+            return pattern
+    stated = stated_ordering(question)
+    limit = (stated.limit if stated is not None else None) or 1
+    graded = _fresh_unknown(pattern)
+    return replace(pattern, triples=(*pattern.triples, PhraseTriple(owners[0], word, graded)),
+                   ordering=Ordering(graded, descending, limit))
 
 
 def with_stated_offset(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
