@@ -868,24 +868,24 @@ def with_whole_attribute(question: str, pattern: PhraseGraphPattern) -> PhraseGr
     return pattern if tuple(triples) == pattern.triples else replace(pattern, triples=tuple(triples))
 
 
+_CLAUSE_END = r"\s*(?=$|[,.?!]|\s+(?:in|for|with|by|and|ordered|sorted)\b)"  # where a listed clause stops
 # "... and the orchestras they have conducted", "... and the courses they are arranged to teach"
 _THINGS_THEY_VERB = re.compile(r"\band\s+the\s+(?P<kind>[a-z]+(?:\s+[a-z]+)?)\s+(?:that\s+|which\s+)?(?:they|it)\s+"
                                r"(?:(?:have|has|had|are|is|were|was|do|does|did)\s+)?(?P<verb>[a-z]+(?:\s+(?!(?:in|for|"
-                               r"with|by|and|ordered|sorted|sort|order)\b)[a-z]+){0,2})\s*(?=$|[,.?!]|\s+(?:in|for|with|by|"
-                               r"and|ordered|sorted)\b)", re.IGNORECASE)
+                               r"with|by|and|ordered|sorted|sort|order)\b)[a-z]+){0,2})" + _CLAUSE_END, re.IGNORECASE)
 # "... and the names of their conductors"
 _VALUES_OF_THEIR = re.compile(r"\band\s+the\s+(?P<value>names?|titles?|ids?)\s+of\s+(?:their|its)\s+"
-                              r"(?P<kind>[a-z]+(?:\s+[a-z]+)?)\s*(?=$|[,.?!]|\s+(?:in|for|with|by|and|ordered|sorted)\b)",
-                              re.IGNORECASE)
+                              r"(?P<kind>[a-z]+(?:\s+[a-z]+)?)" + _CLAUSE_END, re.IGNORECASE)
 
 
 def with_related_values(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """"Show the names of conductors and the orchestras they have conducted." decoded without the
     orchestras (`?u1 | names | ?u2 ; ?u2 | is a | conductors`): the things the asked ones are related
-    to by the verb are asked beside them (`?u2 | conducted | ?u3 ; ?u3 | is a | orchestras :: select
-    ?u1 ?u3`); "... and the names of their conductors" asks the name of a related thing (`?u2 |
-    conductors | ?u3 ; ?u4 | names | ?u3`). Only where the pattern has none of those words and its
-    answer names a thing of a kind."""
+    to by the verb are asked beside them, by their names as the asked ones are (`?u2 | conducted | ?u3 ;
+    ?u3 | is a | orchestras ; ?u4 | names | ?u3 :: select ?u1 ?u4`); "... and the names of their
+    conductors" asks the name of a related thing (`?u2 | conductors | ?u3 ; ?u4 | names | ?u3`). Only
+    where the pattern has none of those words, the related kind is no value ("the year they started"),
+    and its answer names a thing of a kind."""
     found = _THINGS_THEY_VERB.search(question) or _VALUES_OF_THEIR.search(question)
     if found is None or pattern.form is not QuestionForm.LIST or pattern.group or pattern.grouped:
         return pattern
@@ -896,12 +896,13 @@ def with_related_values(question: str, pattern: PhraseGraphPattern) -> PhraseGra
     kind = found.group("kind").lower()
     if kind_of_attribute(kind) is not None:  # "and the year they started": a value of theirs, not a thing
         return pattern
-    if set(kind.split()) & said or ("verb" in found.groupdict() and set(found.group("verb").lower().split()) & said):
+    verb = (found.groupdict().get("verb") or "").lower()
+    if set(kind.split()) & said or set(verb.split()) & said:
         return pattern
     related = _fresh_unknown(pattern)
     asked = f"?unknown{next_unknown_number([*pattern.unknowns(), related])}"
-    if "verb" in found.groupdict():  # the related things are answered by their names, as the asked ones are
-        added = (PhraseTriple(owner, found.group("verb").lower(), related), PhraseTriple(related, TYPE_RELATION, kind),
+    if verb:
+        added = (PhraseTriple(owner, verb, related), PhraseTriple(related, TYPE_RELATION, kind),
                  PhraseTriple(asked, "names", related))
     else:
         added = (PhraseTriple(owner, kind, related), PhraseTriple(asked, found.group("value").lower(), related))

@@ -1261,13 +1261,15 @@ def kind_having_own(question: str) -> PhraseGraphPattern | None:
     | compatible product | ?u2`: the asked things that have one of their own (the model keeps the kind
     alone; read again without "no" for "have no compatible product"); None for anything else."""
     read = _counted_or_listed(question, _HAVING_OWN, "thing")
-    if read is None or read[0].group("thing").split()[0] in _NOT_ATTRIBUTES | _COMPARING_WORDS | {"no", "more", "less"} \
-            or set(read[0].group("thing").split()) & {"named", "called", "titled", "labelled", "labeled"}:
+    if read is None:
+        return None
+    found, asked = read
+    words = found.group("thing").split()
+    if words[0] in _NOT_ATTRIBUTES | _COMPARING_WORDS | {"no", "more", "less"} \
+            or set(words) & {"named", "called", "titled", "labelled", "labeled"}:
         return None  # "a city named springfield": a name, not a kind of thing
-    words = read[0].group("thing").split()
     if words[0] == "the" and len(words) > 1 and words[1] in SUPERLATIVE_DESCENDING:
         return None  # "Which museum has the most staff?": a superlative, not a thing each one has
-    found, asked = read
     return replace(asked, triples=(*asked.triples, PhraseTriple(ANSWER, found.group("thing"), "?unknown2")))
 
 
