@@ -18,6 +18,7 @@ from gateway.endpoint import EndpointProfile
 from gateway.errors import EndpointUnreachable, SparqlError
 from gateway.sparql import RDF_TYPE, make_iri
 from gateway.textsearch import detect_dialect, iri_ref, settings_cache
+from understanding.names import name_words
 
 if TYPE_CHECKING:
     from gateway.endpoint import Endpoint
@@ -94,23 +95,20 @@ def _split_words(name: str) -> list[str]:
 # word vectors place "long" near "length" and "lat" nowhere, so "longitude" would link to `lat`
 _ABBREVIATED_NAMES = {"lat": "latitude", "long": "longitude", "lon": "longitude", "lng": "longitude",
                       "alt": "altitude"}
-# words that abbreviate words in any part of a name (a relational schema's `Fname`, `num_of_staff`,
-# `dept_no`): word vectors read "fname" as nothing like "first name", and "lname" as near it
-_ABBREVIATED_WORDS = {"fname": "first name", "lname": "last name", "dob": "date of birth", "num": "number",
-                      "qty": "quantity", "amt": "amount", "dept": "department", "emp": "employee",
-                      "addr": "address", "mgr": "manager"}
 
 
 def local_name_words(iri: str) -> str | None:
     """The IRI's local name as lower-case words (`birthPlace`, `birth_place`, `birth-place` ->
-    `birth place`; `lat` -> `latitude`); None when it has no word of two letters or more (Wikidata's `P227`)."""
+    `birth place`; `lat` -> `latitude`; a schema's `dept_no`, `sourceairport` -> `department number`,
+    `source airport`: `understanding.names`); None when it has no word of two letters or more (Wikidata's `P227`)."""
     tokens = _split_words(local_name(iri))
     if not any(sum(ch.isalpha() for ch in t) >= 2 for t in tokens):
         return None
     words = " ".join(t.lower() for t in tokens)
     if words in _ABBREVIATED_NAMES:
         return _ABBREVIATED_NAMES[words]
-    return " ".join(_ABBREVIATED_WORDS.get(word, word) for word in words.split())
+    split = words.split()
+    return " ".join(piece for i, word in enumerate(split) for piece in name_words(word, last=i == len(split) - 1))
 
 
 def _named_after_its_table(iri: str) -> bool:

@@ -48,7 +48,13 @@ def engine(request: pytest.FixtureRequest):  # type: ignore[no-untyped-def]
     ("http://example.org/vocab/longName", "long name"),  # a word inside a name stays as it is
     ("http://valuenet/ontop/student#Fname", "first name"),  # schema abbreviations read as their words
     ("http://valuenet/ontop/museum#Num_of_Staff", "number of staff"),
-    ("http://valuenet/ontop/employee#dept_no", "department no"),
+    ("http://valuenet/ontop/employee#dept_no", "department number"),
+    ("http://valuenet/ontop/flights#sourceairport", "source airport"),  # run-together names split
+    ("http://valuenet/ontop/flights#destairport", "destination airport"),  # ... also around an abbreviation
+    ("http://valuenet/ontop/flights#flightno", "flight number"),
+    ("http://valuenet/ontop/pets#pettype", "pet type"),
+    ("http://example.org/vocab/nationality", "nationality"),  # a word of the vocabulary stays whole
+    ("http://example.org/vocab/noLabel", "no label"),  # "no" is a number only where it ends a name
 ])
 def test_local_name_words(iri: str, words: str) -> None:
     assert local_name_words(iri) == words

@@ -71,6 +71,7 @@ from understanding.answer_types import kind_of_attribute, words, wordset
 from understanding.fallback import IMPERATIVES, clean_phrase
 from understanding.gold_sparql import RDF_TYPE, GoldQuery, GoldQueryError, Term, parse_gold_query
 from understanding.grading import ATTRIBUTE_OF, number_value
+from understanding.names import ABBREVIATIONS, segment
 from understanding.pgp import (
     TYPE_RELATION,
     AnswerKind,
@@ -164,16 +165,6 @@ def local_name(iri: str) -> str:
     return urllib.parse.unquote(tail)
 
 
-ABBREVIATIONS = {
-    "fname": "first name", "lname": "last name", "dob": "date of birth", "num": "number", "no": "number",
-    "emp": "employee", "dept": "department", "stu": "student", "prof": "professor", "addr": "address",
-    "qty": "quantity", "amt": "amount", "desc": "description", "cnt": "count", "yr": "year", "pop": "population",
-    "info": "information", "org": "organization", "govt": "government", "loc": "location", "aid": "id",
-    "pid": "id", "cid": "id", "kid": "id", "uid": "id", "pct": "percent", "avg": "average", "max": "maximum",
-    "min": "minimum", "mgr": "manager", "std": "student", "crs": "course", "dname": "name", "lang": "language",
-}
-
-
 def predicate_words(iri: str) -> list[str]:
     """`dbo:birthPlace` -> [birth, place]; `dbp:placeofburial` -> [place, of, burial];
     Spider `:t#ref-head_id` -> [head]; `:t#emp_fname` -> [employee, first, name]; ORKG `P31` -> []."""
@@ -188,32 +179,6 @@ def predicate_words(iri: str) -> list[str]:
     if out and out[-1] == "id" and len(out) > 1 and "#ref-" in iri:
         out = out[:-1]
     return out
-
-
-_VOCABULARY: set[str] | None = None
-
-
-def segment(word: str) -> list[str]:
-    """Splits run-together lower-case names ("placeofburial") into known words (MiniLM's vocabulary),
-    preferring the fewest pieces; a word it cannot split stays whole."""
-    global _VOCABULARY
-    if len(word) < 8:
-        return [word]
-    if _VOCABULARY is None:
-        from understanding.resources import minilm_path
-
-        lines = (minilm_path() / "vocab.txt").read_text().split()
-        _VOCABULARY = {w for w in lines if w.isalpha() and (len(w) > 2 or w in ("of", "in", "by", "on", "to", "at"))}
-    best: list[list[str] | None] = [[]] + [None] * len(word)
-    for end in range(1, len(word) + 1):
-        for start in range(max(0, end - 20), end):
-            piece = word[start:end]
-            previous = best[start]
-            if previous is not None and piece in _VOCABULARY:
-                candidate = [*previous, piece]
-                if best[end] is None or len(candidate) < len(best[end]):
-                    best[end] = candidate
-    return best[-1] if best[-1] and len(best[-1]) > 1 else [word]
 
 
 def entity_names(term: Term) -> list[str]:
