@@ -111,6 +111,25 @@ def same_stem(a: str, b: str) -> bool:
     return len(short) >= 6 and long.startswith(short)
 
 
+# the two ends of a journey: word vectors place "depart" nearer "destination" than "source", so a flight's
+# `sourceairport` and `destairport` would swap. Words of one end match each other as two forms of one word
+# do; words of opposite ends do not match at all. Whole words, not stems: "department" stems to "depart".
+_JOURNEY_ENDS = (frozenset({"depart", "departs", "departed", "departing", "departure", "departures", "leave", "leaves",
+                            "leaving", "source", "origin", "outbound"}),
+                 frozenset({"arrive", "arrives", "arrived", "arriving", "arrival", "arrivals", "land", "lands", "landed",
+                            "landing", "destination", "destinations", "inbound"}))
+
+
+def journey_similarity(a: str, b: str) -> float | None:
+    """STEM_SIMILARITY for two words of one end of a journey ("departing", "source"), 0 for words of
+    opposite ends ("departing", "destination"), None when either word names no end."""
+    ends_a = [i for i, end in enumerate(_JOURNEY_ENDS) if a in end]
+    ends_b = [i for i, end in enumerate(_JOURNEY_ENDS) if b in end]
+    if not ends_a or not ends_b:
+        return None
+    return STEM_SIMILARITY if ends_a == ends_b else 0.0
+
+
 def trigram_similarity(a: str, b: str) -> float:
     """Dice coefficient of padded character trigrams: 1 for equal words, ~0 for unrelated ones."""
     if a == b:
@@ -295,6 +314,8 @@ class AffinityScorer:
                     sims[i, j] = trigram_similarity(sa, sb) if self.char_fallback else 0.0
                 if self.morphology and sims[i, j] < STEM_SIMILARITY and same_stem(wa, wb):
                     sims[i, j] = STEM_SIMILARITY
+                if self.morphology and sims[i, j] < 1.0 and (journey := journey_similarity(wa, wb)) is not None:
+                    sims[i, j] = journey
         return sims
 
     def _phrase_score(self, a: _Words, b: _Words) -> float:

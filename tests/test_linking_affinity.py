@@ -117,3 +117,14 @@ def test_two_known_words_written_together_are_split_and_known_words_stay_whole()
     assert unglued("sourceairport") == "source airport" and unglued("contestant number") == "contestant number"
     assert unglued("hometown") == "hometown" and unglued("nationality") == "nationality"  # known words
     assert unglued("fname") == "fname" and unglued("flightno") == "flightno"  # no two known words of 3 letters
+
+
+def test_the_two_ends_of_a_journey_are_told_apart(scorer: AffinityScorer) -> None:
+    """Word vectors place "depart" nearer "destination" than "source": a flight's two airports would swap."""
+    departing = scorer.score_many("flights departing from", ["source airport", "destination airport"])
+    assert departing[0] > departing[1]
+    arriving = scorer.score_many("flights arriving in", ["source airport", "destination airport"])
+    assert arriving[1] > arriving[0]
+    assert scorer.score("leave from", "origin") > 0.8
+    # whole words, not stems: a department is no departure
+    assert scorer.score("source", "department") < 0.5
