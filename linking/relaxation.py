@@ -184,8 +184,12 @@ def _amount_asked(question: str, thing: str) -> bool:
 
 
 def is_count_attribute(label: str, thing: str) -> bool:
-    """Whether a predicate label names a stored count of `thing` ("number products", "num of staff")."""
-    words = set(re.findall(r"[a-z]+", label.lower()))
+    """Whether a predicate label names a stored count of `thing` ("number products", "num of staff"); a
+    number after the thing names one ("flight number", a schema's `flightno`), not how many there are."""
+    ordered = re.findall(r"[a-z]+", label.lower())
+    if len(ordered) > 1 and ordered[-1] == "number" and "number" not in ordered[:-1]:
+        return False
+    words = set(ordered)
     things = {singular(w) for w in re.findall(r"[a-z]+", thing.lower())} - {"of"}
     return bool(words & COUNT_ATTRIBUTE_WORDS) and bool(things) and things <= {singular(w) for w in words}
 

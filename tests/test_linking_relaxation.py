@@ -92,6 +92,7 @@ def test_a_per_group_count_is_also_read_as_a_stored_count() -> None:
     assert is_count_attribute("employee count", "employees")
     assert not is_count_attribute("shop id", "products") and not is_count_attribute("products", "products")
     assert not is_count_attribute("number of staff", "products")
+    assert not is_count_attribute("flight number", "flights")  # a number after the thing names one (`flightno`)
 
 
 def test_an_unknown_named_by_a_found_thing_is_that_thing() -> None:
