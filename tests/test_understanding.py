@@ -618,6 +618,20 @@ REPAIR_CASES = [  # (repair, question, the pattern as decoded, the repaired patt
      "list :: ?u1 | names | ?u2 ; ?u2 | is a | employees", None),
     ("with_related_values", "Find the names of teachers and the courses they teach in grade 1.",  # courses read
      "list :: ?u1 | names | ?u2 ; ?u2 | is a | teachers ; ?u2 | courses | ?u3 ; ?u2 | grade | 1 :: select ?u1 ?u3", None),
+    # every value of a listed few is asked of the same thing (with_listed_values)
+    ("with_listed_values", "What are the names, ages and countries of the singers?",
+     "list :: ?u1 | names | ?u2 ; ?u2 | ages | ?u3 ; ?u2 | is a | singers :: select ?u1 ?u3",
+     "list :: ?u1 | names | ?u2 ; ?u2 | ages | ?u3 ; ?u2 | is a | singers ; ?u2 | countries | ?u4 :: select ?u1 ?u3 ?u4"),
+    ("with_listed_values", "What are the id, name and age of the oldest employee?",  # the value ranked by, projected
+     "list :: ?u1 | id | ?u2 ; ?u2 | name | ?u3 ; ?u2 | age | ?u4 ; ?u2 | is a | employee :: order ?u4 desc 1 "
+     ":: select ?u1 ?u3",
+     "list :: ?u1 | id | ?u2 ; ?u2 | name | ?u3 ; ?u2 | age | ?u4 ; ?u2 | is a | employee :: order ?u4 desc 1 "
+     ":: select ?u1 ?u3 ?u4"),
+    ("with_listed_values", "Show the name, capacity and location of each stadium.",  # all three asked already
+     "list :: ?u1 | name | ?u2 ; ?u2 | capacity | ?u3 ; ?u2 | location | ?u4 ; ?u2 | is a | stadium "
+     ":: select ?u1 ?u3 ?u4", None),
+    ("with_listed_values", "What are the names and ages of the singers?",  # two: no list of several
+     "list :: ?u1 | names | ?u2 ; ?u2 | is a | singers", None),
     # a superlative that names its attribute orders its thing, not an asked value (with_graded_owner)
     ("with_graded_owner", "Find the name and nationality of the youngest conductor.",
      "list :: ?u1 | name | ?u2 ; ?u2 | nationality | ?u3 ; ?u2 | is a | conductor :: order ?u3 asc 1 :: select ?u1 ?u3",

@@ -94,7 +94,7 @@ def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     pattern = without_kind_of_code(pattern)
     pattern = with_asked_numbered_thing(question, with_quoted_thing(question, pattern))
     pattern = with_asked_kind_counting(question, with_others_excluded(question, without_doubled_possessive(question, pattern)))
-    return with_related_values(question, with_whole_attribute(question, pattern))
+    return with_listed_values(question, with_related_values(question, with_whole_attribute(question, pattern)))
 
 
 _COUNTING_QUALIFIER = re.compile(rf"^(?:{'|'.join(sorted(COUNTING_QUALIFIERS))})\s+(?=\S)", re.IGNORECASE)
@@ -907,6 +907,46 @@ def with_related_values(question: str, pattern: PhraseGraphPattern) -> PhraseGra
     else:
         added = (PhraseTriple(owner, kind, related), PhraseTriple(asked, found.group("value").lower(), related))
     return replace(pattern, triples=(*pattern.triples, *added), projection=(*pattern.projection, asked))
+
+
+_LISTED_ITEM = r"[a-z]+(?:\s+[a-z]+)?"
+# "the vote ids, phone numbers and area codes of all votes", "Show the name, age, and city of every employee"
+_LISTED_VALUES = re.compile(rf"\b(?:the|list|show|give|return|find|display)\s+(?P<items>{_LISTED_ITEM}(?:\s*,\s*(?:the\s+)?"
+                            rf"{_LISTED_ITEM})+\s*,?\s+and\s+(?:the\s+)?{_LISTED_ITEM})\s+of\s+(?:the|all|each|every)\b",
+                            re.IGNORECASE)
+
+
+def with_listed_values(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"What are the names, ages and countries of the singers?" decoded with the last value dropped
+    (`?u1 | names | ?u2 ; ?u2 | ages | ?u3 ; ?u2 | is a | singers :: select ?u1 ?u3`): each value of the
+    listed ones that no relation says is asked of the same thing too (`?u2 | countries | ?u4 :: select ?u1
+    ?u3 ?u4`), and each listed value the pattern relates but does not project is projected ("the id, name
+    and age of the oldest employee": the age ranked by). Only where the pattern already asks one of them of
+    a thing of a kind."""
+    found = _LISTED_VALUES.search(question)
+    if found is None or pattern.form is not QuestionForm.LIST or pattern.group or pattern.grouped:
+        return pattern
+    owner = _thing_answered(pattern)
+    if owner is None:
+        return pattern
+    items = [re.sub(r"^the\s+", "", item.strip()) for item in re.split(r",|\band\b", found.group("items").lower())]
+    values = {(t.object if t.subject == owner else t.subject): t.relation.lower() for t in pattern.triples
+              if not t.is_type and owner in t.nodes() and t.subject != t.object}
+
+    def node_of(item: str) -> str | None:
+        return next((n for n, relation in values.items() if any(w[:5] in relation for w in item.split())), None)
+
+    nodes = {item: node_of(item) for item in items if item}
+    if all(node is None for node in nodes.values()):
+        return pattern
+    triples, projection = list(pattern.triples), list(pattern.projection)
+    for item, node in nodes.items():
+        if node is None:
+            node = f"?unknown{next_unknown_number([n for t in triples for n in t.nodes()])}"
+            triples.append(PhraseTriple(owner, item, node))
+        if is_unknown(node) and node not in projection:  # "the id, name and age of the oldest": the age too
+            projection.append(node)
+    return replace(pattern, triples=tuple(triples), projection=tuple(projection))
 
 
 def with_companions(pattern: PhraseGraphPattern, attributes: Sequence[str]) -> PhraseGraphPattern | None:
