@@ -24,6 +24,8 @@ import pyoxigraph as ox
 from gateway.sparql import XSD, Term
 from linking.affinity import AffinityScorer
 from linking.entities import describe_class, kind_affinity
+from understanding.answer_types import kind_of_attribute
+from understanding.grading import singular
 from understanding.pgp import AnswerKind, AnswerType
 
 DATE_TYPES = {XSD + t for t in ("date", "dateTime", "gYear", "gYearMonth", "dateTimeStamp")}
@@ -77,6 +79,17 @@ def is_number(term: Term) -> bool:
     return datatype in (None, XSD + "string") and bool(_NUMBER_TEXT.match(term.value.strip()))
 
 
+def _typed_number(term: Term) -> bool:
+    """A literal the graph types as a number (not a string that reads as one: "42" may be a name)."""
+    return isinstance(term, ox.Literal) and _datatype(term) in NUMBER_TYPES
+
+
+def _names_a_value(kind: str) -> bool:
+    """"id", "area codes", "year": a kind that is a value of things, not a thing (a number may be one)."""
+    last = kind.lower().split()[-1] if kind.split() else ""
+    return any(kind_of_attribute(w) is not None for w in (kind, last, singular(last)))
+
+
 def is_boolean(term: Term) -> bool:
     return isinstance(term, ox.Literal) and (_datatype(term) == XSD + "boolean" or term.value.lower() in ("true", "false"))
 
@@ -90,12 +103,14 @@ class AnswerTypeFilter:
 
     def filter(self, answers: Sequence[Term], answer_type: AnswerType | None,
                types: dict[str, list[str]] | None = None, type_labels: dict[str, str] | None = None,
-               *, named: bool = False, asked_by_kind: bool = False) -> FilterOutcome:
+               *, named: bool = False, asked_by_kind: bool = False, keys_unfit: bool = False) -> FilterOutcome:
         """`types` maps an answer IRI to its class IRIs; `type_labels` gives class labels where known.
         `named`: the IRIs will be presented by a name (their labels, or a naming attribute where their
         graph has no labels), so they fit a string answer. `asked_by_kind`: the question asks for the
         semantic type itself ("Which services ..."), so named things of a string answer are checked
-        against it too (otherwise a string's semantic type is often its owner's class)."""
+        against it too (otherwise a string's semantic type is often its owner's class). `keys_unfit`: one
+        thing of the semantic type is asked ("Which airline ...?"), so numbers the graph types as such are its
+        keys (`flights#airline` 12), which fit no string answer."""
         if answer_type is None or not answers:
             return FilterOutcome(list(answers))
         kind = answer_type.kind
@@ -104,6 +119,10 @@ class AnswerTypeFilter:
         checks = {AnswerKind.DATE: (is_date, "not a date"), AnswerKind.NUMBER: (is_number, "not a number"),
                   AnswerKind.BOOLEAN: (is_boolean, "not a boolean"),
                   AnswerKind.STRING: (lambda t: isinstance(t, ox.Literal) or named, "not a literal")}
+        if (kind is AnswerKind.STRING and keys_unfit and answer_type.semantic_type and not _names_a_value(answer_type.semantic_type)
+                and all(_typed_number(a) for a in answers)):
+            return _outcome(answers, [], f"only numbers where a {answer_type.semantic_type} was asked",
+                            VALUES_FOR_THING_PENALTY)
         if kind in checks:
             check, why = checks[kind]
             kept = [a for a in answers if check(a)]

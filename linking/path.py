@@ -86,7 +86,13 @@ from linking.relaxation import (
     relax,
 )
 from linking.split import Alternatives, alternatives_asked, both_asked, one_of, said_name, two_names_asked
-from understanding.answer_types import asks_for_several, build_answer_type, graded_thing, with_wh_class
+from understanding.answer_types import (
+    asks_for_several,
+    build_answer_type,
+    graded_thing,
+    kind_of_attribute,
+    with_wh_class,
+)
 from understanding.demonyms import country_of, state_code_of
 from understanding.grading import singular
 from understanding.pgp import (
@@ -188,6 +194,16 @@ def _asks_for_kind(question: str, semantic_type: str | None) -> bool:
     if found is None or not semantic_type:
         return False
     return found.group("rest").lower().startswith(semantic_type.lower() + " ")
+
+
+def _asks_for_things(question: str, semantic_type: str | None) -> bool:
+    """`_asks_for_kind`, and the kind's word is not followed by a value of theirs ("Which airline has the
+    most flights?", not "Show the template ids ...")."""
+    if not _asks_for_kind(question, semantic_type):
+        return False
+    rest = _WHICH.match(question).group("rest")[len(semantic_type or ""):].split()  # type: ignore[union-attr]
+    word = rest[0].lower().strip("?,.") if rest else ""
+    return not word or all(kind_of_attribute(w) is None for w in {word, singular(word), word.removesuffix("s")})
 
 
 MAX_RECORDS = 200  # answers probed for the link to the thing they record
@@ -761,6 +777,9 @@ class KgqanPath:
             unnamed: dict[int, tuple[list[Term], dict[str, list[str]]]] = {}
             filter_needs_names = options.filter_by_type and understood.answer_type.kind is AnswerKind.STRING
             asked_by_kind = _asks_for_kind(understood.question, understood.answer_type.semantic_type)
+            # "Which airline ...?" asking one thing: numbers the graph types so are its keys, not it
+            keys_unfit = understood.pattern.projection == (ANSWER,) and _asks_for_things(
+                understood.question, understood.answer_type.semantic_type)
 
             async def check(answers: list[Term], types: dict[str, list[str]]) -> FilterOutcome:
                 nonlocal filter_ms
@@ -781,7 +800,7 @@ class KgqanPath:
                     return self.type_filter.filter(answers, understood.answer_type, types, class_words,
                                                    named=naming is not None and not naming.keyed and (
                                                        naming.predicate is not None or naming.labelled),
-                                                   asked_by_kind=asked_by_kind)
+                                                   asked_by_kind=asked_by_kind, keys_unfit=keys_unfit)
                 finally:
                     filter_ms += (time.perf_counter() - began) * 1000
 

@@ -16,10 +16,11 @@ from gateway.qa import AskOptions, Gateway
 from gateway.textsearch import settings_cache
 from linking import KgqanPath
 from linking.affinity import default_scorer
-from linking.filtering import AnswerTypeFilter
+from linking.filtering import VALUES_FOR_THING_PENALTY, AnswerTypeFilter
 from linking.path import (
     _asks_every_node,
     _asks_for_kind,
+    _asks_for_things,
     _drops_a_name_asked_about,
     _drops_a_negation,
     _echoes_its_names,
@@ -75,6 +76,15 @@ def test_datatype_and_semantic_filters() -> None:
     types = {"http://x/repair": ["http://x/Service"], "http://x/sensor": ["http://x/Hardware"]}
     asked = filtering.filter(services, AnswerType(AnswerKind.STRING, "services"), types, named=True, asked_by_kind=True)
     assert [a.value for a in asked.kept] == ["http://x/repair"]  # "Which services is X responsible for?"
+    # "Which airline has the most flights?": numbers the graph types so are a thing's keys, not its name
+    integer = ox.NamedNode("http://www.w3.org/2001/XMLSchema#integer")
+    keys = [ox.Literal("12", datatype=integer), ox.Literal("3", datatype=integer)]
+    keyed = filtering.filter(keys, AnswerType(AnswerKind.STRING, "airline"), keys_unfit=True)
+    assert not keyed.matched and keyed.penalty == VALUES_FOR_THING_PENALTY
+    assert filtering.filter(keys, AnswerType(AnswerKind.STRING, "airline")).matched  # not one thing asked by its kind
+    assert filtering.filter(keys, AnswerType(AnswerKind.STRING, "id"), keys_unfit=True).matched  # a value word
+    assert filtering.filter(keys, AnswerType(AnswerKind.STRING, "area codes"), keys_unfit=True).matched
+    assert filtering.filter([ox.Literal("12")], AnswerType(AnswerKind.STRING, "airline"), keys_unfit=True).matched
     owned = filtering.filter(services, AnswerType(AnswerKind.STRING, "services"), types, named=True)
     assert owned.kept == services  # a string's semantic type may be its owner's class: not checked
     flags = [ox.Literal("True"), ox.Literal("False")]  # ORKG's "provides replication package"
@@ -2143,3 +2153,14 @@ async def test_a_sex_the_graph_stores_no_code_for_is_read_without_it_next(path: 
     nothing, and the reading without it comes next (as before the sex was read), not no answer at all."""
     result = await path.answer("What is the maximum age of the male singers?", concert, KGQAN_ONLY)
     assert result.answers and any("sex | male" in note for note in result.notes), result.notes
+
+
+@pytest.mark.parametrize(("question", "kind", "asked"), [
+    ("Which airline has the most flights?", "airline", True),
+    ("Show all template ids and the number of documents using each.", "template", False),  # their ids
+    ("List the flight numbers of Virgin America flights.", "flight", False),
+    ("Which email does the head of services have?", "services", False),
+])
+def test_questions_that_ask_for_things_of_a_kind(question: str, kind: str, asked: bool) -> None:
+    """Where one such thing is asked, numbers the graph types as such are its keys (`keys_unfit`)."""
+    assert _asks_for_things(question, kind) is asked
