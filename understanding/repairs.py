@@ -1851,6 +1851,16 @@ def with_counted_nouns(question: str, pattern: PhraseGraphPattern) -> PhraseGrap
                 and not any(singular(noun.split()[-1]) in {singular(w) for w in t.relation.lower().split()} for t in edges):
             # "the employee who manages the most products" (`?u2 | manages | ?u3 :: order count ?u3`): products counted
             return replace(pattern, triples=(*pattern.triples, PhraseTriple(ordering.node, TYPE_RELATION, noun)))
+        said = {singular(w) for w in _phrase_words(pattern)}
+        # "the most areas of expertise" where `expertise` is said: the noun's own phrase, said already
+        of_said = re.match(r"\s+of\s+([a-z]+)", text[found.end():])
+        if _counts_itself(pattern, ordering.node) and noun.split()[-1] not in _OCCASIONS \
+                and not {singular(w) for w in noun.split()} & said and not (of_said and singular(of_said.group(1)) in said):
+            # "the manager name of the shop with the largest number of products" read as counting the shops
+            # themselves: the products are counted, per shop
+            counted = _fresh_unknown(pattern)
+            return replace(pattern, triples=(*pattern.triples, PhraseTriple(ordering.node, noun, counted)),
+                           ordering=replace(ordering, node=counted))
     for index, comparison in enumerate(pattern.comparisons):
         if comparison.by_count or comparison.node != ANSWER or not _typed_only(pattern, ANSWER):
             continue
@@ -1864,6 +1874,16 @@ def with_counted_nouns(question: str, pattern: PhraseGraphPattern) -> PhraseGrap
         return replace(pattern, triples=(*pattern.triples, PhraseTriple(ANSWER, noun.group(1), counted)),
                        comparisons=tuple(comparisons))
     return pattern
+
+
+def _counts_itself(pattern: PhraseGraphPattern, node: str) -> bool:
+    """The node is a thing of a kind whose own values are asked (`?u1 | name | ?u2 ; ?u2 | is a | shop`),
+    ranked by how many of itself there are: per value that counts one each, so nothing is ranked."""
+    typed = any(t.is_type and t.subject == node for t in pattern.triples)
+    edges = [t for t in pattern.triples if not t.is_type and node in t.nodes()]
+    return typed and bool(edges) and all(
+        (other := t.object if t.subject == node else t.subject) in pattern.projection and node_degrees(
+            pattern.triples).get(other) == 1 for t in edges)
 
 
 _HOW_MANY = re.compile(r"\bhow many (?:of (?:our|the|these|those|all(?: the)?) )?((?:[a-z]+ ){0,2}?[a-z]+s)\b")
