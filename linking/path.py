@@ -1432,10 +1432,12 @@ class KgqanPath:
             other = triple.object if triple.subject == anchor else triple.subject
             holds, held_in = bool(_CONTAINING.match(triple.relation)), bool(_CONTAINED.match(triple.relation))
             asked_kinds = _classes_of(other, pattern, classes) if is_unknown(other) and (holds or held_in) else set()
+            own_kinds = [t.object for t in pattern.triples if t.is_type and t.subject == anchor]
             for key, predicate_set in sets.items():
                 ranked[key] = await self.relation_linker.rank(triple.relation, predicate_set, endpoint,
                                                               top_k=options.predicates_per_edge,
-                                                              descriptions=descriptions, class_words=class_words)
+                                                              descriptions=descriptions, class_words=class_words,
+                                                              own_kinds=own_kinds)
                 ranked[key] = await _with_container_members(ranked[key], predicate_set, endpoint)
                 if anchor not in held:
                     weak = not ranked[key] or ranked[key][0].score < MIN_HOP_SCORE  # no predicate of theirs fits

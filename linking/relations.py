@@ -24,9 +24,10 @@ import pyoxigraph as ox
 
 from gateway.endpoint import Endpoint
 from gateway.sparql import optional_select, term_to_sparql
-from linking.affinity import AffinityScorer, unglued
+from linking.affinity import AffinityScorer, content_words, unglued
 from linking.entities import RDF_TYPE, SYNONYM_FACTOR, LinkedEntity, kind_synonyms, local_name
 from linking.naming import OWN_NAME_SCORE, naming_score
+from understanding.grading import singular
 
 OUT = "out"  # the anchor (vertex, literal's subject side or anchored unknown) is the subject
 IN = "in"  # the anchor is the object
@@ -35,6 +36,9 @@ ANCHOR_SAMPLE = 200
 MAX_GLOBAL_PREDICATES = 2000
 CLASS_WEIGHT = 0.9  # a predicate matched through its other end's class, not its own words
 CLASS_BONUS = 0.05  # added for the other end's class fitting the phrase as well
+# added for a predicate named after the kind of the thing it is asked of ("the id of the pet": `petid`, not `stuid`
+# of the same pet-owning record), which the phrase does not say: it tells near ties apart
+OWN_KIND_BONUS = 0.02
 HOP_FACTOR = 0.9  # a predicate of the thing holding a question value, one hop away from the value
 PATH_FACTOR = 0.85  # a predicate of a thing next to the linked vertex (vertex -> ?x -> answer, or ?x -> vertex)
 NEIGHBOUR_SAMPLE = 400
@@ -369,9 +373,11 @@ class RelationLinker:
 
     async def rank(self, phrase: str, predicates: PredicateSet, endpoint: Endpoint, *, top_k: int = 20,
                    descriptions: dict[str, str] | None = None,
-                   class_words: dict[str, str] | None = None) -> list[LinkedPredicate]:
+                   class_words: dict[str, str] | None = None, own_kinds: Sequence[str] = ()) -> list[LinkedPredicate]:
         """The `top_k` (predicate, direction) pairs by affinity to `phrase` of the predicate's words or
-        (discounted by `CLASS_WEIGHT`) of the words of a class at its other end (`class_words`)."""
+        (discounted by `CLASS_WEIGHT`) of the words of a class at its other end (`class_words`); a predicate
+        whose words name one of `own_kinds` (the kinds of the thing the phrase is asked of) and the phrase
+        does not gains `OWN_KIND_BONUS`."""
         pairs = [(iri, direction) for iri, direction in predicates.pairs if iri != RDF_TYPE]
         if not pairs:
             return []
@@ -404,9 +410,13 @@ class RelationLinker:
             for c, score in zip(classes, synonym_scores[len(texts):], strict=True):
                 if score >= SYNONYM_MIN_FIT:
                     by_class[c] = max(by_class[c], SYNONYM_FACTOR * score)
+        said = {singular(w) for w in content_words(phrase)}
+        kinds = {singular(w) for kind in own_kinds for w in content_words(kind)} - said
         linked = []
         for iri, direction in pairs:
             text, score = by_iri[iri]
+            if kinds and kinds & {singular(w) for w in content_words(text)}:
+                score += OWN_KIND_BONUS
             via = None
             ends = [c for c in predicates.ends.get((iri, direction), ()) if c in by_class]
             if ends:

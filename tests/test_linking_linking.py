@@ -250,3 +250,15 @@ async def test_a_lower_case_column_name_is_ranked_by_its_glued_words_and_a_camel
         pets + "pettype": "pettype", pets + "petid": "petid", guideline: "Has Evaluation Guideline"})
     assert ranked[0].iri == pets + "pettype" and ranked[0].label == "pet type"
     assert next(p.label for p in ranked if p.iri == guideline) == "Has Evaluation Guideline"
+
+
+async def test_a_predicate_named_after_the_kind_asked_of_wins_a_near_tie() -> None:
+    """"the id of the pet" on a pet-owning record (`has_pet`): its `petid`, not its `stuid` (a student's)."""
+    pet_id, student_id = "http://valuenet/ontop/has_pet#petid", "http://valuenet/ontop/has_pet#stuid"
+    predicates = PredicateSet(frozenset({(pet_id, OUT), (student_id, OUT)}))
+    descriptions = {pet_id: "pet id", student_id: "student id"}
+    linker = RelationLinker(default_scorer())
+    plain = await linker.rank("id", predicates, None, descriptions=descriptions)  # type: ignore[arg-type]
+    assert abs(plain[0].score - plain[1].score) < 0.02  # "id" fits both alike
+    owned = await linker.rank("id", predicates, None, descriptions=descriptions, own_kinds=["pets"])  # type: ignore[arg-type]
+    assert owned[0].iri == pet_id and owned[0].score > owned[1].score
