@@ -75,6 +75,8 @@ PARAPHRASES: dict[tuple[str, ...], str] = {
     # a thing's time superlative ranks it by when it happened ("the most recent paper" by its year, "the earliest vote")
     **dict.fromkeys([("recent",), ("most", "recent"), ("newest",), ("latest",), ("earliest",), ("most", "recently")],
                     "date year"),
+    # "the youngest singer" where singers have a birth year and no age (the order turns: `_age_held_as_time_point`)
+    ("age",): "birth date year born",
 }
 
 

@@ -262,3 +262,16 @@ async def test_a_predicate_named_after_the_kind_asked_of_wins_a_near_tie() -> No
     assert abs(plain[0].score - plain[1].score) < 0.02  # "id" fits both alike
     owned = await linker.rank("id", predicates, None, descriptions=descriptions, own_kinds=["pets"])  # type: ignore[arg-type]
     assert owned[0].iri == pet_id and owned[0].score > owned[1].score
+
+
+async def test_an_age_is_found_in_a_birth_year_where_no_age_is_stored() -> None:
+    """"the youngest singer" on a graph of birth years: word vectors put "age" as near `citizenship`."""
+    birth, citizenship = "http://valuenet/ontop/singer#birth_year", "http://valuenet/ontop/singer#citizenship"
+    predicates = PredicateSet(frozenset({(birth, OUT), (citizenship, OUT)}))
+    descriptions = {birth: "birth year", citizenship: "citizenship"}
+    ranked = await RelationLinker(default_scorer()).rank("age", predicates, None, descriptions=descriptions)  # type: ignore[arg-type]
+    assert ranked[0].iri == birth and ranked[0].score > ranked[1].score + 0.3
+    age = "http://valuenet/ontop/head#age"  # a stored age is still the age
+    both = PredicateSet(frozenset({(birth, OUT), (age, OUT)}))
+    assert (await RelationLinker(default_scorer()).rank("age", both, None, descriptions={
+        birth: "birth year", age: "age"}))[0].iri == age  # type: ignore[arg-type]
