@@ -414,10 +414,11 @@ class RelationLinker:
                     by_class[c] = max(by_class[c], SYNONYM_FACTOR * score)
         said = {singular(w) for w in content_words(phrase)}
         kinds = {singular(w) for kind in own_kinds for w in content_words(kind)} - said
+        named_after_kind = {iri for iri in iris if kinds and kinds & {singular(w) for w in content_words(by_iri[iri][0])}}
         linked = []
         for iri, direction in pairs:
             text, score = by_iri[iri]
-            if kinds and kinds & {singular(w) for w in content_words(text)}:
+            if iri in named_after_kind:  # once per predicate, not per direction
                 score += OWN_KIND_BONUS
             via = None
             ends = [c for c in predicates.ends.get((iri, direction), ()) if c in by_class]

@@ -1881,9 +1881,11 @@ def _counts_itself(pattern: PhraseGraphPattern, node: str) -> bool:
     ranked by how many of itself there are: per value that counts one each, so nothing is ranked."""
     typed = any(t.is_type and t.subject == node for t in pattern.triples)
     edges = [t for t in pattern.triples if not t.is_type and node in t.nodes()]
-    return typed and bool(edges) and all(
-        (other := t.object if t.subject == node else t.subject) in pattern.projection and node_degrees(
-            pattern.triples).get(other) == 1 for t in edges)
+    if not typed or not edges:
+        return False
+    degrees = node_degrees(pattern.triples)
+    return all((other := t.object if t.subject == node else t.subject) in pattern.projection and degrees.get(other) == 1
+               for t in edges)
 
 
 _HOW_MANY = re.compile(r"\bhow many (?:of (?:our|the|these|those|all(?: the)?) )?((?:[a-z]+ ){0,2}?[a-z]+s)\b")
