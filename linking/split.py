@@ -46,6 +46,10 @@ _NOT_ALTERNATIVES = frozenset({"more", "less", "not", "else", "other", "others",
                                "how", "that", "this", "these", "those", "and", "the", "one", "two", "equal", "above",
                                "below", "over", "under", "later", "earlier", "before", "after", "same", "whose",
                                "whom", "where", "when", "why", "with", "without"})
+# "the museums that either opened in 2008 or have more than 20 staff", "who teach either the 'Math' course or the
+# 'Music' course": "either" says where the first alternative starts; the second runs to the question's end
+_EITHER = re.compile(r"\beither\s+(?P<first>\S.*?)\s+or\s+(?P<second>[^?!.,;]*[^?!.,;\s])(?=\s*[?.!]?\s*$)", re.IGNORECASE)
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
 # a negated alternative is not a union ("not managers or heads" is neither)
 _NEGATED = re.compile(r"\b(?:not|no|never|neither|nor|without|except|excluding|none)\b|n't\b", re.IGNORECASE)
 # questions that weigh the alternatives against each other ("Which is cheaper, A or B?", "whether ... or
@@ -85,7 +89,7 @@ def alternatives_asked(question: str) -> Alternatives | None:
         if words is None or {words.group("first"), words.group("second")} & (_NOT_ALTERNATIVES | STOP_WORDS) or \
                 singular(words.group("first")) == singular(words.group("second")) or \
                 words.group("first").endswith("ed") != words.group("second").endswith("ed"):  # "the course or courses"
-            return None
+            return _either_clauses(question)
         first, second = words.group("first"), words.group("second")
         return Alternatives(_put(question, words, first), _put(question, words, second), (first, second))
     prep = found.group("prep") or found.group("prep2") or ""
@@ -120,6 +124,16 @@ def both_asked(question: str) -> Alternatives | None:
     return Alternatives(_put(question, found, f"{found.group('prep') or ''}{first}".strip()),
                         _put(question, found, f"{found.group('prep2') or prep}{second}".strip()),
                         (found.group("first"), found.group("second")), named=True, both=True)
+
+
+def _either_clauses(question: str) -> Alternatives | None:
+    """The question split at "either A or B" that ends it, whatever A and B are (clauses, or a name with its
+    kind); not two bare numbers ("aged either 32 or 33" is one range)."""
+    found = _EITHER.search(question)
+    if found is None or all(_NUMBER.fullmatch(found.group(g)) for g in ("first", "second")):
+        return None
+    first, second = found.group("first"), found.group("second")
+    return Alternatives(_put(question, found, first), _put(question, found, second), (first, second))
 
 
 def said_name(said: str) -> str:

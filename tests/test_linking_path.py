@@ -1810,7 +1810,14 @@ async def test_a_bound_in_centimetres_against_a_width_in_millimetres(path: Kgqan
     ("List the names of teachers who are 32 or 33 years old.", None, None),  # numbers: one reading
     ("What is the course or courses taught by Lucy Wong?", None, None),  # one word and its plural
     ("Show the singers with a net worth above 28 million or whose citizenship is France.", None, None),
-    ("How many singers are either male or younger than 30?", None, None),  # a word, then a comparison
+    ("How many singers are either male or younger than 30?",  # "either" says where the alternatives start
+     "How many singers are male?", "How many singers are younger than 30?"),
+    ("Find the names of the museums that either opened in 2008 or have more than 20 staff.",
+     "Find the names of the museums that opened in 2008.", "Find the names of the museums that have more than 20 staff."),
+    ("Show the names of teachers who teach either the 'Math' course or the 'Music' course.",
+     "Show the names of teachers who teach the 'Math' course.", "Show the names of teachers who teach the 'Music' course."),
+    ("Show the name of teachers aged either 32 or 33?", None, None),  # two numbers: one range
+    ("Which museums either opened in 2008 or 2009, and which staff?", None, None),  # the second does not end it
     ("Find the names of museums with more than 30 staff or opened after 2010.", None, None),  # two clauses
     ("Which papers cite 'Pride or Prejudice in Software Architecture'?", None, None),  # one quoted title
     ("What are the number of votes from state 'NY' or 'CA'?",  # two quoted names
