@@ -24,7 +24,7 @@ import pyoxigraph as ox
 
 from gateway.endpoint import Endpoint
 from gateway.sparql import optional_select, term_to_sparql
-from linking.affinity import AffinityScorer, content_words, unglued
+from linking.affinity import AffinityScorer, content_words, split_words, unglued
 from linking.entities import RDF_TYPE, SYNONYM_FACTOR, LinkedEntity, kind_synonyms, local_name
 from linking.naming import OWN_NAME_SCORE, naming_score
 from understanding.grading import singular
@@ -39,6 +39,12 @@ CLASS_BONUS = 0.05  # added for the other end's class fitting the phrase as well
 # added for a predicate named after the kind of the thing it is asked of ("the id of the pet": `petid`, not `stuid`
 # of the same pet-owning record), which the phrase does not say: it tells near ties apart
 OWN_KIND_BONUS = 0.02
+# the two ends of a span ("effective start date": `date_effective_from`, not `date_effective_to`); "from" and "to" are
+# stop words to the affinity scorer, which therefore scores both alike: the end a phrase names adds (or the other
+# end takes away) this much
+SPAN_ENDS = (frozenset({"start", "starts", "started", "starting", "begin", "begins", "began", "beginning", "from", "since"}),
+             frozenset({"end", "ends", "ended", "ending", "finish", "finishes", "finished", "until", "till", "to"}))
+SPAN_END_BONUS = 0.02
 HOP_FACTOR = 0.9  # a predicate of the thing holding a question value, one hop away from the value
 PATH_FACTOR = 0.85  # a predicate of a thing next to the linked vertex (vertex -> ?x -> answer, or ?x -> vertex)
 NEIGHBOUR_SAMPLE = 400
@@ -415,11 +421,15 @@ class RelationLinker:
         said = {singular(w) for w in content_words(phrase)}
         kinds = {singular(w) for kind in own_kinds for w in content_words(kind)} - said
         named_after_kind = {iri for iri in iris if kinds and kinds & {singular(w) for w in content_words(by_iri[iri][0])}}
+        asked_end = span_end(phrase)
+        named_ends = {iri: span_end(by_iri[iri][0]) for iri in iris} if asked_end is not None else {}
         linked = []
         for iri, direction in pairs:
             text, score = by_iri[iri]
             if iri in named_after_kind:  # once per predicate, not per direction
                 score += OWN_KIND_BONUS
+            if named_ends.get(iri) is not None:
+                score += SPAN_END_BONUS if named_ends[iri] == asked_end else -SPAN_END_BONUS
             via = None
             ends = [c for c in predicates.ends.get((iri, direction), ()) if c in by_class]
             if ends:
@@ -432,6 +442,13 @@ class RelationLinker:
                                           to_things=pair in predicates.things and pair not in predicates.literal))
         linked.sort(key=lambda p: (-p.score, p.iri, p.direction))
         return linked[:top_k]
+
+
+def span_end(text: str) -> int | None:
+    """Which end of a span `text` names (0 the start, 1 the end; `SPAN_ENDS`), or None for neither or both."""
+    words = set(split_words(text))
+    named = [i for i, end in enumerate(SPAN_ENDS) if end & words]
+    return named[0] if len(named) == 1 else None
 
 
 async def _grouped(endpoint: Endpoint, query: str, key: Callable[[dict], K | None]) -> dict[K, PredicateSet]:  # type: ignore[type-arg]

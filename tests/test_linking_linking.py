@@ -264,6 +264,20 @@ async def test_a_predicate_named_after_the_kind_asked_of_wins_a_near_tie() -> No
     assert owned[0].iri == pet_id and owned[0].score > owned[1].score
 
 
+@pytest.mark.parametrize(("phrase", "end"), [("effective start date", "from"), ("end date", "to"),
+                                             ("date it began", "from"), ("valid until", "to")])
+async def test_the_end_of_a_span_a_phrase_names_picks_its_predicate(phrase: str, end: str) -> None:
+    """"effective start date" against `date_effective_from` and `date_effective_to`: "from" and "to" are stop
+    words, so the scorer alone scores both alike."""
+    templates = "http://valuenet/ontop/templates#"
+    starts, ends = templates + "date_effective_from", templates + "date_effective_to"
+    predicates = PredicateSet(frozenset({(starts, OUT), (ends, OUT)}))
+    descriptions = {starts: "date effective from", ends: "date effective to"}
+    ranked = await RelationLinker(default_scorer()).rank(phrase, predicates, None,  # type: ignore[arg-type]
+                                                         descriptions=descriptions)
+    assert ranked[0].iri == templates + f"date_effective_{end}" and ranked[0].score > ranked[1].score
+
+
 async def test_an_age_is_found_in_a_birth_year_where_no_age_is_stored() -> None:
     """"the youngest singer" on a graph of birth years: word vectors put "age" as near `citizenship`."""
     birth, citizenship = "http://valuenet/ontop/singer#birth_year", "http://valuenet/ontop/singer#citizenship"
