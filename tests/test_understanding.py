@@ -2972,6 +2972,11 @@ def test_a_kind_joined_by_of_before_a_name_is_left_out_of_the_read_text() -> Non
     ("List the children of Margaret Thatcher.", "List the children of Margaret Thatcher."),
     ("The successor of Ellsworth Bunker belongs to which religion?",
      "The successor of Ellsworth Bunker belongs to which religion?"),
+    # "How old is" a named thing of a kind: its age ("old is the teacher" is no relation)
+    ("How old is the teacher named 'Gustaaf Deloor'?", "What is the age of the teacher named 'Gustaaf Deloor'?"),
+    ("How old is the teacher 'Gustaaf Deloor'?", "What is the age of the teacher 'Gustaaf Deloor'?"),
+    ("How old is the singer Joe Sharp?", "How old is the singer Joe Sharp?"),  # read well as it is
+    ("How old is the oldest teacher?", "How old is the oldest teacher?"),
 ])
 def test_the_read_text_leaves_out_context_told_first_and_which_of_our(question: str, read: str) -> None:
     from understanding.rewording import read_text

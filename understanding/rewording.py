@@ -52,6 +52,12 @@ _HOW_MANY_UNITS = re.compile(r"^\s*(?i:how\s+many)\s+(?:(?P<weight>grams|kilogra
 # "How much is Alice Walton worth, in millions?": the worth of a name
 _HOW_MUCH_WORTH = re.compile(r"^\s*(?i:how\s+much)\s+(?:is|was|are|were)\s+(?P<name>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)*)"
                              r"\s+worth\s*(?:,?\s*in\s+[a-z]+\s*)?[?.!]?\s*$")
+# "How old is the teacher named 'Gustaaf Deloor'?": the model reads "old is the teacher" as one relation; the age of
+# a named thing of a kind, asked plainly, it reads well
+_HOW_OLD_IS_KIND = re.compile(r"^\s*(?i:how\s+old)\s+(?:is|was)\s+(?P<kind>the\s+[a-z]+(?:\s+[a-z]+)?)\s+"
+                              r"(?P<name>(?:named|called)\s+[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)*|"
+                              r"(?:(?:named|called)\s+)?['\"“‘][^'\"”’]+['\"”’])"
+                              r"\s*[?.!]?\s*$")
 # "the best-selling song": the song with the highest sales
 _BEST_SELLING = re.compile(r"\bthe\s+(?:best|top)[- ]selling\s+(?P<kind>[a-z]+)\b", re.IGNORECASE)
 # "Cheapest sensor?", "Most reliable resistor from Japan?": a superlative noun phrase asked alone
@@ -894,6 +900,9 @@ def read_text(question: str) -> str:
     worth = _HOW_MUCH_WORTH.match(question)
     if worth is not None:
         question = f"What is the worth of {worth.group('name')}?"
+    aged = _HOW_OLD_IS_KIND.match(question)
+    if aged is not None:
+        question = f"What is the age of {aged.group('kind')} {aged.group('name')}?"
     question = _BEST_SELLING.sub(lambda found: f"the {found.group('kind')} with the highest sales", question)
     priced = _HOW_MUCH_IS_NAMED.match(question)
     if priced is not None:
