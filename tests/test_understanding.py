@@ -4567,6 +4567,23 @@ def test_answers_asked_for_by_values_of_theirs_are_those_values() -> None:
     assert parsed[2].pattern.to_text().count("employee name") == 1
 
 
+def test_values_a_reading_asks_of_the_value_it_ranks_by_are_not_the_values_shown() -> None:
+    """"Which pet is the heaviest? Give its id and type." read whole with the id and type of the weight
+    (`?u1 | heaviest | ?u2 ; ?u2 | id | ?u3 ...`): the question is read without them and they are the pet's."""
+    from understanding.parser import _shows_all
+
+    whole = PhraseGraphPattern.from_text("list :: ?u1 | is a | pet ; ?u1 | heaviest | ?u2 ; ?u2 | id | ?u3 ; "
+                                         "?u2 | type | ?u4 :: order ?u2 desc 1 :: select ?u1 ?u3 ?u4")
+    assert not _shows_all(whole, ("id", "type"))
+    owned = PhraseGraphPattern.from_text("list :: ?u3 | is a | pet ; ?u3 | weight | ?u2 ; ?u1 | id | ?u3 ; "
+                                         "?u4 | type | ?u3 :: order ?u2 desc 1 :: select ?u1 ?u4")
+    assert _shows_all(owned, ("id", "type"))
+    parsed = get_parser().parse_sync(["Which pet is the heaviest? Give its id and type."])[0].pattern
+    assert {(t.subject, t.relation) for t in parsed.triples if t.relation in ("id", "type")} == \
+        {(parsed.projection[0], "id"), (parsed.projection[1], "type")} and parsed.ordering.node not in \
+        {n for t in parsed.triples if t.relation in ("id", "type") for n in t.nodes()}
+
+
 @pytest.mark.parametrize(("question", "decoded", "expected"), [
     ("Which properties had an agreed selling price above 1,000,000?",
      "list :: ?u1 | is a | properties ; ?u1 | price | ?u2 :: filter ?u2 > 1,000,000",

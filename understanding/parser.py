@@ -1176,8 +1176,12 @@ def _offered(asked: UnderstoodQuestion, readings: Sequence[PhraseGraphPattern], 
 
 
 def _shows_all(pattern: PhraseGraphPattern, attributes: Sequence[str]) -> bool:
-    """Whether a reading answers each of the values by a relation of that name on an answered unknown."""
-    answered = [t.relation for t in pattern.triples if not t.is_type and set(t.nodes()) & set(pattern.projection)]
+    """Whether a reading answers each of the values by a relation of that name on an answered unknown, of a
+    thing, not of the value it ranks by ("Which pet is the heaviest? Give its id and type." read with the id and
+    type of the weight)."""
+    ranked = pattern.ordering.node if pattern.ordering is not None else None
+    answered = [t.relation for t in pattern.triples if not t.is_type and set(t.nodes()) & set(pattern.projection)
+                and ranked not in t.nodes()]
     return all(any(same_words(attribute, relation) for relation in answered) for attribute in attributes)
 
 
