@@ -4651,3 +4651,20 @@ def test_a_kind_word_before_a_code_is_left_out(decoded: str, expected: str | Non
 
     pattern = PhraseGraphPattern.from_text(decoded)
     assert without_kind_of_code(pattern).to_text() == (expected or decoded)
+
+
+@pytest.mark.parametrize(("question", "decoded", "expected"), [
+    ("How many different museums have been visited?", "count :: ?u1 | is a | museums",
+     "count :: ?u1 | is a | museums ; ?u1 | visited | ?u2"),
+    ("Which templates were used?", "list :: ?u1 | templates | ?u2",
+     "list :: ?u1 | is a | templates ; ?u1 | used | ?u2"),
+    ("How many museums have been visited by Gonzalo Higuaín?",  # an agent: the model's reading says it
+     "count :: ?u1 | is a | museums ; ?u1 | visited by | Gonzalo Higuaín", None),
+    ("How many museums opened?", "count :: ?u1 | is a | museums", None),  # no passive
+    ("How many museums were visited?", "count :: ?u1 | is a | museums ; ?u1 | visited | ?u2", None),  # said already
+])
+def test_a_kind_some_thing_did_the_verb_to_keeps_the_verb(question: str, decoded: str, expected: str | None) -> None:
+    from understanding.repairs import with_verb_done_to_kind
+
+    pattern = PhraseGraphPattern.from_text(decoded)
+    assert with_verb_done_to_kind(question, pattern).to_text() == (expected or decoded)

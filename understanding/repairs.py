@@ -67,6 +67,7 @@ def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """The pattern with every repair applied."""
     pattern = with_kind_for_auxiliary(question, with_whole_role(question, without_loose_kinds(question, pattern)))
     pattern = with_graded_kind(question, with_asked_verb(question, with_name_not_compared(question, pattern)))
+    pattern = with_verb_done_to_kind(question, pattern)
     pattern = with_compared_yes_no(question, with_stated_membership(question, with_existence_asked(question, pattern)))
     pattern = with_kind_of_relation(question, with_superlative_kind(question, with_year_apart(question, pattern)))
     pattern = with_extreme_value_of_named(question, pattern)
@@ -2664,6 +2665,30 @@ def with_asked_verb(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPa
     if found is None or pattern.form is not QuestionForm.LIST:
         return pattern
     return PhraseGraphPattern(form=QuestionForm.LIST, triples=(PhraseTriple(ANSWER, found.group("verb"), found.group("name")),))
+
+
+# "How many different museums have been visited?", "Which templates were used?": the things of a kind some
+# thing did the verb to; the model reads the kind alone (`count :: ?u1 | is a | museums`) or as a relation
+_DONE_TO_KIND = re.compile(r"^\s*(?:how\s+many|which|what)\s+(?:(?:different|distinct)\s+)?(?P<kind>[a-z]+(?:\s+[a-z]+)?)\s+"
+                           r"(?:(?:have|has|had)\s+been|were|was)\s+(?P<verb>[a-z]+ed)"
+                           r"(?:\s+(?:at\s+least\s+once|ever|so\s+far|already))?\s*[?.!]?\s*$", re.IGNORECASE)
+
+
+def with_verb_done_to_kind(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"How many different museums have been visited?" decoded as the museums alone (`count :: ?u1 | is a |
+    museums`, or `?u1 | museums | ?u2`): the museums something visited (`?u1 | is a | museums ; ?u1 | visited
+    | ?u2`), which linking relates as the graph does (a visit's museum)."""
+    found = _DONE_TO_KIND.match(question)
+    if found is None or pattern.form not in (QuestionForm.COUNT, QuestionForm.LIST) or pattern.comparisons \
+            or pattern.ordering is not None:
+        return pattern
+    kind, verb = found.group("kind"), found.group("verb").lower()
+    typed_only = all(t.is_type and t.subject == ANSWER for t in pattern.triples)
+    kind_as_relation = len(pattern.triples) == 1 and ANSWER in pattern.triples[0].nodes() \
+        and same_words(pattern.triples[0].relation, kind)
+    if not (typed_only or kind_as_relation) or singular(verb) in {singular(w) for w in kind.lower().split()}:
+        return pattern
+    return replace(pattern, triples=(PhraseTriple(ANSWER, TYPE_RELATION, kind), PhraseTriple(ANSWER, verb, "?unknown2")))
 
 
 _MOST_ADJECTIVE = re.compile(r"\b(?:most|least)\s+(\w+)", re.I)
