@@ -4668,3 +4668,25 @@ def test_a_kind_some_thing_did_the_verb_to_keeps_the_verb(question: str, decoded
 
     pattern = PhraseGraphPattern.from_text(decoded)
     assert with_verb_done_to_kind(question, pattern).to_text() == (expected or decoded)
+
+
+@pytest.mark.parametrize(("question", "decoded", "expected"), [
+    ("Which singers are not male?", "list :: ?u1 | is a | singers ; ?u1 | male | not",
+     "list :: ?u1 | is a | singers ; ?u1 | not male | ?u2 :: filter ?u2 != false"),
+    ("How many singers are male?", "count :: ?u1 | is a | singers ; ?u1 | male | ?u2",
+     "count :: ?u1 | is a | singers ; ?u1 | male | ?u2 :: filter ?u2 != false"),
+    ("What are the names and countries of the singers who are not male?",  # the model left it out
+     "list :: ?u1 | names | ?u2 ; ?u2 | countries | ?u3 ; ?u2 | is a | singers :: select ?u1 ?u3",
+     "list :: ?u1 | names | ?u2 ; ?u2 | countries | ?u3 ; ?u2 | is a | singers ; ?u2 | not male | ?u4 "
+     ":: filter ?u4 != false :: select ?u1 ?u3"),
+    ("How many students are male?", "count :: ?u1 | is a | students ; ?u1 | male | male", None),  # a value ("M")
+    ("How many services are offered?", "count :: ?u1 | services | ?u2", None),  # a participle
+    ("Which products are transistors?", "list :: ?u1 | products | transistors", None),  # a kind
+    ("Which products are taller than they are wide?", "list :: ?u1 | is a | products ; ?u1 | taller | ?u2", None),
+])
+def test_an_adjective_said_of_the_asked_things_is_a_yes_no_attribute(question: str, decoded: str,
+                                                                      expected: str | None) -> None:
+    from understanding.repairs import with_yes_no_attribute
+
+    pattern = PhraseGraphPattern.from_text(decoded)
+    assert with_yes_no_attribute(question, pattern).to_text() == (expected or decoded)

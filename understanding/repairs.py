@@ -67,7 +67,7 @@ def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     """The pattern with every repair applied."""
     pattern = with_kind_for_auxiliary(question, with_whole_role(question, without_loose_kinds(question, pattern)))
     pattern = with_graded_kind(question, with_asked_verb(question, with_name_not_compared(question, pattern)))
-    pattern = with_verb_done_to_kind(question, pattern)
+    pattern = with_yes_no_attribute(question, with_verb_done_to_kind(question, pattern))
     pattern = with_compared_yes_no(question, with_stated_membership(question, with_existence_asked(question, pattern)))
     pattern = with_kind_of_relation(question, with_superlative_kind(question, with_year_apart(question, pattern)))
     pattern = with_extreme_value_of_named(question, pattern)
@@ -2689,6 +2689,51 @@ def with_verb_done_to_kind(question: str, pattern: PhraseGraphPattern) -> Phrase
     if not (typed_only or kind_as_relation) or singular(verb) in {singular(w) for w in kind.lower().split()}:
         return pattern
     return replace(pattern, triples=(PhraseTriple(ANSWER, TYPE_RELATION, kind), PhraseTriple(ANSWER, verb, "?unknown2")))
+
+
+# "Which singers are male?", "... the singers who are not male?": an adjective said of the things last, which
+# graphs keep as a yes/no attribute (`is_male` "true"/"false")
+_SAID_TO_BE = re.compile(r"(?:\b(?:who|that|which)\s+|^(?:[Ww]hich|[Ww]hat|[Hh]ow\s+many)\s+(?:[a-z]+\s+){1,3})(?:are|is|were|was)\s+"
+                         r"(?P<not>not\s+)?(?P<adjective>[a-z]{3,}(?<!ed)(?<!s))\s*[?.!]?\s*$")
+_NO_ADJECTIVES = frozenset({"there", "here", "them", "they", "these", "those", "one", "ones", "all", "both", "none", "any",
+                            "some", "the", "its", "their", "same", "different", "located", "based", "listed", "shown",
+                            "given", "used", "made", "known", "available", "needed", "required"})
+
+
+def with_yes_no_attribute(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"Which singers are male?" decoded as `?u1 | male | ?u2` (or `?u1 | male | not`, or without it; not `?u1 |
+    male | male`, a value, which a graph may keep as a code: "M"): the things whose attribute named by the adjective is not stated false, `?u1 | male | ?u2 ::
+    filter ?u2 != false`; "not male" as that attribute negated, `?u1 | not male | ?u2 :: filter ?u2 != false`
+    (graphs keep yes/no attributes as "true"/"false"; a value of another kind passes the filter). Only for an
+    adjective that ends the question, said of the asked things."""
+    found = _SAID_TO_BE.search(question)
+    if found is None or found.group("adjective") in _NO_ADJECTIVES or \
+            pattern.form not in (QuestionForm.LIST, QuestionForm.COUNT, QuestionForm.BOOLEAN):
+        return pattern
+    adjective, negated = found.group("adjective"), bool(found.group("not"))
+    relation = f"{NEGATION}{adjective}" if negated else adjective
+    said = [t for t in pattern.triples if not t.is_type and t.relation.lower() in (adjective, relation)]
+    if len(said) > 1 or any(c.node in (said[0].nodes() if said else ()) for c in pattern.comparisons):
+        return pattern
+    if said:
+        triple = said[0]
+        holder = triple.subject if is_unknown(triple.subject) and triple.subject != triple.object else None
+        value = triple.object
+        if holder is None or not (value.lower() == "not" or
+                                  (is_unknown(value) and node_degrees(pattern.triples).get(value) == 1
+                                   and value not in pattern.projection and value != ANSWER)):
+            return pattern
+        if value.lower() == "not":
+            relation = f"{NEGATION}{adjective}"
+        kept = [t for t in pattern.triples if t != triple]
+    else:
+        holder = _thing_answered(pattern)
+        if holder is None or adjective in _phrase_words(pattern):
+            return pattern
+        kept = list(pattern.triples)
+    node = f"?unknown{next_unknown_number([holder, *(n for t in kept for n in t.nodes())])}"
+    return replace(pattern, triples=(*kept, PhraseTriple(holder, relation, node)),
+                   comparisons=(*pattern.comparisons, Comparison(node, "!=", "false")))
 
 
 _MOST_ADJECTIVE = re.compile(r"\b(?:most|least)\s+(\w+)", re.I)
