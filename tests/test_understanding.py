@@ -4690,3 +4690,22 @@ def test_an_adjective_said_of_the_asked_things_is_a_yes_no_attribute(question: s
 
     pattern = PhraseGraphPattern.from_text(decoded)
     assert with_yes_no_attribute(question, pattern).to_text() == (expected or decoded)
+
+
+@pytest.mark.parametrize(("question", "decoded", "expected"), [
+    ("Return the names of the contestants whose names contain the substring 'Jessie'.",
+     "list :: ?u1 | names | ?u2 ; ?u2 | is a | contestants ; ?u2 | names | Jessie",
+     "list :: ?u1 | names | ?u2 ; ?u2 | is a | contestants ; ?u2 | names | ?u3 :: filter ?u3 contains Jessie"),
+    ("What are the names of the stadiums whose name starts with 'S'?",
+     "list :: ?u1 | names | ?u2 ; ?u2 | is a | stadiums ; ?u2 | starts with | S",
+     "list :: ?u1 | names | ?u2 ; ?u2 | is a | stadiums ; ?u2 | name | ?u3 :: filter ?u3 starts S"),
+    ("Which singers performed in the concert whose name is 'Auditions'?",  # equal, not contained
+     "list :: ?u1 | is a | singers ; ?u1 | performed in | Auditions", None),
+    ("What are the names of concerts whose theme contains the word 'Love'?",  # read so already
+     "list :: ?u1 | names | ?u2 ; ?u2 | is a | concerts ; ?u2 | theme | ?u3 :: filter ?u3 contains Love", None),
+])
+def test_a_quoted_text_a_value_contains_is_matched_not_named(question: str, decoded: str, expected: str | None) -> None:
+    from understanding.repairs import with_matched_text
+
+    pattern = PhraseGraphPattern.from_text(decoded)
+    assert with_matched_text(question, pattern).to_text() == (expected or decoded)

@@ -68,6 +68,7 @@ def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     pattern = with_kind_for_auxiliary(question, with_whole_role(question, without_loose_kinds(question, pattern)))
     pattern = with_graded_kind(question, with_asked_verb(question, with_name_not_compared(question, pattern)))
     pattern = with_yes_no_attribute(question, with_verb_done_to_kind(question, pattern))
+    pattern = with_matched_text(question, pattern)
     pattern = with_compared_yes_no(question, with_stated_membership(question, with_existence_asked(question, pattern)))
     pattern = with_kind_of_relation(question, with_superlative_kind(question, with_year_apart(question, pattern)))
     pattern = with_extreme_value_of_named(question, pattern)
@@ -2689,6 +2690,37 @@ def with_verb_done_to_kind(question: str, pattern: PhraseGraphPattern) -> Phrase
     if not (typed_only or kind_as_relation) or singular(verb) in {singular(w) for w in kind.lower().split()}:
         return pattern
     return replace(pattern, triples=(PhraseTriple(ANSWER, TYPE_RELATION, kind), PhraseTriple(ANSWER, verb, "?unknown2")))
+
+
+# "... whose names contain the substring 'Jessie'", "... whose theme includes the word 'Love'": a text a value matches
+_WHOSE_TEXT = re.compile(r"\bwhose\s+(?P<attribute>[a-z]+(?:\s+[a-z]+)?)\s+(?:(?P<starts>starts?|begins?)\s+with|(?P<ends>ends?)"
+                         r"\s+with|contains?|includes?|has|have)\s+(?:the\s+(?:word|text|(?:sub)?string|letters?|characters?|prefix|"
+                         r"suffix)\s+)?['\"‘“](?P<value>[^'\"’”]+)['\"’”]", re.IGNORECASE)
+
+
+def with_matched_text(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"... the contestants whose names contain the substring 'Jessie'" decoded as the name itself (`?u2 |
+    names | Jessie`): a value that contains (starts or ends with) the text, `?u2 | names | ?u3 :: filter ?u3
+    contains Jessie`. Only for the text quoted after "whose <attribute> contains", where the pattern has it
+    as a node."""
+    found = _WHOSE_TEXT.search(question)
+    if found is None:
+        return pattern
+    value = found.group("value")
+    named = [t for t in pattern.triples if not t.is_type and t.object == value and is_unknown(t.subject)]
+    if len(named) != 1 or any(value in n for t in pattern.triples if t not in named for n in t.nodes()):
+        return pattern
+    triple = named[0]
+    node = f"?unknown{next_unknown_number([n for t in pattern.triples for n in t.nodes()])}"
+    operator = "starts" if found.group("starts") else "ends" if found.group("ends") else "contains"
+    # "whose name starts with 'S'" decoded as `?u2 | starts with | S`: the relation is the attribute
+    relation = found.group("attribute") if set(triple.relation.lower().split()) <= _MATCHING_WORDS else triple.relation
+    triples = tuple(PhraseTriple(t.subject, relation, node) if t == triple else t for t in pattern.triples)
+    return replace(pattern, triples=triples, comparisons=(*pattern.comparisons, Comparison(node, operator, value)))
+
+
+_MATCHING_WORDS = frozenset({"start", "starts", "begin", "begins", "end", "ends", "with", "contain", "contains", "include",
+                             "includes", "has", "have"})
 
 
 # "Which singers are male?", "... the singers who are not male?": an adjective said of the things last, which
