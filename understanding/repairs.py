@@ -2696,6 +2696,9 @@ def with_verb_done_to_kind(question: str, pattern: PhraseGraphPattern) -> Phrase
 _WHOSE_TEXT = re.compile(r"\bwhose\s+(?P<attribute>[a-z]+(?:\s+[a-z]+)?)\s+(?:(?P<starts>starts?|begins?)\s+with|(?P<ends>ends?)"
                          r"\s+with|contains?|includes?|has|have)\s+(?:the\s+(?:word|text|(?:sub)?string|letters?|characters?|prefix|"
                          r"suffix)\s+)?['\"‘“](?P<value>[^'\"’”]+)['\"’”]", re.IGNORECASE)
+# the words of the match itself, which the model may read as the relation (`?u2 | starts with | S`)
+_MATCHING_WORDS = frozenset({"start", "starts", "begin", "begins", "end", "ends", "with", "contain", "contains", "include",
+                             "includes", "has", "have"})
 
 
 def with_matched_text(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
@@ -2719,10 +2722,6 @@ def with_matched_text(question: str, pattern: PhraseGraphPattern) -> PhraseGraph
     return replace(pattern, triples=triples, comparisons=(*pattern.comparisons, Comparison(node, operator, value)))
 
 
-_MATCHING_WORDS = frozenset({"start", "starts", "begin", "begins", "end", "ends", "with", "contain", "contains", "include",
-                             "includes", "has", "have"})
-
-
 # "Which singers are male?", "... the singers who are not male?": an adjective said of the things last, which
 # graphs keep as a yes/no attribute (`is_male` "true"/"false")
 _SAID_TO_BE = re.compile(r"(?:\b(?:who|that|which)\s+|^(?:[Ww]hich|[Ww]hat|[Hh]ow\s+many)\s+(?:[a-z]+\s+){1,3})(?:are|is|were|was)\s+"
@@ -2733,11 +2732,11 @@ _NO_ADJECTIVES = frozenset({"there", "here", "them", "they", "these", "those", "
 
 
 def with_yes_no_attribute(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
-    """"Which singers are male?" decoded as `?u1 | male | ?u2` (or `?u1 | male | not`, or without it; not `?u1 |
-    male | male`, a value, which a graph may keep as a code: "M"): the things whose attribute named by the adjective is not stated false, `?u1 | male | ?u2 ::
-    filter ?u2 != false`; "not male" as that attribute negated, `?u1 | not male | ?u2 :: filter ?u2 != false`
-    (graphs keep yes/no attributes as "true"/"false"; a value of another kind passes the filter). Only for an
-    adjective that ends the question, said of the asked things."""
+    """"Which singers are male?" decoded as `?u1 | male | ?u2` (or `?u1 | male | not`, or without it): the things
+    whose attribute named by the adjective is not stated false, `?u1 | male | ?u2 :: filter ?u2 != false`; "not
+    male" as that attribute negated, `?u1 | not male | ?u2 :: filter ?u2 != false` (graphs keep yes/no attributes
+    as "true"/"false"; a value of another kind passes the filter). Only for an adjective that ends the question,
+    said of the asked things; `?u1 | male | male` is left alone (a value, which a graph may keep as a code: "M")."""
     found = _SAID_TO_BE.search(question)
     if found is None or found.group("adjective") in _NO_ADJECTIVES or \
             pattern.form not in (QuestionForm.LIST, QuestionForm.COUNT, QuestionForm.BOOLEAN):
