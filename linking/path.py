@@ -1705,20 +1705,12 @@ class KgqanPath:
         """"Which singers have not performed in any concert?" where no predicate of the singers fitting the
         phrase reaches a concert (the rows of `singer_in_concert` refer to both): the two hops from things of
         the anchor's classes through such rows to things of the other end's best class (`_linked_through_rows`),
-        whatever the phrase, at KIND_PATH_SCORE (one request, only where no predicate fits the phrase well); a
-        predicate that reaches that class directly is taken instead, at the same score."""
+        whatever the phrase, at KIND_PATH_SCORE (one request, only where no predicate fits the phrase well)."""
         fitting = [p for p in ranked if p.score >= MIN_HOP_SCORE]
         if not anchor_classes or not other_classes or anchor_classes & other_classes or \
                 any(p.score >= NEIGHBOUR_FIT or other_classes & predicate_set.ends.get((p.iri, p.direction), frozenset())
                     for p in fitting):
             return ranked
-        # "Which templates are not used by any document?": a document's own link to its template reaches the other
-        # kind in one hop, however little its name fits the phrase
-        direct = [p for p in ranked if not p.through and not p.then
-                  and other_classes & predicate_set.ends.get((p.iri, p.direction), frozenset())]
-        if direct:
-            raised = [replace(p, score=KIND_PATH_SCORE) for p in direct]
-            return sorted([*raised, *(p for p in ranked if p not in direct)], key=lambda p: -p.score)
         members = ", ".join(f"<{c}>" for c in sorted(anchor_classes))
         holders = (f"{{ SELECT DISTINCT ?h WHERE {{ ?h a ?kgqaHolderClass FILTER(?kgqaHolderClass IN ({members})) }} "
                    f"LIMIT {CONNECTOR_HOLDERS} }}")

@@ -67,7 +67,7 @@ def oxigraph() -> Iterator[OxigraphEngine]:
     """A live Oxigraph server with the same graphs as the Virtuoso fixture, and five more Spider graphs
     (shops that store their number of products; area codes whose states are stored as postal codes; poker
     players as records that refer to people; flights whose airports are codes; students who own pets through
-    the rows of a link table; documents that refer to their templates)."""
+    the rows of a link table)."""
     _need_data()
     engine = OxigraphEngine()
     engine.start()
@@ -80,7 +80,6 @@ def oxigraph() -> Iterator[OxigraphEngine]:
         engine.load(SPIDER / "poker_player.ttl", "poker_player")
         engine.load(SPIDER / "flight_2.ttl", "flight_2")
         engine.load(SPIDER / "pets_1.ttl", "pets_1")
-        engine.load(SPIDER / "cre_doc_template_mgt.ttl", "cre_doc_template_mgt")
         yield engine
     finally:
         engine.stop()

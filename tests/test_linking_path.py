@@ -909,21 +909,6 @@ async def test_a_reading_whose_answers_do_not_fit_gives_way_to_one_whose_answers
     assert any(note.startswith("no answer of the best reading") for note in result.notes)
 
 
-async def test_a_kind_reached_in_one_hop_is_not_looked_for_through_rows(path: KgqanPath, oxigraph) -> None:  # noqa: ANN001
-    """"Which templates are not used by any document?": no predicate's name fits "used by", but a document's
-    `ref-template_id` reaches the templates directly; not the two hops through a template's type."""
-    async with open_endpoint(oxigraph, "templates-unused", "cre_doc_template_mgt") as docs:
-        truth = await docs.sparql.select(
-            "SELECT ?t ?id WHERE { ?t a <http://valuenet/ontop/templates> ; <http://valuenet/ontop/templates#template_id> ?id "
-            "FILTER NOT EXISTS { ?d <http://valuenet/ontop/documents#ref-template_id> ?t } }")
-        result = await path.answer_understood(understood(
-            "list :: ?u1 | is a | templates ; ?u1 | not used by | ?u2 ; ?u2 | is a | document",
-            AnswerType(AnswerKind.RESOURCE, "templates")), docs, KGQAN_ONLY)
-    answered = {a.value for a in result.answers}
-    assert 0 < len(truth.rows) < 20 and answered in ({r["t"].value for r in truth.rows}, {r["id"].value for r in truth.rows})
-    assert "templates#ref-template_type_code" not in result.evidence.sparql
-
-
 async def test_a_us_state_that_names_nothing_is_found_as_its_postal_code(path: KgqanPath, oxigraph) -> None:  # noqa: ANN001
     """voter_1 stores states as "TX": "How many area codes does Texas have?" counts those of "TX"."""
     from understanding.demonyms import state_code_of
