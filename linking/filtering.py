@@ -73,10 +73,9 @@ def is_date(term: Term) -> bool:
 def is_number(term: Term) -> bool:
     if not isinstance(term, ox.Literal):
         return False
-    datatype = _datatype(term)
-    if datatype in NUMBER_TYPES:
+    if _typed_number(term):
         return True
-    return datatype in (None, XSD + "string") and bool(_NUMBER_TEXT.match(term.value.strip()))
+    return _datatype(term) in (None, XSD + "string") and bool(_NUMBER_TEXT.match(term.value.strip()))
 
 
 def _typed_number(term: Term) -> bool:

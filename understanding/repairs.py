@@ -2714,7 +2714,7 @@ def with_matched_text(question: str, pattern: PhraseGraphPattern) -> PhraseGraph
     if len(named) != 1 or any(value in n for t in pattern.triples if t not in named for n in t.nodes()):
         return pattern
     triple = named[0]
-    node = f"?unknown{next_unknown_number([n for t in pattern.triples for n in t.nodes()])}"
+    node = _fresh_unknown(pattern)
     operator = "starts" if found.group("starts") else "ends" if found.group("ends") else "contains"
     # "whose name starts with 'S'" decoded as `?u2 | starts with | S`: the relation is the attribute
     relation = found.group("attribute") if set(triple.relation.lower().split()) <= _MATCHING_WORDS else triple.relation
