@@ -221,9 +221,11 @@ class QueryBuilder:
                             ranked.append((RECORD_HELD_FACTOR * score, held, counted))
         ranked.sort(key=lambda item: (-item[0], len(item[1]), item[1]))
         leaves = attribute_leaves(pattern) if answer_kind in LITERAL_KINDS else []
+        had = merely_had(pattern, outside)
         queries: list[CandidateQuery] = []
         for score, body, counted in ranked[:max_queries]:
             read = counted_instead(pattern, counted)
+            body += not_stated_false(had, body)
             queries.append(self._render(read, body, score, max_answers, keep_ties=keep_ties))
             for leaf in leaves:
                 if leaf in body and not counted:
@@ -897,6 +899,9 @@ def dangling_unknowns(pattern: PhraseGraphPattern) -> set[str]:
     used = {ANSWER, *pattern.projection, *pattern.group, *pattern.per, *pattern.modified_nodes()}
     if pattern.form.is_measure:
         used.add(pattern.aggregated_node())
+        if pattern.ordering is not None and not pattern.group and not pattern.per and \
+                pattern.ordering.node not in {c.node for c in pattern.comparisons}:
+            used.discard(pattern.ordering.node)  # a measure renders no ordering: "shows that were first shows"
     return {n for n, d in degree.items() if d == 1 and is_unknown(n) and n not in used}
 
 
@@ -929,6 +934,23 @@ def _names_a_quantity(predicate: str) -> bool:
 # a value stated "False" is no value where values are counted: ORKG keeps "no evaluation method" as the literal "False"
 # among the methods ("How many different evaluation methods are used?" counts the methods, not the marker)
 NOT_STATED_FALSE = 'FILTER(!isLiteral({variable}) || LCASE(STR({variable})) != "false")'
+
+
+def merely_had(pattern: PhraseGraphPattern, outside: set[str]) -> list[str]:
+    """Dangling unknowns (outside any negation) whose relation names no value of a known kind: what "shows that were
+    first shows" (`?u1 | first shows | ?u2`) says of a show is that it has the attribute, so not as stated false. A
+    name, date or number ("?u1 | name | ?u2") is never a yes/no value."""
+    dangling = dangling_unknowns(pattern) & outside
+    return sorted(n for t in pattern.triples if not t.is_type and kind_of_attribute(t.relation) is None
+                  for n in t.nodes() if n in dangling)
+
+
+def not_stated_false(nodes: Sequence[str], body: str) -> str:
+    """FILTER text for each unknown in `nodes` that a triple of the body binds: a thing has a yes/no attribute only
+    where the attribute is not stated false (graphs keep yes/no attributes as "true"/"false" or "True"/"False"; a
+    value of another kind passes)."""
+    bound = [_var(n) for n in nodes if re.search(rf"(?:<[^<>\s]+>|\?\w+) {re.escape(_var(n))}(?!\w)", body)]
+    return "".join(f" {NOT_STATED_FALSE.format(variable=v)}" for v in bound)
 
 
 def count_query(variable: str, where: str) -> str:

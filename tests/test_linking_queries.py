@@ -666,3 +666,36 @@ async def test_a_year_compares_with_iso_dates_written_dates_and_plain_years(engi
     async with open_endpoint(request.getfixturevalue(engine), f"year-{engine}", "concert_singer") as endpoint:
         result = await endpoint.sparql.select(f"SELECT ?date WHERE {{ VALUES (?date) {{ {rows} }} FILTER({expression}) }}")
     assert sorted(t.value for t in result.column("date")) == ["1983", "1984-02-03", "31/12/1980", "October 1, 1984"]
+
+
+async def test_a_yes_no_attribute_that_is_only_had_is_not_stated_false(virtuoso) -> None:  # noqa: ANN001
+    """"How many singers are male?" as `?u1 | male | ?u2`, linked to `is_male` (true/false): a singer has that
+    attribute only where it is not false, also inside an average whose ordering the builder leaves out ("the average
+    age of singers that were first singers"); a name (`?u1 | name | ?u2`) is no yes/no value and is left alone."""
+    graph = ox.Store()
+    graph.bulk_load(path=str(KGS / "spider4sparql" / "concert_singer.ttl"), format=ox.RdfFormat.TURTLE)
+    male = {r["s"].value for r in graph.query(f"SELECT ?s WHERE {{ ?s <{V}singer#is_male> true }}")}
+    ages = [float(r["a"].value) for r in graph.query(f"SELECT ?s ?a WHERE {{ ?s <{V}singer#is_male> true ; "
+                                                     f"<{V}singer#age> ?a }}")]
+    assert 0 < len(male) < len(list(graph.query(f"SELECT ?s WHERE {{ ?s a <{V}singer> }}")))
+    edges = {"male": ("?unknown1", {"": [pred("singer#is_male", 1.0)]}),
+             "age": ("?unknown2", {"": [pred("singer#age", 1.0)]}),
+             "name": ("?unknown1", {"": [pred("singer#name", 1.0)]})}
+    edges["male ones"] = ("?unknown2", edges["male"][1])
+    builder, executor = QueryBuilder(), QueryExecutor()
+    async with open_endpoint(virtuoso, "concert-yes-no", "concert_singer") as endpoint:
+        listed = builder.build(linked("list :: ?u1 | is a | singers ; ?u1 | male | ?u2", classes={"singers": [SINGER]},
+                                      edges=edges))
+        chosen = select_answer(await executor.run(listed[:1], endpoint, accept_all))
+        assert chosen is not None and {a.value for a in chosen.answers} == male
+        counted = builder.build(linked("count :: ?u1 | is a | singers ; ?u1 | male | ?u2", classes={"singers": [SINGER]},
+                                       edges=edges))
+        chosen = select_answer(await executor.run(counted[:1], endpoint, accept_all))
+        assert chosen is not None and int(chosen.answers[0].value) == len(male)
+        averaged = builder.build(linked("avg :: ?u1 | age | ?u2 ; ?u2 | is a | singers ; ?u2 | male ones | ?u3 "
+                                        ":: order ?u3 asc 1", classes={"singers": [SINGER]}, edges=edges))
+        chosen = select_answer(await executor.run(averaged[:1], endpoint, accept_all))
+        assert chosen is not None and float(chosen.answers[0].value) == pytest.approx(sum(ages) / len(ages))
+    named = builder.build(linked("list :: ?u1 | is a | singers ; ?u1 | name | ?u2", classes={"singers": [SINGER]},
+                                 edges=edges))
+    assert named and not any("false" in q.sparql for q in named)
