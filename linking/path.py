@@ -85,7 +85,15 @@ from linking.relaxation import (
     read_as_years,
     relax,
 )
-from linking.split import Alternatives, alternatives_asked, both_asked, one_of, said_name, two_names_asked
+from linking.split import (
+    Alternatives,
+    alternatives_asked,
+    both_asked,
+    both_compared,
+    one_of,
+    said_name,
+    two_names_asked,
+)
 from understanding.answer_types import (
     asks_for_several,
     build_answer_type,
@@ -352,7 +360,7 @@ class KgqanPath:
         one thing so ("Lee and Sons")."""
         both = two_names_asked(question)
         if both is None:
-            either = alternatives_asked(question) or await self._both_apart(question)
+            either = alternatives_asked(question) or both_compared(question) or await self._both_apart(question)
             if either is not None:
                 return await self._answer_either(question, either, endpoint, options)
             return await self._answer_one(question, endpoint, options)

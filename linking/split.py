@@ -126,6 +126,26 @@ def both_asked(question: str) -> Alternatives | None:
                         (found.group("first"), found.group("second")), named=True, both=True)
 
 
+# "both employees older than 35 and employees younger than 25", "both a museum opened before 2005 and a museum opened
+# after 2010": two clauses that end the question's sentence, each comparing a value with a number
+_BOTH_CLAUSES = re.compile(r"\bboth\s+(?P<first>\S.*?)\s+and\s+(?P<second>[^?!.,;]*[^?!.,;\s])(?=\s*(?:[?.!].*)?$)",
+                           re.IGNORECASE)
+_COMPARED = re.compile(r"\b(?:[a-z]+er|more|less|fewer)\s+than\s+\d|\b(?:before|after|above|below|over|under|since)\s+\d",
+                       re.IGNORECASE)
+
+
+def both_compared(question: str) -> Alternatives | None:
+    """The question split at "both A and B" that ends it, where A and B each compare a value with a number, asked
+    for the things of both: one pattern cannot hold two things of one kind compared two ways."""
+    if re.match(r"^\s*(?:is|are|was|were|do|does|did|has|have|can)\b", question, re.IGNORECASE):
+        return None
+    found = _BOTH_CLAUSES.search(question)
+    if found is None or not all(_COMPARED.search(found.group(g)) for g in ("first", "second")):
+        return None
+    first, second = found.group("first"), found.group("second")
+    return Alternatives(_put(question, found, first), _put(question, found, second), (first, second), both=True)
+
+
 def _either_clauses(question: str) -> Alternatives | None:
     """The question split at "either A or B" that ends it, whatever A and B are (clauses, or a name with its
     kind); not two bare numbers ("aged either 32 or 33" is one range)."""

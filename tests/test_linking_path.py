@@ -1866,6 +1866,26 @@ def test_both_asked_split_at_both_and(question: str, first: str | None, second: 
     assert (both.first, both.second, both.both) == (first, second, True) if first else both is None
 
 
+@pytest.mark.parametrize(("question", "first", "second"), [
+    ("Which cities have both employees older than 35 and employees younger than 25?",
+     "Which cities have employees older than 35?", "Which cities have employees younger than 25?"),
+    ("Which students have both a pet heavier than 10 and a pet lighter than 10? Give me their first names.",
+     "Which students have a pet heavier than 10? Give me their first names.",  # the next sentence stays with each
+     "Which students have a pet lighter than 10? Give me their first names."),
+    ("Show the record companies used by both orchestras founded before 2003 and orchestras founded after 2003.",
+     "Show the record companies used by orchestras founded before 2003.",
+     "Show the record companies used by orchestras founded after 2003."),
+    ("Which countries have both male and female singers?", None, None),  # nothing compared
+    ("Which suppliers supply both products cheaper than 5 EUR and sensors?", None, None),  # one side compares nothing
+    ("Are both products cheaper than 5 EUR and sensors heavier than 2 grams?", None, None),  # a yes/no question
+])
+def test_both_compared_split_at_both_and(question: str, first: str | None, second: str | None) -> None:
+    from linking.split import both_compared
+
+    both = both_compared(question)
+    assert (both.first, both.second, both.both, both.named) == (first, second, True, False) if first else both is None
+
+
 async def test_things_of_both_of_two_names_are_answered_apart_where_the_whole_loses_one(path: KgqanPath,
                                                                                        ck25: Endpoint) -> None:
     """"How many products belong to both the Inductor and the Oscillator categories?": the best reading of the whole
