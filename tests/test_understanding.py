@@ -3338,6 +3338,9 @@ READER_CASES = [
      "count :: ?u1 | is a | suppliers ; ?u1 | latitude | ?u2 :: filter ?u2 < -30"),
     ("kind_compared", "Which departments have more than 9 members?", None),  # counted things, not a value
     ("kind_compared", "Which products weigh more than 15 g and cost less than 2 EUR?", None),  # two: coordinated
+    ("kind_compared", "Which cities have employees younger than 25?", None),  # things compared by their age
+    ("kind_compared", "Which cities have a population larger than 1000?",  # the noun's own value
+     "list :: ?u1 | is a | cities ; ?u1 | population | ?u2 :: filter ?u2 > 1000"),
     ("kind_a_name_relates_to", "Which films did Stanley Kubrick direct?", None),  # no preposition left
     # a kind restricted by a name, and what those things are (restricted_kind_related)
     ("restricted_kind_related", "Which members of the Marketing department are experts in capacitors?",
@@ -4690,6 +4693,48 @@ def test_an_adjective_said_of_the_asked_things_is_a_yes_no_attribute(question: s
 
     pattern = PhraseGraphPattern.from_text(decoded)
     assert with_yes_no_attribute(question, pattern).to_text() == (expected or decoded)
+
+
+@pytest.mark.parametrize(("question", "decoded", "expected"), [
+    ("Which cities have employees younger than 25?",
+     "list :: ?u1 | is a | cities ; ?u1 | employees | ?u2 :: filter ?u2 < 25",
+     "list :: ?u2 | cities | ?u1 ; ?u2 | is a | employees ; ?u2 | younger | ?u3 :: filter ?u3 < 25"),
+    ("What nationalities have people taller than 200?",
+     "list :: ?u1 | is a | nationalities ; ?u1 | people | ?u2 :: filter ?u2 > 200",
+     "list :: ?u2 | nationalities | ?u1 ; ?u2 | is a | people ; ?u2 | taller | ?u3 :: filter ?u3 > 200"),
+    ("Which countries have singers older than 40?",  # the comparative kept, the things lost
+     "list :: ?u1 | is a | countries ; ?u1 | older | ?u2 :: filter ?u2 > 40",
+     "list :: ?u3 | countries | ?u1 ; ?u3 | is a | singers ; ?u3 | older | ?u2 :: filter ?u2 > 40"),
+    ("Which departments have employees with salaries higher than 5000?",  # "higher" follows the attribute
+     "list :: ?u1 | is a | departments ; ?u1 | salaries | ?u2 :: filter ?u2 > 5000", None),
+    ("Which departments have more than 9 members?",  # counted, not compared by a value
+     "list :: ?u1 | is a | departments ; ?u1 | members | ?u2 :: filter count ?u2 > 9", None),
+    ("Which towns have employees younger than 25?",  # the comparison already on the attribute
+     "list :: ?u1 | towns | ?u2 ; ?u2 | is a | employees ; ?u2 | younger | ?u3 :: filter ?u3 < 25", None),
+])
+def test_things_a_kind_has_compared_by_what_the_comparative_names(question: str, decoded: str,
+                                                                   expected: str | None) -> None:
+    from understanding.repairs import with_members_compared
+
+    pattern = PhraseGraphPattern.from_text(decoded)
+    assert with_members_compared(question, pattern).to_text() == (expected or decoded)
+
+
+@pytest.mark.parametrize(("question", "decoded", "expected"), [
+    ("Which template type codes have templates with version number greater than 7?",
+     "list :: ?u2 | is a | template ; ?u1 | type codes | ?u2 :: filter count ?u2 > 7",
+     "list :: ?u2 | is a | template ; ?u1 | type codes | ?u2 ; ?u2 | version number | ?u3 :: filter ?u3 > 7"),
+    ("Which departments have employees with more than 5 projects?",  # things counted after the number
+     "list :: ?u1 | departments | ?u2 ; ?u2 | is a | projects :: filter count ?u2 > 5", None),
+    ("Which departments have more than 5 employees?",  # no attribute bounded
+     "list :: ?u1 | is a | departments ; ?u1 | employees | ?u2 :: filter count ?u2 > 5", None),
+])
+def test_a_count_gives_way_to_the_attribute_the_question_bounds(question: str, decoded: str,
+                                                                 expected: str | None) -> None:
+    from understanding.repairs import with_bounded_attribute
+
+    pattern = PhraseGraphPattern.from_text(decoded)
+    assert with_bounded_attribute(question, pattern).to_text() == (expected or decoded)
 
 
 @pytest.mark.parametrize(("question", "decoded", "expected"), [

@@ -92,6 +92,7 @@ def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     pattern = with_named_by_its_kind(question, with_role_of(question, with_kind_in_place(question, pattern)))
     pattern = with_possessor_kind(question, without_glued_name(question, without_glued_participle(question, pattern)))
     pattern = with_compared_attribute(question, without_stated_bound(question, with_acronym_qualifier(question, pattern)))
+    pattern = with_bounded_attribute(question, with_members_compared(question, pattern))
     pattern = with_numbered_thing(with_preposition_object(question, with_whole_compared_attribute(question, pattern)))
     pattern = without_kind_of_code(pattern)
     pattern = with_asked_numbered_thing(question, with_quoted_thing(question, pattern))
@@ -375,6 +376,68 @@ def without_stated_bound(question: str, pattern: PhraseGraphPattern) -> PhraseGr
             triple = replace(triple, relation=found.group("relation"))
         triples.append(triple)
     return pattern if triples == list(pattern.triples) else replace(pattern, triples=tuple(triples))
+
+
+# "employees younger than 25", "people taller than 200": things of a kind, then a comparative that names their attribute
+_MEMBERS_COMPARED = re.compile(r"\b(?P<members>[a-z]+s|people|children|men|women)\s+(?P<comparative>[a-z]+er)\s+than\s+\d",
+                               re.IGNORECASE)
+_UNNAMING_COMPARATIVES = frozenset({"more", "less", "fewer", "greater", "higher", "lower"})  # they follow an attribute
+
+
+def with_members_compared(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"Which cities have employees younger than 25?" decoded as `?u1 | is a | cities ; ?u1 | employees | ?u2 ::
+    filter ?u2 < 25`, the employees compared with the number and the comparative lost: the answers are what
+    things of that kind have, compared by the attribute the comparative names, `?u2 | cities | ?u1 ; ?u2 | is a |
+    employees ; ?u2 | younger | ?u3 :: filter ?u3 < 25` (the answers' kind read as the things' relation, as
+    graphs of tables keep a city: a column). The same where the model kept the comparative and lost the things
+    ("Which countries have singers older than 40?" as `?u1 | is a | countries ; ?u1 | older | ?u2 :: filter ?u2 >
+    40`). Not for "more"/"higher" and the like, which follow the attribute ("salaries higher than 5000")."""
+    found = _MEMBERS_COMPARED.search(question)
+    if found is None or found.group("comparative").lower() not in COMPARATIVE_OPERATOR or \
+            found.group("comparative").lower() in _UNNAMING_COMPARATIVES:
+        return pattern
+    members, comparative = found.group("members"), found.group("comparative").lower()
+    degrees = node_degrees(pattern.triples)
+    kinds = [t for t in pattern.triples if t.is_type and t.subject == ANSWER]
+    for triple in pattern.triples:
+        compared = [c for c in pattern.comparisons if c.node == triple.object and not c.by_count and not c.per_group
+                    and c.other_node is None and c.operator == COMPARATIVE_OPERATOR[comparative]]
+        lost = same_words(triple.relation, comparative) and members.lower() not in _phrase_words(pattern)
+        if triple.is_type or triple.subject != ANSWER or not is_unknown(triple.object) or len(compared) != 1 or \
+                not (same_words(triple.relation, members) or lost) or degrees.get(triple.object) != 1 or \
+                len(kinds) != 1 or triple.object in pattern.held_nodes() - {c.node for c in compared}:
+            continue
+        things, value = (_fresh_unknown(pattern), triple.object) if lost else (triple.object, _fresh_unknown(pattern))
+        kept = [t for t in pattern.triples if t not in (triple, kinds[0])]
+        return replace(pattern, triples=(PhraseTriple(things, kinds[0].object, ANSWER), *kept,
+                                         PhraseTriple(things, TYPE_RELATION, members if lost else triple.relation),
+                                         PhraseTriple(things, comparative, value)),
+                       comparisons=tuple(replace(c, node=value) if c == compared[0] else c for c in pattern.comparisons))
+    return pattern
+
+
+# "with version number greater than 7": an attribute's value bounded, no things counted after the number
+_VALUE_WITH_BOUND = re.compile(r"\bwith\s+(?:an?\s+|the\s+)?(?P<attribute>[a-z]+(?:\s+[a-z]+)?)\s+(?:(?:more|less|greater|higher|"
+                               r"lower|larger|smaller)\s+than|above|below|over|under|at\s+(?:least|most))\s+"
+                               r"(?P<value>\d[\d,]*(?:\.\d+)?)(?!\s*[\d,.]|\s+[a-z]+s\b)", re.IGNORECASE)
+
+
+def with_bounded_attribute(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"Which template type codes have templates with version number greater than 7?" decoded as `?u2 | is a |
+    template ; ?u1 | type codes | ?u2 :: filter count ?u2 > 7`, more than 7 templates: the question bounds the
+    attribute it names before the number, and no things are counted after it, so the templates' attribute is
+    compared, `... ; ?u2 | version number | ?u3 :: filter ?u3 > 7`."""
+    bounded = {found.group("value").replace(",", ""): found.group("attribute").lower()
+               for found in _VALUE_WITH_BOUND.finditer(question)}
+    counted = [c for c in pattern.comparisons if c.by_count and c.aggregate is None and c.value.replace(",", "") in bounded]
+    if len(counted) != 1 or bounded[counted[0].value.replace(",", "")].split()[0] in ("a", "an", "the"):
+        return pattern
+    comparison = counted[0]
+    value = _fresh_unknown(pattern)
+    attribute = PhraseTriple(comparison.node, bounded[comparison.value.replace(",", "")], value)
+    return replace(pattern, triples=(*pattern.triples, attribute),
+                   comparisons=tuple(Comparison(value, c.operator, c.value) if c == comparison else c
+                                     for c in pattern.comparisons))
 
 
 def with_compared_attribute(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:

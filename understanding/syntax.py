@@ -1997,6 +1997,8 @@ def _comparison(conjunct: str) -> tuple[str, str, str] | None:
             attribute = comparative_attribute(adjective) or (
                 "height" if adjective in ("higher", "lower") and unit in _LENGTH_UNITS else _UNIT_ATTRIBUTE.get(unit))
         else:
+            if groups.get("noun") and _things_compared(conjunct, groups["noun"], groups["operator"]):
+                return None
             operator = _OPERATOR_OF.get(groups["operator"])
             attribute = (_VERB_ATTRIBUTE.get(groups["verb"].rstrip("s")) if groups.get("verb")
                          else _DIMENSION_ATTRIBUTE[groups["dimension"]] if groups.get("dimension")
@@ -2005,6 +2007,19 @@ def _comparison(conjunct: str) -> tuple[str, str, str] | None:
             return None
         return attribute, operator, value
     return None
+
+
+# what a comparative says of people and things by itself ("younger" their age): after a plural noun without an article
+# ("have employees younger than 25") the noun names the things compared, not their attribute
+_OWN_ATTRIBUTES = frozenset({"age", "height", "weight", "price"})
+
+
+def _things_compared(conjunct: str, noun: str, operator: str) -> bool:
+    """Whether "<noun> <operator>" compares things of the noun by what the comparative names ("employees younger
+    than 25"), not the noun's own value ("a latitude below 44", "salaries higher than 5000")."""
+    return (noun.endswith("s") or noun in ("people", "children", "men", "women")) and len(noun.split()) == 1 and \
+        comparative_attribute(operator) in _OWN_ATTRIBUTES and \
+        re.search(rf"\ban?\s+{re.escape(noun)}\b", conjunct) is None
 
 
 _NOT_ATTRIBUTES = frozenset({"than", "that", "which", "who", "are", "is", "be", "been", "and", "or", "not", "no",
