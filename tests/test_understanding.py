@@ -2320,14 +2320,35 @@ RANKED_MODEL = FixedModel("list :: ?u1 | is a | department ; ?u2 | works in | ?u
                           AnswerKind.RESOURCE)
 
 
+def test_a_bare_count_per_group_counts_its_counted_kind_by_the_whole_group_noun() -> None:
+    """"For each template type code, how many templates are there?": the group noun is the whole compound (spaCy
+    makes "template" a compound of "type"), and a question that says nothing but how many of its counted noun each
+    group has is read as that count, whatever the model split the compound into."""
+    from understanding.groups import group_noun
+    from understanding.resources import spacy_pipeline
+
+    question = "For each template type code, how many templates are there?"
+    group = group_noun(spacy_pipeline()(question))
+    assert group is not None and (group.phrase, group.counted) == ("template type code", "templates")
+    split = FixedModel("count :: ?u2 | is a | template ; ?u1 | type code | ?u2", AnswerKind.NUMBER)
+    understood = QuestionParser(model=split).parse_sync([question])[0]
+    assert understood.pattern.to_text() == \
+        "count :: ?u1 | is a | templates ; ?u1 | template type code | ?u2 :: group ?u2"
+    teach = FixedModel("count :: ?u1 | is a | courses ; ?u1 | taught by | ?u2", AnswerKind.NUMBER)
+    taught = QuestionParser(model=teach).parse_sync(["How many courses does each teacher teach?"])[0]
+    assert taught.pattern.to_text() != "count :: ?u1 | is a | courses ; ?u1 | teacher | ?u2 :: group ?u2"  # "teach"
+
+
 def test_a_per_group_question_is_answered_per_group_or_not_at_all() -> None:
     question = "How many employees does each department have?"
     understood = QuestionParser(model=TOTAL_MODEL).parse_sync([question])[0]
     assert understood.pattern.to_text() == "count :: ?u1 | is a | employees ; ?u1 | department | ?u2 :: group ?u2"
     assert understood.answer_type.kind is AnswerKind.NUMBER and understood.unsupported is None
     assert all(a.group for a in understood.alternatives)  # never the total
-    ranked = QuestionParser(model=RANKED_MODEL).parse_sync([question])[0]
+    ranked = QuestionParser(model=RANKED_MODEL).parse_sync(["How many employees does each department employ?"])[0]
     assert ranked.unsupported is not None and "per department" in ranked.unsupported
+    bare = QuestionParser(model=RANKED_MODEL).parse_sync([question])[0]  # nothing but the count per group: read so
+    assert bare.pattern.to_text() == "count :: ?u1 | is a | employees ; ?u1 | department | ?u2 :: group ?u2"
     assert QuestionParser(model=TOTAL_MODEL, repairs=False).parse_sync([question])[0].pattern.group == ()
     best = QuestionParser(model=RANKED_MODEL).parse_sync(["Which product is the heaviest in each category?"])[0]
     # read without its group, the parse reads the superlative that the model garbled

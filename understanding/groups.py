@@ -66,7 +66,7 @@ def group_noun(doc: Any) -> GroupNoun | None:
     noun = marker.head if marker.lower_ != "per" else next((c for c in marker.children if c.dep_ == "pobj"), None)
     if noun is None or noun.pos_ not in ("NOUN", "PROPN") or noun.i < marker.i:
         return None
-    words = [c for c in noun.children if marker.i < c.i < noun.i and c.dep_ in ("compound", "amod")] + [noun]
+    words = [c for c in _left_compounds(noun) if c.i > marker.i] + [noun]
     restrictions: list[tuple[str, str]] = []
     for prep in (c for c in noun.children if c.dep_ == "prep" and c.i > noun.i):
         objects = [c for c in prep.children if c.dep_ == "pobj"]
@@ -118,9 +118,17 @@ def _counted_noun(doc: Any, group: Any) -> str | None:
     return None
 
 
+def _left_compounds(noun: Any) -> list[Any]:
+    """The words before a noun that make one compound with it, also through one another ("template" of "template
+    type code", a compound of "type")."""
+    words = []
+    for child in (c for c in noun.children if c.i < noun.i and c.dep_ in ("compound", "amod") and c.lower_ != "many"):
+        words += [*_left_compounds(child), child]
+    return words
+
+
 def _compound(noun: Any) -> str:
-    words = [c for c in noun.children if c.i < noun.i and c.dep_ in ("compound", "amod") and c.lower_ != "many"]
-    return " ".join(t.text for t in sorted([*words, noun], key=lambda t: t.i))
+    return " ".join(t.text for t in sorted([*_left_compounds(noun), noun], key=lambda t: t.i))
 
 
 def grouped_readings(readings: list[PhraseGraphPattern], group: GroupNoun) -> list[PhraseGraphPattern]:

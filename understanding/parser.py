@@ -948,6 +948,21 @@ _MEASURE_OF_COUNTS = {"average": QuestionForm.AVG, "mean": QuestionForm.AVG,
                       **dict.fromkeys(("minimum", "lowest", "smallest"), QuestionForm.MIN)}
 
 
+# what a bare count per group says besides its counted noun and its group ("are there", "does ... have")
+_BARE_COUNT_WORDS = frozenset({"how", "many", "are", "is", "there", "does", "do", "have", "has", "exist", "in", "of",
+                               "for", "the", "a", "an", "with", "to", "belong", "belongs", "and", "show", "list", "give",
+                               "me", "find", "return", "number", "what"})
+
+
+def _bare_count_per_group(question: str, group: GroupNoun) -> bool:
+    """Whether the question says nothing but how many of its counted noun each group has ("For each template type
+    code, how many templates are there?", "How many templates are there of each template type?")."""
+    assert group.counted is not None
+    text = re.sub(rf"\b{re.escape(group.marker)}\b", " ", question, flags=re.IGNORECASE)
+    text = re.sub(rf"\b{re.escape(group.counted)}\b", " ", text, flags=re.IGNORECASE)
+    return all(word in _BARE_COUNT_WORDS for word in re.findall(r"[a-z]+", text.lower()))
+
+
 def _grouped(understood: UnderstoodQuestion, group: GroupNoun) -> tuple[UnderstoodQuestion, bool]:
     """The question answered per group, its readings grouped (first a text reader's reading of the question
     without its group, where the model lost its words); an average (or extreme) of the counts per
@@ -972,6 +987,11 @@ def _grouped(understood: UnderstoodQuestion, group: GroupNoun) -> tuple[Understo
     told = [r for read in _GROUPLESS_READERS if plain and (r := read(plain)) is not None
             and not _says_all(understood.pattern, r)]  # what the model lost of the question without its group
     readings = grouped_readings([*told, understood.pattern, *understood.alternatives], group)
+    if group.counted is not None and _bare_count_per_group(understood.question, group):
+        # "For each template type code, how many templates are there?": the counted kind, by the group's noun
+        bare = PhraseGraphPattern(form=QuestionForm.COUNT, group=("?unknown2",), triples=(
+            PhraseTriple(ANSWER, TYPE_RELATION, group.counted), PhraseTriple(ANSWER, group.phrase, "?unknown2")))
+        readings = list(dict.fromkeys([bare, *readings]))
     if readings:
         return replace(understood, pattern=readings[0], alternatives=tuple(readings[1:MAX_ALTERNATIVES + 1]),
                        answer_type=build_answer_type(AnswerKind.NUMBER, readings[0],
