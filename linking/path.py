@@ -224,6 +224,7 @@ _FUNCTION_WORDS = frozenset({"whose", "which", "that", "who", "whom", "of", "wit
 MAX_NAMED_HOLDERS = 1  # a value between two names stands for its holder only when one thing holds it
 HOLDER_FACTOR = 0.95  # ... a little below the value itself
 NEIGHBOUR_FIT = 0.8  # a relation phrase fitting a predicate of a value's holder this well names a thing next to it
+MIN_FIT_BEFORE_BEYOND = 0.5  # below it around a value's holder, the things the holder points to are looked at too
 NAMED_THING = 0.9  # a thing found this well by a name that names an unknown ("the property named 'park'") is it
 CLASS_FIT = 0.9  # a class phrase that no class fits this well is also looked for as a thing ("sensors")
 KIND_LINK_FACTOR = 0.9  # a relation phrase naming the answer's class, read as any link to things of that class
@@ -1476,10 +1477,13 @@ class KgqanPath:
                                                            descriptions=descriptions, class_words=class_words)
                     ranked[key] += [replace(p, score=p.score * HOP_FACTOR, through=carrier)
                                     for p in hops if p.score >= MIN_HOP_SCORE]
+                    value_term = next((c.term for c in nodes.get(anchor, []) if c.term.value == key), None)
                     ranked[key] += await self._connectors(triple, carrier, holder_set, _classes_of(
                         triple.object if triple.subject == anchor else triple.subject, pattern, classes), endpoint,
-                        sole=sum(1 for v, _ in holders if v == key) == 1,
-                        value=next((c.term for c in nodes.get(anchor, []) if c.term.value == key), None))
+                        sole=sum(1 for v, _ in holders if v == key) == 1, value=value_term)
+                    if value_term is not None and is_unknown(other) and degrees[other] == 1 and \
+                            max((p.score for p in ranked[key]), default=0.0) < MIN_FIT_BEFORE_BEYOND:
+                        ranked[key] += await self._beyond_holders(triple, carrier, value_term, endpoint, class_words)
                 first_scores = {(p.iri, p.direction == OUT): p.score for p in ranked[key] if not p.through}
                 paths: list[LinkedPredicate] = []
                 # "What type of pet does Linda Smith have?": an attribute of the things the rows naming her refer to
@@ -1660,6 +1664,26 @@ class KgqanPath:
         labels = await endpoint.describe_predicates([iri for iri, _ in pairs]) if pairs else {}
         return [LinkedPredicate(iri, labels.get(iri) or local_name(iri), fit[0].score * HOP_FACTOR * CONNECTOR_FACTOR,
                                 direction, through=carrier) for iri, direction in pairs[:MAX_HOPS]]
+
+    async def _beyond_holders(self, triple: PhraseTriple, carrier: str, value: Term, endpoint: Endpoint,
+                              class_words: dict[str, str]) -> list[LinkedPredicate]:
+        """"How many different destination airports does JetBlue Airways fly to?" where the name is held by an
+        airline (`airlines#airline`) that points to its flights (`airlines#ref-uid`), whose destination airports
+        fit the phrase: paths value <- holder -> thing -> answer, for second hops fitting the phrase well (one
+        request, only where nothing around the holder fits the phrase)."""
+        mids = await self.relation_linker.predicates_through_bindings(
+            f"?kgqaHeld <{carrier}> {term_to_sparql(value)} .", "?kgqaHeld", endpoint)
+        iris = sorted({iri for found in mids.values() for iri, _ in found.pairs})
+        descriptions = await endpoint.describe_predicates(iris) if iris else {}
+        paths: list[LinkedPredicate] = []
+        for first, mid_set in sorted(mids.items())[:MAX_HOPS]:
+            onward = replace(mid_set, pairs=frozenset(pair for pair in mid_set.pairs if pair[1] == OUT))
+            hops = await self.relation_linker.rank(triple.relation, onward, endpoint, top_k=MAX_HOPS,
+                                                   descriptions=descriptions, class_words=class_words)
+            paths += [LinkedPredicate(first, local_name(first), HOP_FACTOR * PATH_FACTOR * p.score, OUT, literal=p.literal,
+                                      through=carrier, then=p.iri, then_out=True)
+                      for p in hops if p.score >= NEIGHBOUR_FIT]
+        return paths
 
     async def _attributes_beyond_rows(self, triple: PhraseTriple, vertex: str, first: str, rows: PredicateSet,
                                       endpoint: Endpoint, class_words: dict[str, str]) -> list[LinkedPredicate] | None:

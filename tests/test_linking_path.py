@@ -1630,6 +1630,21 @@ async def test_a_negated_question_is_not_answered_by_a_reading_without_its_negat
     assert all("flights" not in a.value for a in result.answers)
 
 
+async def test_a_value_of_the_things_a_names_holder_points_to(path: KgqanPath, oxigraph) -> None:  # noqa: ANN001
+    """"How many different destination airports does JetBlue Airways fly to?": the name is an airline's
+    (`airlines#airline`), the airline points to its flights (`airlines#ref-uid`), and their destination airports
+    are what is counted; nothing around the airline itself fits "destination airports"."""
+    v = "http://valuenet/ontop/"
+    async with open_endpoint(oxigraph, "flight-path-beyond", "flight_2") as flights:
+        result = await path.answer_understood(understood("count :: ?u1 | destination airports | JetBlue Airways",
+                                                         AnswerType(AnswerKind.NUMBER)), flights, KGQAN_ONLY)
+        truth = await flights.sparql.select(
+            f'SELECT (COUNT(DISTINCT ?d) AS ?n) WHERE {{ ?a <{v}airlines#airline> "JetBlue Airways" ; <{v}airlines#uid> ?u . '
+            f"?f <{v}flights#airline> ?u ; <{v}flights#destairport> ?d }}")
+    assert int(truth.rows[0]["n"].value) > 1
+    assert [a.value for a in result.answers] == [truth.rows[0]["n"].value]
+
+
 async def test_parts_are_also_the_things_the_part_records_record(path: KgqanPath, ck25: Endpoint) -> None:
     """"parts" links to the class BOM Part best, whose records hold no reliability index; the hardware they
     record under `hasPart` is what "parts" means too: all of it, in a bill of material or not."""
