@@ -247,7 +247,7 @@ _PLAIN_SUPERLATIVES = {word: descending for word, descending in SUPERLATIVE_DESC
 # most products"; `_ADJECTIVE_END` also takes the looser endings the ordering's end is read from.
 ATTRIBUTE_ADJECTIVE_ENDS = ("ive", "ous", "ful", "able", "ible", "al", "ic", "ant", "ent")
 _ADJECTIVE_END = re.compile(r"(ive|ous|ful|able|ible|al|ic|ant|ent|ar|ing|ed|y)$")
-_IRREGULAR_PLURALS = frozenset({"people", "children", "men", "women"})  # not "staff": often a stored number
+IRREGULAR_PLURALS = frozenset({"people", "children", "men", "women"})  # not "staff": often a stored number
 # participles that say which things are counted, not how much of a quality they have: "the most departing
 # flights" counts flights (where "the most expensive products" grades them)
 _COUNTED_PARTICIPLES = frozenset({"departing", "arriving", "outgoing", "incoming", "outbound", "inbound", "connecting",
@@ -277,7 +277,7 @@ def stated_ordering(question: str) -> StatedOrdering | None:
                 found.append((descending, True, index))
             elif after in ATTRIBUTE_OF or _ADJECTIVE_END.search(after):
                 found.append((descending, False, index))
-            elif after.endswith("s") or after in _IRREGULAR_PLURALS:  # "the most products", "the most people"
+            elif after.endswith("s") or after in IRREGULAR_PLURALS:  # "the most products", "the most people"
                 found.append((descending, True, index))
             else:
                 found.append((descending, None, index))

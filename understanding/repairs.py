@@ -27,6 +27,7 @@ from understanding.grading import (
     GRADING_WORDS,
     HAVE_OR_HAVING_VERB,
     IMPLIED_ORDER,
+    IRREGULAR_PLURALS,
     MEASURE_UNITS,
     NUMBER_WORDS,
     ORDINAL_WORD,
@@ -379,8 +380,8 @@ def without_stated_bound(question: str, pattern: PhraseGraphPattern) -> PhraseGr
 
 
 # "employees younger than 25", "people taller than 200": things of a kind, then a comparative that names their attribute
-_MEMBERS_COMPARED = re.compile(r"\b(?P<members>[a-z]+s|people|children|men|women)\s+(?P<comparative>[a-z]+er)\s+than\s+\d",
-                               re.IGNORECASE)
+_MEMBERS_COMPARED = re.compile(rf"\b(?P<members>[a-z]+s|{'|'.join(sorted(IRREGULAR_PLURALS))})\s+(?P<comparative>[a-z]+er)"
+                               r"\s+than\s+\d", re.IGNORECASE)
 _UNNAMING_COMPARATIVES = frozenset({"more", "less", "fewer", "greater", "higher", "lower"})  # they follow an attribute
 
 

@@ -60,6 +60,7 @@ from understanding.grading import (
     COMPARATIVE_PHRASES,
     HAVING_VERB_FORMS,
     IMPLIED_ORDER,
+    IRREGULAR_PLURALS,
     MEASURED_SUPERLATIVES,
     NEGATED_OPERATOR,
     NUMBER_WORDS,
@@ -2017,7 +2018,7 @@ _OWN_ATTRIBUTES = frozenset({"age", "height", "weight", "price"})
 def _things_compared(conjunct: str, noun: str, operator: str) -> bool:
     """Whether "<noun> <operator>" compares things of the noun by what the comparative names ("employees younger
     than 25"), not the noun's own value ("a latitude below 44", "salaries higher than 5000")."""
-    return (noun.endswith("s") or noun in ("people", "children", "men", "women")) and len(noun.split()) == 1 and \
+    return (noun.endswith("s") or noun in IRREGULAR_PLURALS) and len(noun.split()) == 1 and \
         comparative_attribute(operator) in _OWN_ATTRIBUTES and \
         re.search(rf"\ban?\s+{re.escape(noun)}\b", conjunct) is None
 
