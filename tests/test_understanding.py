@@ -4742,6 +4742,22 @@ def test_things_a_kind_has_compared_by_what_the_comparative_names(question: str,
 
 
 @pytest.mark.parametrize(("question", "decoded", "expected"), [
+    ("Which airlines have flights arriving at Merrill Field?",
+     "list :: ?u1 | is a | airlines ; ?u1 | flights | Merrill Field",
+     "list :: ?u1 | is a | airlines ; ?u1 | flights | ?u2 ; ?u2 | is a | flights ; ?u2 | arriving at | Merrill Field"),
+    ("Which airlines do not have any flights arriving at Merrill Field?",  # negated: which edge, it cannot tell
+     "list :: ?u1 | is a | airlines ; ?u1 | flights | Merrill Field", None),
+    ("What are the names of the airlines that have flights departing from airport HMN?",  # the participle kept
+     "list :: ?u1 | names | ?u2 ; ?u2 | is a | airlines ; ?u2 | departing from | HMN", None),
+])
+def test_things_the_answers_have_do_what_the_participle_says(question: str, decoded: str, expected: str | None) -> None:
+    from understanding.repairs import with_things_doing
+
+    pattern = PhraseGraphPattern.from_text(decoded)
+    assert with_things_doing(question, pattern).to_text() == (expected or decoded)
+
+
+@pytest.mark.parametrize(("question", "decoded", "expected"), [
     ("Which template type codes have templates with version number greater than 7?",
      "list :: ?u2 | is a | template ; ?u1 | type codes | ?u2 :: filter count ?u2 > 7",
      "list :: ?u2 | is a | template ; ?u1 | type codes | ?u2 ; ?u2 | version number | ?u3 :: filter ?u3 > 7"),

@@ -94,6 +94,7 @@ def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     pattern = with_possessor_kind(question, without_glued_name(question, without_glued_participle(question, pattern)))
     pattern = with_compared_attribute(question, without_stated_bound(question, with_acronym_qualifier(question, pattern)))
     pattern = with_bounded_attribute(question, with_members_compared(question, pattern))
+    pattern = with_things_doing(question, pattern)
     pattern = with_numbered_thing(with_preposition_object(question, with_whole_compared_attribute(question, pattern)))
     pattern = without_kind_of_code(pattern)
     pattern = with_asked_numbered_thing(question, with_quoted_thing(question, pattern))
@@ -414,6 +415,35 @@ def with_members_compared(question: str, pattern: PhraseGraphPattern) -> PhraseG
                                          PhraseTriple(things, TYPE_RELATION, members if lost else triple.relation),
                                          PhraseTriple(things, comparative, value)),
                        comparisons=tuple(replace(c, node=value) if c == compared[0] else c for c in pattern.comparisons))
+    return pattern
+
+
+# "have flights arriving at Merrill Field": things the answers have, then what those things do to a name
+_HAD_THINGS_DOING = re.compile(r"\b(?:have|has|had)\s+(?:any\s+|some\s+)?(?P<things>[a-z]+s)\s+(?P<verb>[a-z]+(?:ing|ed))\s+"
+                               r"(?P<preposition>at|from|to|in|on|into|for)\b", re.IGNORECASE)
+_NEGATED_QUESTION = re.compile(r"\b(?:not|never|no|without)\b|n't\b", re.IGNORECASE)
+
+
+def with_things_doing(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"Which airlines have flights arriving at Merrill Field?" decoded as `?u1 | is a | airlines ; ?u1 | flights |
+    Merrill Field`, the participle lost: the answers have things of that kind, and those things do what the participle
+    says to the name, `?u1 | flights | ?u2 ; ?u2 | is a | flights ; ?u2 | arriving at | Merrill Field`. Not in a
+    negated question (its negation belongs to one of the two edges, which this cannot tell)."""
+    found = _HAD_THINGS_DOING.search(question)
+    if found is None or _NEGATED_QUESTION.search(question):
+        return pattern
+    things, doing = found.group("things").lower(), f"{found.group('verb')} {found.group('preposition')}".lower()
+    if set(doing.split()) & _phrase_words(pattern):
+        return pattern
+    for triple in pattern.triples:
+        if triple.is_type or triple.subject != ANSWER or is_unknown(triple.object) or \
+                not same_words(triple.relation, things):
+            continue
+        held = _fresh_unknown(pattern)
+        triples = [t for each in pattern.triples for t in (
+            (PhraseTriple(ANSWER, triple.relation, held), PhraseTriple(held, TYPE_RELATION, triple.relation),
+             PhraseTriple(held, doing, triple.object)) if each == triple else (each,))]
+        return replace(pattern, triples=tuple(triples))
     return pattern
 
 
