@@ -4742,6 +4742,25 @@ def test_things_a_kind_has_compared_by_what_the_comparative_names(question: str,
 
 
 @pytest.mark.parametrize(("question", "decoded", "expected"), [
+    ("Which airlines don't have any flights departing from AID?",
+     "list :: ?u1 | is a | airlines ; ?u1 | flights | ?u2 ; ?u2 | is a | flights ; ?u2 | not departing from | AID",
+     "list :: ?u1 | is a | airlines ; ?u1 | not flights | ?u2 ; ?u2 | is a | flights ; ?u2 | departing from | AID"),
+    ("Which airlines do not have any flights departing from AHD?",  # the asked kind read as the relation
+     "list :: ?u1 | airlines | ?u2 ; ?u2 | is a | flights ; ?u2 | not departing from | AHD",
+     "list :: ?u1 | is a | airlines ; ?u1 | not flights | ?u2 ; ?u2 | is a | flights ; ?u2 | departing from | AHD"),
+    ("Which airlines have flights that are not departing from AID?",  # the flights' doing negated: as read
+     "list :: ?u1 | is a | airlines ; ?u1 | flights | ?u2 ; ?u2 | is a | flights ; ?u2 | not departing from | AID",
+     None),
+])
+def test_not_having_things_that_do_something_negates_the_having(question: str, decoded: str,
+                                                                 expected: str | None) -> None:
+    from understanding.repairs import with_negated_having
+
+    pattern = PhraseGraphPattern.from_text(decoded)
+    assert with_negated_having(question, pattern).to_text() == (expected or decoded)
+
+
+@pytest.mark.parametrize(("question", "decoded", "expected"), [
     ("Which airlines have flights arriving at Merrill Field?",
      "list :: ?u1 | is a | airlines ; ?u1 | flights | Merrill Field",
      "list :: ?u1 | is a | airlines ; ?u1 | flights | ?u2 ; ?u2 | is a | flights ; ?u2 | arriving at | Merrill Field"),

@@ -75,6 +75,7 @@ from understanding.repairs import (
     with_comparison_of,
     with_named_clause,
     with_named_exception,
+    with_negated_having,
     with_ordering_of,
 )
 from understanding.rewording import (
@@ -590,7 +591,7 @@ class QuestionParser:
                       for r in results if r is not None]
         if best_of_groups:
             understood = self._with_best_of_groups(understood, best_of_groups)
-        return [_finished(r) for r in self._with_negations(understood)]
+        return [_finished(r) for r in map(_with_negated_having, self._with_negations(understood))]
 
     def _with_best_of_groups(self, results: list[UnderstoodQuestion],
                              groups: dict[int, GroupNoun]) -> list[UnderstoodQuestion]:
@@ -946,6 +947,15 @@ _COUNT_WORDS = re.compile(r"^(?:the\s+)?(?:number|count|amount)\s+of\s+", re.IGN
 _MEASURE_OF_COUNTS = {"average": QuestionForm.AVG, "mean": QuestionForm.AVG,
                       **dict.fromkeys(("maximum", "highest", "largest"), QuestionForm.MAX),
                       **dict.fromkeys(("minimum", "lowest", "smallest"), QuestionForm.MIN)}
+
+
+def _with_negated_having(understood: UnderstoodQuestion) -> UnderstoodQuestion:
+    """The negation moved to the having of things (`repairs.with_negated_having`), once the negation is read."""
+    pattern = with_negated_having(understood.question, understood.pattern)
+    if pattern == understood.pattern:
+        return understood
+    asked = understood.answer_type
+    return replace(understood, pattern=pattern, answer_type=build_answer_type(asked.kind, pattern, asked.confidence))
 
 
 # what a bare count per group says besides its counted noun and its group ("are there", "does ... have")

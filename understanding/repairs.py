@@ -447,6 +447,41 @@ def with_things_doing(question: str, pattern: PhraseGraphPattern) -> PhraseGraph
     return pattern
 
 
+# "do not have any flights departing from AID": the negation is of having such things, not of what they do
+_NOT_HAVING_THINGS = re.compile(r"\b(?:(?:do|does|did)\s+not|don't|doesn't|didn't)\s+have\s+any\s+(?P<things>[a-z]+s)\s+"
+                                r"(?P<verb>[a-z]+(?:ing|ed))\b", re.IGNORECASE)
+_ASKED_KIND = re.compile(r"^\s*(?:which|what)\s+(?P<kind>[a-z]+)\b", re.IGNORECASE)
+
+
+def with_negated_having(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"Which airlines don't have any flights departing from AID?" decoded as `?u1 | is a | airlines ; ?u1 | flights |
+    ?u2 ; ?u2 | is a | flights ; ?u2 | not departing from | AID` (the airlines with some flight that does not depart
+    from AID): the negation is of having such things, `?u1 | not flights | ?u2 ; ... ; ?u2 | departing from | AID`.
+    Where the model made the asked kind the relation (`?u1 | airlines | ?u2`), it becomes the answer's kind."""
+    found = _NOT_HAVING_THINGS.search(question)
+    if found is None:
+        return pattern
+    things, verb = found.group("things").lower(), found.group("verb").lower()
+    negated = [t for t in pattern.triples if t.negated]
+    typed = {t.subject for t in pattern.triples if t.is_type and same_words(t.object, things)}
+    if len(negated) != 1 or negated[0].relation[len(NEGATION):].split()[0].lower() != verb or \
+            negated[0].subject not in typed:
+        return pattern
+    held = negated[0].subject
+    links = [t for t in pattern.triples if not t.is_type and not t.negated and ANSWER in t.nodes() and held in t.nodes()]
+    if len(links) != 1:
+        return pattern
+    asked = _ASKED_KIND.match(question)
+    as_kind = asked is not None and same_words(links[0].relation, asked.group("kind")) and \
+        not any(t.is_type and t.subject == ANSWER for t in pattern.triples)
+    relation = things if as_kind else links[0].relation
+    triples = [PhraseTriple(ANSWER, f"{NEGATION}{relation}", held) if t == links[0]
+               else replace(t, relation=t.relation[len(NEGATION):]) if t == negated[0] else t for t in pattern.triples]
+    if as_kind:
+        triples.insert(0, PhraseTriple(ANSWER, TYPE_RELATION, links[0].relation))
+    return replace(pattern, triples=tuple(triples))
+
+
 # "with version number greater than 7": an attribute's value bounded, no things counted after the number
 _VALUE_WITH_BOUND = re.compile(r"\bwith\s+(?:an?\s+|the\s+)?(?P<attribute>[a-z]+(?:\s+[a-z]+)?)\s+(?:(?:more|less|greater|higher|"
                                r"lower|larger|smaller)\s+than|above|below|over|under|at\s+(?:least|most))\s+"
