@@ -1500,7 +1500,7 @@ class KgqanPath:
                 for (vertex, first, first_out), mid_set in beyond.items():
                     if vertex != key:
                         continue
-                    onward = replace(mid_set, pairs=frozenset(pair for pair in mid_set.pairs if pair[1] == OUT))
+                    onward = mid_set.outgoing()
                     hops = await self.relation_linker.rank(triple.relation, onward, endpoint, top_k=MAX_HOPS,
                                                            descriptions=descriptions, class_words=class_words)
                     first_score = first_scores.get((first, first_out), 0.0)
@@ -1614,7 +1614,7 @@ class KgqanPath:
         for (key, first, first_out), mid_set in beyond.items():
             if key not in vertex.iris or not first_out:
                 continue
-            onward = replace(mid_set, pairs=frozenset(pair for pair in mid_set.pairs if pair[1] == OUT))
+            onward = mid_set.outgoing()
             for p in await self.relation_linker.rank(triple.relation, onward, endpoint, top_k=2):
                 best.append((p.score, p.iri, p.direction, first))
         best.sort(reverse=True)
@@ -1677,7 +1677,7 @@ class KgqanPath:
         descriptions = await endpoint.describe_predicates(iris) if iris else {}
         paths: list[LinkedPredicate] = []
         for first, mid_set in sorted(mids.items())[:MAX_HOPS]:
-            onward = replace(mid_set, pairs=frozenset(pair for pair in mid_set.pairs if pair[1] == OUT))
+            onward = mid_set.outgoing()
             hops = await self.relation_linker.rank(triple.relation, onward, endpoint, top_k=MAX_HOPS,
                                                    descriptions=descriptions, class_words=class_words)
             paths += [LinkedPredicate(first, local_name(first), HOP_FACTOR * PATH_FACTOR * p.score, OUT, literal=p.literal,

@@ -17,7 +17,7 @@ predicate scores the better of its own words and (slightly discounted) its other
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
 import pyoxigraph as ox
@@ -156,6 +156,10 @@ class PredicateSet:
     ends: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict, compare=False)
     literal: frozenset[tuple[str, str]] = frozenset()
     things: frozenset[tuple[str, str]] = frozenset()
+
+    def outgoing(self) -> PredicateSet:
+        """The same set with only the predicates that go out of the anchor."""
+        return replace(self, pairs=frozenset(pair for pair in self.pairs if pair[1] == OUT))
 
 
 class _Collector:

@@ -50,6 +50,8 @@ _NOT_ALTERNATIVES = frozenset({"more", "less", "not", "else", "other", "others",
 # 'Music' course": "either" says where the first alternative starts; the second runs to the question's end
 _EITHER = re.compile(r"\beither\s+(?P<first>\S.*?)\s+or\s+(?P<second>[^?!.,;]*[^?!.,;\s])(?=\s*[?.!]?\s*$)", re.IGNORECASE)
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
+# a yes/no question relates the two things of "both A and B" ("Are both A and B sensors?") rather than asking for both
+_YES_NO = re.compile(r"^\s*(?:is|are|was|were|do|does|did|has|have|can)\b", re.IGNORECASE)
 # a negated alternative is not a union ("not managers or heads" is neither)
 _NEGATED = re.compile(r"\b(?:not|no|never|neither|nor|without|except|excluding|none)\b|n't\b", re.IGNORECASE)
 # questions that weigh the alternatives against each other ("Which is cheaper, A or B?", "whether ... or
@@ -80,7 +82,7 @@ def alternatives_asked(question: str) -> Alternatives | None:
     found = _COMPARISONS.search(question)
     if found is not None:
         first, second = found.group("first").strip(), found.group("second").strip()
-        return Alternatives(_put(question, found, first), _put(question, found, second), (first, second))
+        return _split(question, found, first, second)
     found = _NAMES.search(question)
     if found is not None and _quoted(question, found):
         return None
@@ -91,12 +93,11 @@ def alternatives_asked(question: str) -> Alternatives | None:
                 words.group("first").endswith("ed") != words.group("second").endswith("ed"):  # "the course or courses"
             return _either_clauses(question)
         first, second = words.group("first"), words.group("second")
-        return Alternatives(_put(question, words, first), _put(question, words, second), (first, second))
+        return _split(question, words, first, second)
     prep = found.group("prep") or found.group("prep2") or ""
     first = f"{found.group('prep') or ''}{found.group('first')}".strip()
     second = f"{found.group('prep2') or prep}{found.group('second')}".strip()
-    return Alternatives(_put(question, found, first), _put(question, found, second),
-                        (found.group("first"), found.group("second")), named=True)
+    return _split(question, found, first, second, (found.group("first"), found.group("second")), named=True)
 
 
 # "both 'Capital Plaza Museum' and 'Willow Grande Museum'", "in both grade 1 and grade 7", "both for the contestant
@@ -111,7 +112,7 @@ _BOTH = re.compile(rf"\bboth\s+(?P<prep>{_PREPOSITION}\s+)?(?P<first>{_BOTH_ITEM
 def both_asked(question: str) -> Alternatives | None:
     """The question split at "both A and B" between two names, asked for the things of both, or None (a
     yes/no question relates the two: "Are both A and B sensors?")."""
-    if re.match(r"^\s*(?:is|are|was|were|do|does|did|has|have|can)\b", question, re.IGNORECASE):
+    if _YES_NO.match(question):
         return None
     found = _BOTH.search(question)
     if found is None or not any(re.search(r"[A-Z0-9'\"]", found.group(g)) for g in ("first", "second")):
@@ -121,9 +122,9 @@ def both_asked(question: str) -> Alternatives | None:
     kind = re.search(r"(?<=[A-Za-z0-9'\"])\s+(?P<kind>[a-z]+)$", second)  # "the Encoder and the Transformer category"
     if kind is not None and re.search(r"(?:^|\s)(?:[A-Z0-9][\w&.-]*|'[^']*'|\"[^\"]*\")$", first):
         first += kind.group(0)
-    return Alternatives(_put(question, found, f"{found.group('prep') or ''}{first}".strip()),
-                        _put(question, found, f"{found.group('prep2') or prep}{second}".strip()),
-                        (found.group("first"), found.group("second")), named=True, both=True)
+    return _split(question, found, f"{found.group('prep') or ''}{first}".strip(),
+                  f"{found.group('prep2') or prep}{second}".strip(), (found.group("first"), found.group("second")),
+                  named=True, both=True)
 
 
 # "both employees older than 35 and employees younger than 25", "both a museum opened before 2005 and a museum opened
@@ -137,13 +138,12 @@ _COMPARED = re.compile(r"\b(?:[a-z]+er|more|less|fewer)\s+than\s+\d|\b(?:before|
 def both_compared(question: str) -> Alternatives | None:
     """The question split at "both A and B" that ends it, where A and B each compare a value with a number, asked
     for the things of both: one pattern cannot hold two things of one kind compared two ways."""
-    if re.match(r"^\s*(?:is|are|was|were|do|does|did|has|have|can)\b", question, re.IGNORECASE):
+    if _YES_NO.match(question):
         return None
     found = _BOTH_CLAUSES.search(question)
     if found is None or not all(_COMPARED.search(found.group(g)) for g in ("first", "second")):
         return None
-    first, second = found.group("first"), found.group("second")
-    return Alternatives(_put(question, found, first), _put(question, found, second), (first, second), both=True)
+    return _split(question, found, found.group("first"), found.group("second"), both=True)
 
 
 def _either_clauses(question: str) -> Alternatives | None:
@@ -152,8 +152,7 @@ def _either_clauses(question: str) -> Alternatives | None:
     found = _EITHER.search(question)
     if found is None or all(_NUMBER.fullmatch(found.group(g)) for g in ("first", "second")):
         return None
-    first, second = found.group("first"), found.group("second")
-    return Alternatives(_put(question, found, first), _put(question, found, second), (first, second))
+    return _split(question, found, found.group("first"), found.group("second"))
 
 
 def said_name(said: str) -> str:
@@ -164,6 +163,14 @@ def said_name(said: str) -> str:
         return quoted.group(1) or quoted.group(2)
     named = re.search(_NAME + r"|\d+(?:\.\d+)?", said)
     return named.group(0) if named is not None else said
+
+
+def _split(question: str, found: re.Match[str], first: str, second: str, said: tuple[str, str] | None = None, *,
+           named: bool = False, both: bool = False) -> Alternatives:
+    """The question asked once with each alternative in place of the match (`said`: the alternatives as the question
+    words them, where they are more than `first` and `second`)."""
+    return Alternatives(_put(question, found, first), _put(question, found, second), said or (first, second),
+                        named=named, both=both)
 
 
 def _put(question: str, found: re.Match[str], alternative: str) -> str:

@@ -464,7 +464,7 @@ def with_negated_having(question: str, pattern: PhraseGraphPattern) -> PhraseGra
     things, verb = found.group("things").lower(), found.group("verb").lower()
     negated = [t for t in pattern.triples if t.negated]
     typed = {t.subject for t in pattern.triples if t.is_type and same_words(t.object, things)}
-    if len(negated) != 1 or negated[0].relation[len(NEGATION):].split()[0].lower() != verb or \
+    if len(negated) != 1 or negated[0].positive().relation.split()[0].lower() != verb or \
             negated[0].subject not in typed:
         return pattern
     held = negated[0].subject
@@ -476,7 +476,7 @@ def with_negated_having(question: str, pattern: PhraseGraphPattern) -> PhraseGra
         not any(t.is_type and t.subject == ANSWER for t in pattern.triples)
     relation = things if as_kind else links[0].relation
     triples = [PhraseTriple(ANSWER, f"{NEGATION}{relation}", held) if t == links[0]
-               else replace(t, relation=t.relation[len(NEGATION):]) if t == negated[0] else t for t in pattern.triples]
+               else t.positive() if t == negated[0] else t for t in pattern.triples]
     if as_kind:
         triples.insert(0, PhraseTriple(ANSWER, TYPE_RELATION, links[0].relation))
     return replace(pattern, triples=tuple(triples))
