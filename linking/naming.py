@@ -6,7 +6,8 @@ IRI like `<.../conductor/conductor_id=8>` and no rdfs:label: the name is an ordi
 user nothing; the row's naming attribute is the answer. A class's naming attribute is found from
 the data, once per class and endpoint: a literal attribute that (nearly) every instance has, whose
 values are text rather than numbers and mostly distinct, and whose name says it names
-(`name`/`title`/`label`, or the class's own name). A table's rows with no such attribute are named by the
+(`name`/`title`/`label`, or the class's own name); a person's table without one is named by its given and
+family name columns together (`student#fname`, `student#lname`: "Bruce", "Wilson"). A table's rows with no such attribute are named by the
 name of the one thing each refers to (a poker player row by its person's `name`), else by their key, the
 attribute whose value their IRIs carry (`templates/template_id=22` by `templates#template_id`): what a
 question over the tables is answered with (Spider's gold queries select columns, never rows). Classes whose
@@ -34,6 +35,10 @@ from linking.filtering import is_date, is_number
 from understanding.grading import singular
 
 NAMING_WORDS = ("name", "title", "label")
+# a column holding one part of a person's name, by its words and adjacent word pairs (`emp_fname`, `first_name`,
+# `name_first`, `surname`)
+GIVEN_NAME_WORDS = frozenset({"fname", "firstname", "namefirst", "forename", "givenname", "personalname"})
+FAMILY_NAME_WORDS = frozenset({"lname", "lastname", "namelast", "surname", "familyname"})
 SAMPLE = 40
 MIN_COVERAGE = 0.8
 MIN_DISTINCT = 0.5
@@ -51,11 +56,27 @@ class Naming:
     opaque: bool = False  # the graph holds no class and no value of the answers (links out of the graph)
     through: str | None = None  # the one reference whose thing's attribute names them (a poker player: its person)
     keyed: bool = False  # named by their key: presented by it, but a key is no name a string answer asks for
+    family: str | None = None  # the family name beside `predicate`'s given name (a person's table)
+    key: str | None = None  # the attribute holding the key their IRIs carry: what a question asking their ids wants
+
+    def by_key(self) -> Naming:
+        """The same answers presented by their key ("Find the ids of the students ..."); itself without one."""
+        if self.key is None or self.keyed:
+            return self
+        return Naming(self.key, f"their key <{self.key}> asked for", keyed=True, key=self.key)
 
     @property
     def path(self) -> str:
-        """The SPARQL property path from an answer to its name."""
-        return f"<{self.through}>/<{self.predicate}>" if self.through else f"<{self.predicate}>"
+        """The SPARQL property path from an answer to its name (its given name, where it has two parts)."""
+        return self._path(self.predicate)
+
+    @property
+    def family_path(self) -> str | None:
+        """The SPARQL property path from an answer to its family name, where its name has two parts."""
+        return self._path(self.family) if self.family else None
+
+    def _path(self, predicate: str | None) -> str:
+        return f"<{self.through}>/<{predicate}>" if self.through else f"<{predicate}>"
 
 
 def naming_score(predicate: str, class_iri: str) -> float:
@@ -71,6 +92,17 @@ def naming_score(predicate: str, class_iri: str) -> float:
     if words and words == class_words[-len(words):]:
         return OWN_NAME_SCORE
     return 0.0
+
+
+def name_part(predicate: str) -> str | None:
+    """"given" or "family" where a predicate's local name says it holds that part of a person's name, else None."""
+    words = split_words(local_name(predicate))
+    found = set(words) | {a + b for a, b in zip(words, words[1:], strict=False)}
+    if found & GIVEN_NAME_WORDS:
+        return "given"
+    if found & FAMILY_NAME_WORDS:
+        return "family"
+    return None
 
 
 # a row IRI of a one-column key: `.../templates/template_id=22` (not a record's `stuid=1001;petid=2001`)
@@ -156,21 +188,27 @@ class EntityNamer:
         """A class without labels: named by its naming attribute; else, for table rows, by the naming attribute
         of the one thing each row refers to and no other row does (a poker player row by its person's name:
         one more request); else by its key."""
-        predicate = self._choose(class_iri, members)
-        if predicate is not None:
-            return Naming(predicate, f"instances of <{class_iri}> have no labels; <{predicate}> names them")
+        chosen = self._choose(class_iri, members)
         key = _key_attribute(members)
+        if chosen is not None:
+            predicate, family = chosen
+            if family is not None:
+                return Naming(predicate, f"instances of <{class_iri}> have no labels; <{predicate}> and <{family}> "
+                                         "name them", family=family, key=key)
+            return Naming(predicate, f"instances of <{class_iri}> have no labels; <{predicate}> names them", key=key)
         if key is None:
             return Naming(None, f"instances of <{class_iri}> have no labels and no naming attribute")
         referred = await self._referred_naming(class_iri, endpoint)
         if referred is not None:
-            through, predicate = referred
+            through, (predicate, family) = referred
             return Naming(predicate, f"instances of <{class_iri}> have no labels; each is named by <{predicate}> of "
-                                     f"the one thing it refers to by <{through}>", through=through)
+                                     f"the one thing it refers to by <{through}>", through=through, family=family,
+                          key=key)
         return Naming(key, f"instances of <{class_iri}> have no labels and no naming attribute; their key <{key}> "
-                           "names them", keyed=True)
+                           "names them", keyed=True, key=key)
 
-    async def _referred_naming(self, class_iri: str, endpoint: Endpoint) -> tuple[str, str] | None:
+    async def _referred_naming(self, class_iri: str, endpoint: Endpoint
+                               ) -> tuple[str, tuple[str, str | None]] | None:
         """The reference (and the naming attribute beyond it) by which (nearly) every sampled row of the class
         refers to one thing with a name (`name`, `title`, `label`: a person, not an area code's state), a
         different one per row; None unless exactly one such reference."""
@@ -204,9 +242,9 @@ class EntityNamer:
                     len(by_row) < MIN_COVERAGE * len(rows) or len(set(targets)) < ONE_EACH * len(targets):
                 continue
             kind = next(iter(classes[reference]))
-            predicate = self._choose(kind, {t: things.get(t, {}) for t in set(targets)})
-            if predicate is not None and naming_score(predicate, kind) > OWN_NAME_SCORE:  # a name, not a state
-                namings.append((reference, predicate))
+            chosen = self._choose(kind, {t: things.get(t, {}) for t in set(targets)})
+            if chosen is not None and naming_score(chosen[0], kind) > OWN_NAME_SCORE:  # a name, not a state
+                namings.append((reference, chosen))
         return namings[0] if len(namings) == 1 else None
 
     @staticmethod
@@ -222,36 +260,51 @@ class EntityNamer:
         return {s: literals.get(s, {}) for s in instance_class}  # an instance without literals counts too
 
     @staticmethod
-    def _choose(class_iri: str, members: dict[str, dict[str, list[ox.Literal]]]) -> str | None:
+    def _choose(class_iri: str, members: dict[str, dict[str, list[ox.Literal]]]) -> tuple[str, str | None] | None:
+        """The naming attribute (and None), or a person's given and family name columns where the class has both
+        and no naming attribute but one of them."""
         if not members:
             return None
         best: tuple[float, str] | None = None
+        parts: dict[str, str] = {}
         predicates = {p for attributes in members.values() for p in attributes}
         for predicate in sorted(predicates):
-            score = naming_score(predicate, class_iri)
-            if score == 0.0:
-                continue
             values = [v for attributes in members.values() for v in attributes.get(predicate, [])[:1]]
-            if len(values) < MIN_COVERAGE * len(members):
+            if len(values) < MIN_COVERAGE * len(members) or sum(1 for v in values if is_number(v) or is_date(v)) > len(values) / 2:
                 continue
-            if sum(1 for v in values if is_number(v) or is_date(v)) > len(values) / 2:
-                continue
-            if len({v.value for v in values}) < MIN_DISTINCT * len(values):
+            part = name_part(predicate)
+            if part is not None:
+                parts.setdefault(part, predicate)
+            score = naming_score(predicate, class_iri)
+            if score == 0.0 or len({v.value for v in values}) < MIN_DISTINCT * len(values):
                 continue
             if best is None or score > best[0]:
                 best = (score, predicate)
-        return best[1] if best else None
+        if len(parts) == 2 and (best is None or name_part(best[1]) is not None):
+            given, family = parts["given"], parts["family"]
+            pairs = {(_first(attributes, given), _first(attributes, family)) for attributes in members.values()}
+            if len(pairs) >= MIN_DISTINCT * len(members):
+                return given, family
+        return (best[1], None) if best else None
 
-    async def names(self, answers: Sequence[ox.NamedNode], naming: Naming, endpoint: Endpoint) -> dict[str, ox.Literal]:
-        """The name of each answer by a naming with a predicate (one request)."""
+    async def names(self, answers: Sequence[ox.NamedNode], naming: Naming, endpoint: Endpoint
+                    ) -> dict[str, tuple[ox.Literal, ox.Literal | None]]:
+        """The name of each answer by a naming with a predicate (one request), with its family name where the
+        naming has one (else None)."""
         if not answers:
             return {}
         values = " ".join(f"<{a.value}>" for a in dict.fromkeys(answers))
-        query = f"SELECT ?s ?o WHERE {{ VALUES ?s {{ {values} }} ?s {naming.path} ?o }}"
+        family = f" OPTIONAL {{ ?s {naming.family_path} ?f }}" if naming.family_path else ""
+        query = f"SELECT ?s ?o ?f WHERE {{ VALUES ?s {{ {values} }} ?s {naming.path} ?o .{family} }}"
         result = await endpoint.sparql.select(query)
-        found: dict[str, ox.Literal] = {}
+        found: dict[str, tuple[ox.Literal, ox.Literal | None]] = {}
         for row in result:
-            subject, value = row.get("s"), row.get("o")
+            subject, value, second = row.get("s"), row.get("o"), row.get("f")
             if isinstance(subject, ox.NamedNode) and isinstance(value, ox.Literal):
-                found.setdefault(subject.value, value)
+                found.setdefault(subject.value, (value, second if isinstance(second, ox.Literal) else None))
         return found
+
+
+def _first(attributes: dict[str, list[ox.Literal]], predicate: str) -> str | None:
+    values = attributes.get(predicate)
+    return values[0].value if values else None

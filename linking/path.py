@@ -53,6 +53,7 @@ from linking.execution import ExecutedQuery, QueryExecutor, readable_alternative
 from linking.filtering import AnswerTypeFilter, FilterOutcome
 from linking.naming import EntityNamer, Naming
 from linking.queries import (
+    FAMILY_COLUMN,
     CandidateQuery,
     EdgeLinks,
     LinkedPattern,
@@ -239,6 +240,9 @@ NARROWER_SLACK = 0.05  # a next reading that only adds a class answers unless it
 NEXT_READING_REQUESTS = 15  # a poor fit is retried only below this many requests
 MIN_READING_REQUESTS = 6  # a next reading needs at least this many requests left of `max_requests`
 AFTER_EXECUTION = 3  # requests kept for after execution: containers, naming, labels
+# "Find the ids of the students ...", "show the student id and ...": ids asked for, not a thing picked by its id
+_IDS_ASKED = re.compile(r"(?<!\bwith )(?<!\bwhose )(?<!\bhaving )\b(?:ids?|identifiers?)\b"
+                        r"(?!\s*(?:is\b|are\b|was\b|=|equals?\b|of\s+\d|no\.|number\b|\d|['\"‘“]))", re.IGNORECASE)
 DATED_NAME_MARGIN = 0.15  # "ECSA 2017" is ECSA and 2017 when "ECSA" alone fits a label this much better
 WHOLE_NAME_FIT = 0.95  # "Bennett, Best and Jacobson" is one name when a label matches it this well
 LABELLED_ANSWERS = 100  # answers presented with their labels: more (whole lists asked for) cost a request per 50
@@ -842,8 +846,9 @@ class KgqanPath:
                     naming, values_opened = None, True
                 elif (kind_opened := await self._open_asked_kind(chosen, understood, endpoint, options)) is not None:
                     naming = await self._naming(chosen.answers, {}, endpoint)  # of the things of the asked kind
-                await self._present_by_name(chosen, naming, endpoint)
-                await self._present_groups_by_name(chosen, endpoint)
+                ids_asked = _IDS_ASKED.search(understood.question) is not None
+                await self._present_by_name(chosen, naming, endpoint, ids_asked)
+                await self._present_groups_by_name(chosen, endpoint, ids_asked)
             answers = await self._answers(chosen, understood.pattern, endpoint, options)
             timings["filtering"] = filter_ms + (time.perf_counter() - started) * 1000
         evidence.queries = executed
@@ -1023,11 +1028,15 @@ class KgqanPath:
             return None
         return link
 
-    async def _present_by_name(self, chosen: ExecutedQuery, naming: Naming | None, endpoint: Endpoint) -> None:
-        """Resources without labels answer with their naming attribute; the query is rewritten to say so."""
+    async def _present_by_name(self, chosen: ExecutedQuery, naming: Naming | None, endpoint: Endpoint,
+                               ids_asked: bool = False) -> None:
+        """Resources without labels answer with their naming attribute (their key where the question asks for ids);
+        the query is rewritten to say so."""
         query = chosen.query
         if naming is None or naming.predicate is None or chosen.boolean is not None:
             return
+        if ids_asked:
+            naming = naming.by_key()
         if not query.sparql.startswith(f"SELECT DISTINCT {query.answer_var} WHERE"):
             return  # several projected columns: keep them as they are
         iris = [a for a in chosen.answers if isinstance(a, ox.NamedNode)]
@@ -1037,13 +1046,17 @@ class KgqanPath:
             return
         if not names:
             return
-        chosen.answers = list(dict.fromkeys(names[a.value] for a in iris if a.value in names))
-        chosen.query = query.named_by(naming.path)
+        chosen.answers = list(dict.fromkeys(names[a.value][0] for a in iris if a.value in names))
+        chosen.query = query.named_by(naming.path, naming.family_path)
+        if naming.family:  # a person's given name answers, the family name beside it
+            chosen.rows = list({(given.value, family.value if family else ""): (given, (family,))
+                                for given, family in (names[a.value] for a in iris if a.value in names)}.values())
 
-    async def _present_groups_by_name(self, chosen: ExecutedQuery, endpoint: Endpoint) -> None:
+    async def _present_groups_by_name(self, chosen: ExecutedQuery, endpoint: Endpoint, ids_asked: bool = False) -> None:
         """The groups a number per group is answered for ("How many votes did each contestant receive?"), where they
-        are things without labels, are shown by their naming attribute, as unlabelled answers are; the query is
-        rewritten to say so. Two requests at most (the naming and the names)."""
+        are things without labels, are shown by their naming attribute (their key where the question asks for ids),
+        as unlabelled answers are; the query is rewritten to say so. Two requests at most (the naming and the
+        names)."""
         query = chosen.query
         if len(query.columns) != 1 or not query.form.is_aggregate or not chosen.rows:
             return
@@ -1056,13 +1069,16 @@ class KgqanPath:
             naming = await self.namer.naming(iris, {}, endpoint)
             if naming.predicate is None or naming.labelled:
                 return
+            if ids_asked:
+                naming = naming.by_key()
             names = await self.namer.names(iris, naming, endpoint)
         except GatewayError:
             return
         if len(names) < len({c.value for c in iris}):
             return  # a group without a name would lose its count's meaning
-        chosen.rows = [(term, (names[cells[0].value],)) for term, cells in chosen.rows]
-        chosen.query = query.group_named_by(naming.path)
+        chosen.rows = [(term, names[cells[0].value] if naming.family else names[cells[0].value][:1])
+                       for term, cells in chosen.rows]
+        chosen.query = query.group_named_by(naming.path, naming.family_path)
 
     async def _all_class_words(self, endpoint: Endpoint) -> dict[str, str]:
         try:
@@ -1097,7 +1113,8 @@ class KgqanPath:
         iris = list(dict.fromkeys(term for t, cells in rows for term in (t, *cells)
                                   if isinstance(term, ox.NamedNode)))[:LABELLED_ANSWERS]
         labels = await endpoint.labels(iris) if iris else {}
-        columns = [c if c in pattern.also else pattern.node_phrase("?" + c) for c in chosen.query.columns] if with_rows else []
+        columns = [c if c in pattern.also else "family name" if c == FAMILY_COLUMN else pattern.node_phrase("?" + c)
+                   for c in chosen.query.columns] if with_rows else []
 
         def answer(term: Term, **extra: Any) -> Answer:
             return Answer.from_term(term, label=labels.get(term.value) if isinstance(term, ox.NamedNode) else None,

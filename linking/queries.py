@@ -91,6 +91,9 @@ class LinkedPattern:
 FOUND_VAR, PASSED_VAR = "kgqaFound", "kgqaPassed"  # a yes/no comparison: rows with the value, rows passing
 
 
+FAMILY_COLUMN = "familyName"  # the result column of a person's family name beside the given name that answers
+
+
 @dataclass(frozen=True)
 class CandidateQuery:
     """One ranked SPARQL query. `pattern` is its WHERE body, in which `answer_var` is the answer."""
@@ -111,24 +114,34 @@ class CandidateQuery:
         return {"sparql": self.sparql, "pattern": self.pattern, "answer_var": self.answer_var,
                 "score": round(self.score, 4)}
 
-    def named_by(self, path: str) -> CandidateQuery:
-        """The same query answering with the name of its (resource) answer, reached by a SPARQL property path."""
+    def named_by(self, path: str, family_path: str | None = None) -> CandidateQuery:
+        """The same query answering with the name of its (resource) answer, reached by a SPARQL property path, and
+        with the family name beside it where the name has two parts (a `FAMILY_COLUMN` column)."""
         name = f"{self.answer_var}Name"
         pattern = f"{self.pattern} . {self.answer_var} {path} {name}"
         modifiers = self.modifiers.replace(f" GROUP BY {self.answer_var} ", f" GROUP BY {self.answer_var} {name} ")
-        sparql = f"SELECT DISTINCT {name} WHERE {{ {pattern} }}{modifiers}"
+        projected, columns = name, self.columns
+        if family_path:
+            family = f"?{FAMILY_COLUMN}"
+            pattern += f" OPTIONAL {{ {self.answer_var} {family_path} {family} }}"
+            modifiers = modifiers.replace(f" GROUP BY {self.answer_var} {name} ", f" GROUP BY {self.answer_var} {name} {family} ")
+            projected, columns = f"{name} {family}", (FAMILY_COLUMN,)
+        sparql = f"SELECT DISTINCT {projected} WHERE {{ {pattern} }}{modifiers}"
         return replace(self, sparql=sparql, pattern=pattern, answer_var=name, execution_sparql=sparql,
-                       result_var=name[1:])
+                       result_var=name[1:], columns=columns)
 
-
-    def group_named_by(self, path: str) -> CandidateQuery:
-        """The same number-per-group query showing its one group column by the group's name (a property path)."""
+    def group_named_by(self, path: str, family_path: str | None = None) -> CandidateQuery:
+        """The same number-per-group query showing its one group column by the group's name (a property path), and
+        the group's family name beside it where the name has two parts."""
         group = f"?{self.columns[0]}"
         name = f"{group}Name"
-        sparql = re.sub(rf"^SELECT {re.escape(group)} ", f"SELECT {name} ", self.sparql)
-        named = f" . {group} {path} {name} }} GROUP BY {group} {name}"
+        family = f" OPTIONAL {{ {group} {family_path} ?{FAMILY_COLUMN} }}" if family_path else ""
+        grouped = f"{name} ?{FAMILY_COLUMN}" if family_path else name
+        sparql = re.sub(rf"^SELECT {re.escape(group)} ", f"SELECT {grouped} ", self.sparql)
+        named = f" . {group} {path} {name}{family} }} GROUP BY {group} {grouped}"
         sparql = re.sub(rf" }} GROUP BY {re.escape(group)}(?![\w])", lambda _: named, sparql, count=1)
-        return replace(self, sparql=sparql, execution_sparql=sparql)
+        columns = (*self.columns, FAMILY_COLUMN) if family_path else self.columns
+        return replace(self, sparql=sparql, execution_sparql=sparql, columns=columns)
 
 
 GeneratedQuery = CandidateQuery

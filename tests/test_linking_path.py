@@ -18,6 +18,7 @@ from linking import KgqanPath
 from linking.affinity import default_scorer
 from linking.filtering import VALUES_FOR_THING_PENALTY, AnswerTypeFilter
 from linking.path import (
+    _IDS_ASKED,
     _asks_every_node,
     _asks_for_kind,
     _asks_for_things,
@@ -2075,18 +2076,56 @@ async def test_things_joined_to_a_value_through_a_link_tables_rows_answer_for_it
                                                                                  oxigraph) -> None:  # noqa: ANN001
     """"Which students own a dog?" where "dog" is a pet's `pettype` and students own pets through `has_pet` rows
     (`ref-stuid`, `ref-petid`): no predicate of a pet reaches a student, so the two hops from the pets through
-    the rows are read as the connector; the students, not the pets or the rows, answer."""
+    the rows are read as the connector; the students, not the pets or the rows, answer (by their given and family
+    names: a student has no name column)."""
     question = UnderstoodQuestion("Which students own a dog?",
                                   PhraseGraphPattern.from_text("list :: ?u1 | is a | students ; ?u1 | own | dog"),
                                   AnswerType(AnswerKind.STRING, "students"), "hand-written")
     async with open_endpoint(oxigraph, "pets-path", "pets_1") as pets:
+        truth = await pets.sparql.select(
+            "SELECT DISTINCT ?f ?l WHERE { ?h <http://valuenet/ontop/has_pet#ref-petid> ?p ; "
+            "<http://valuenet/ontop/has_pet#ref-stuid> ?s . ?p <http://valuenet/ontop/pets#pettype> \"dog\" . "
+            "?s <http://valuenet/ontop/student#fname> ?f ; <http://valuenet/ontop/student#lname> ?l }")
+        result = await path.answer_understood(question, pets, KGQAN_ONLY)
+    assert sorted((a.value, dict(a.row)["family name"].value) for a in result.answers) == \
+        sorted((row["f"].value, row["l"].value) for row in truth) != []
+    assert "has_pet#ref-stuid" in result.evidence.sparql
+
+
+async def test_things_whose_ids_are_asked_are_shown_by_their_key(path: KgqanPath, oxigraph) -> None:  # noqa: ANN001
+    """"Give me the ids of the students who own a dog.": the students answer by their key (`stuid`), not by the
+    names that present them otherwise; a student picked by its id ("with id 1001") is no ids asked."""
+    question = UnderstoodQuestion("Give me the ids of the students who own a dog.",
+                                  PhraseGraphPattern.from_text("list :: ?u1 | is a | students ; ?u1 | own | dog"),
+                                  AnswerType(AnswerKind.STRING, "students"), "hand-written")
+    async with open_endpoint(oxigraph, "pets-path-ids", "pets_1") as pets:
         truth = await pets.sparql.select(
             "SELECT DISTINCT ?id WHERE { ?h <http://valuenet/ontop/has_pet#ref-petid> ?p ; "
             "<http://valuenet/ontop/has_pet#ref-stuid> ?s . ?p <http://valuenet/ontop/pets#pettype> \"dog\" . "
             "?s <http://valuenet/ontop/student#stuid> ?id }")
         result = await path.answer_understood(question, pets, KGQAN_ONLY)
     assert sorted(a.value for a in result.answers) == sorted(t.value for t in truth.column("id")) != []
-    assert "has_pet#ref-stuid" in result.evidence.sparql
+    assert [_IDS_ASKED.search(q) is not None for q in (
+        "Show the student id and the number of pets.", "What is the id of Tracy Kim?",
+        "What is the name of the student with id 1001?", "Which student has ID 1001?", "Show the student whose id is 5.",
+    )] == [True, True, False, False, False]
+
+
+async def test_groups_a_number_is_given_for_are_shown_by_given_and_family_name(path: KgqanPath,
+                                                                                oxigraph) -> None:  # noqa: ANN001
+    """"How many pets does each student have?": the students counted for have no name column, so each count comes
+    with the student's given name and family name (not the student's key)."""
+    question = UnderstoodQuestion("How many pets does each student have?", PhraseGraphPattern.from_text(
+        "count :: ?u1 | is a | pets ; ?u1 | student | ?u2 :: group ?u2"), AnswerType(AnswerKind.NUMBER), "hand-written")
+    async with open_endpoint(oxigraph, "pets-path-groups", "pets_1") as pets:
+        truth = await pets.sparql.select(
+            "SELECT ?f ?l (COUNT(?p) AS ?n) WHERE { ?h <http://valuenet/ontop/has_pet#ref-petid> ?p ; "
+            "<http://valuenet/ontop/has_pet#ref-stuid> ?s . ?s <http://valuenet/ontop/student#fname> ?f ; "
+            "<http://valuenet/ontop/student#lname> ?l } GROUP BY ?f ?l")
+        result = await path.answer_understood(question, pets, KGQAN_ONLY)
+    shown = sorted((a.value, *(cell.value for _, cell in a.row)) for a in result.answers)
+    assert shown == sorted((row["n"].value, row["f"].value, row["l"].value) for row in truth) != []
+    assert [column for column, _ in result.answers[0].row] == ["student", "family name"]
 
 
 async def test_two_kinds_joined_only_through_a_link_tables_rows_are_joined_through_them(path: KgqanPath,
