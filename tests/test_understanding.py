@@ -4777,6 +4777,30 @@ def test_things_the_answers_have_do_what_the_participle_says(question: str, deco
 
 
 @pytest.mark.parametrize(("question", "decoded", "expected"), [
+    ("What are the first names of the students who own a cat?",
+     "list :: ?u1 | first names | ?u2 ; ?u2 | is a | students",
+     "list :: ?u1 | first names | ?u2 ; ?u2 | is a | students ; ?u2 | own | cat"),
+    ("List the names of the singers that perform in Paris.",
+     "list :: ?u1 | names | ?u2 ; ?u2 | is a | singers",
+     "list :: ?u1 | names | ?u2 ; ?u2 | is a | singers ; ?u2 | perform in | Paris"),
+    ("Which contestants received a vote?",  # a main clause: "vote" is a kind here, which linking tells
+     "list :: ?u1 | is a | contestants", "list :: ?u1 | is a | contestants ; ?u1 | received | vote"),
+    ("What are the names of the singers that perform in Paris?",  # the clause read already (its place)
+     "list :: ?u1 | names | ?u2 ; ?u2 | is a | singers ; ?u2 | in | Paris", None),
+    ("What are the first names of the students who do not own a cat?",  # negated: not this repair's to say
+     "list :: ?u1 | first names | ?u2 ; ?u2 | is a | students", None),
+    ("What are the names of the students who are older than 20?",  # a comparison, not a verb's value
+     "list :: ?u1 | names | ?u2 ; ?u2 | is a | students", None),
+])
+def test_what_the_things_of_a_kind_do_in_a_lost_relative_clause_is_kept(question: str, decoded: str,
+                                                                        expected: str | None) -> None:
+    from understanding.repairs import with_clause_of_kind
+
+    pattern = PhraseGraphPattern.from_text(decoded)
+    assert with_clause_of_kind(question, pattern).to_text() == (expected or decoded)
+
+
+@pytest.mark.parametrize(("question", "decoded", "expected"), [
     ("Which template type codes have templates with version number greater than 7?",
      "list :: ?u2 | is a | template ; ?u1 | type codes | ?u2 :: filter count ?u2 > 7",
      "list :: ?u2 | is a | template ; ?u1 | type codes | ?u2 ; ?u2 | version number | ?u3 :: filter ?u3 > 7"),

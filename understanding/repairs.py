@@ -94,7 +94,7 @@ def repaired(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
     pattern = with_possessor_kind(question, without_glued_name(question, without_glued_participle(question, pattern)))
     pattern = with_compared_attribute(question, without_stated_bound(question, with_acronym_qualifier(question, pattern)))
     pattern = with_bounded_attribute(question, with_members_compared(question, pattern))
-    pattern = with_things_doing(question, pattern)
+    pattern = with_clause_of_kind(question, with_things_doing(question, pattern))
     pattern = with_numbered_thing(with_preposition_object(question, with_whole_compared_attribute(question, pattern)))
     pattern = without_kind_of_code(pattern)
     pattern = with_asked_numbered_thing(question, with_quoted_thing(question, pattern))
@@ -445,6 +445,31 @@ def with_things_doing(question: str, pattern: PhraseGraphPattern) -> PhraseGraph
              PhraseTriple(held, doing, triple.object)) if each == triple else (each,))]
         return replace(pattern, triples=tuple(triples))
     return pattern
+
+
+# "the students who own a cat", "the singers that perform in Paris", "Which contestants received a vote?" (reworded from
+# "at least one vote"): what the things of a kind do, to a value, a name or a kind
+_WHO_DOES = re.compile(r"\b(?P<kind>[a-z]+s)\s+(?:(?:who|that)\s+)?(?P<verb>(?!(?:is|are|was|were|do|does|did|have|has|had|not|"
+                       r"never|also|only|can|will|would|more|less)\b)[a-z]+)\s+(?:(?P<preposition>in|at|on|for|with|from|to)"
+                       r"\s+)?(?:(?:a|an|the)\s+)?(?P<value>[A-Za-z][\w-]*(?:\s+[A-Z][\w-]*)*)\s*[?.!]?\s*$")
+
+
+def with_clause_of_kind(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
+    """"What are the first names of the students who own a cat?" decoded as `?u1 | first names | ?u2 ; ?u2 | is a |
+    students`, the relative clause lost: the things of the kind do what it says to its value, `?u2 | own | cat`
+    (linking tells a value from a kind: "Which contestants received a vote?"). Only where no word of the clause is
+    in the pattern and the question is not negated."""
+    found = _WHO_DOES.search(question)
+    if found is None or _NEGATED_QUESTION.search(question):
+        return pattern
+    verb = " ".join(w for w in (found.group("verb"), found.group("preposition")) if w).lower()
+    value = found.group("value")
+    if (set(verb.split()) | set(value.lower().split())) & _phrase_words(pattern):
+        return pattern
+    typed = [t.subject for t in pattern.triples if t.is_type and same_words(t.object, found.group("kind"))]
+    if len(typed) != 1:
+        return pattern
+    return replace(pattern, triples=(*pattern.triples, PhraseTriple(typed[0], verb, value)))
 
 
 # "do not have any flights departing from AID": the negation is of having such things, not of what they do
