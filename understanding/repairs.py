@@ -450,8 +450,10 @@ def with_things_doing(question: str, pattern: PhraseGraphPattern) -> PhraseGraph
 # "the students who own a cat", "the singers that perform in Paris", "Which contestants received a vote?" (reworded from
 # "at least one vote"): what the things of a kind do, to a value, a name or a kind
 _WHO_DOES = re.compile(r"\b(?P<kind>[a-z]+s)\s+(?:(?:who|that)\s+)?(?P<verb>(?!(?:is|are|was|were|do|does|did|have|has|had|not|"
-                       r"never|also|only|can|will|would|more|less)\b)[a-z]+)\s+(?:(?P<preposition>in|at|on|for|with|from|to)"
-                       r"\s+)?(?:(?:a|an|the)\s+)?(?P<value>[A-Za-z][\w-]*(?:\s+[A-Z][\w-]*)*)\s*[?.!]?\s*$")
+                       r"never|also|only|can|will|would|more|less|in|at|on|for|with|from|to|of|by|as|a|an|the|and|or)\b)[a-z]+)\s+"
+                       r"(?:(?P<preposition>in|at|on|for|with|from|to)"
+                       r"\s+)?(?:(?:a|an|the)\s+)?(?P<value>(?!(?:in|at|on|for|with|from|to|of|by|out|up|off|down|it|them|there|here|this|"
+                       r"that|these|those|one|ones)\b)[A-Za-z][\w-]*(?:\s+[A-Z][\w-]*)*)\s*[?.!]?\s*$")
 
 
 def with_clause_of_kind(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
