@@ -1855,6 +1855,10 @@ def test_an_asked_kind_is_offered_as_what_the_related_things_hold(decoded: str, 
      "list :: ?u1 | is a | employees ; ?u1 | not phone number | ?u2"),
     ("Give me the employees without a phone number.", "Give me the employees with a phone number.",
      "list :: ?u1 | is a | employees ; ?u1 | phone | ?u2", "list :: ?u1 | is a | employees ; ?u1 | not phone | ?u2"),
+    # a bare "not" before a participle: "the suppliers (that are) not located in Japan"
+    ("List the suppliers not located in Japan.", "List the suppliers located in Japan.",
+     "list :: ?u1 | is a | suppliers ; ?u1 | located in | Japan",
+     "list :: ?u1 | is a | suppliers ; ?u1 | not located in | Japan"),
     # the positive reading does not say which relation the negation governs: still unsupported
     ("Which papers do not use a case study?", "Which papers use a case study?", "list :: ?u1 | is a | papers", None),
     # "never" negates the verb it stands before, with its auxiliary or without one
@@ -1887,6 +1891,32 @@ def test_a_negated_relation_is_read_from_the_positive_question(question: str, po
     assert positive_question("Which singers are not from France and not from Spain?") is None  # two negations
     assert positive_question("Which departments have no more than 5 members?") is None  # a bound, not a negation
 
+
+
+@pytest.mark.parametrize(("question", "positive", "negated"), [
+    ("Which female students older than 19 don't own a pet?",
+     "list :: ?u1 | is a | students ; ?u1 | older | ?u2 :: filter ?u2 > 19",
+     "list :: ?u1 | is a | students ; ?u1 | older | ?u2 ; ?u1 | not own | ?u3 ; ?u3 | is a | pet :: filter ?u2 > 19"),
+    ("List the names of teachers who have not been arranged to teach courses.",
+     "list :: ?u1 | names | ?u2 ; ?u2 | is a | teachers",
+     "list :: ?u1 | names | ?u2 ; ?u2 | is a | teachers ; ?u2 | not arranged to teach | ?u3 ; ?u3 | is a | courses"),
+    ("How many courses don't have any teacher assigned to them?",  # having: the thing had is the relation
+     "count :: ?u1 | is a | courses",
+     "count :: ?u1 | is a | courses ; ?u1 | not teacher | ?u2 ; ?u2 | is a | teacher"),
+    ("Which papers do not use a case study?", "list :: ?u1 | is a | papers",
+     "list :: ?u1 | is a | papers ; ?u1 | not use | ?u2 ; ?u2 | is a | case study"),
+    ("Which students do not own the dog?", "list :: ?u1 | is a | students",  # after "the": a value
+     "list :: ?u1 | is a | students ; ?u1 | not own | dog"),
+    ("Which students do not own a dog?",  # a word of the clause read: the negation is with_negation's to place
+     "list :: ?u1 | is a | students ; ?u1 | dog | ?u2", None),
+    ("Who does not own a dog?", "list :: ?u1 | own | ?u2", None),  # no kind named before the negation
+])
+def test_a_negated_clause_the_positive_reading_lost_is_added_to_the_kind_before_it(question: str, positive: str,
+                                                                                   negated: str | None) -> None:
+    from understanding.coverage import with_negated_clause
+
+    pattern = with_negated_clause(PhraseGraphPattern.from_text(positive), question)
+    assert (pattern.to_text() if pattern else None) == negated
 
 
 @pytest.mark.parametrize(("question", "rest", "kind"), [
@@ -4789,6 +4819,10 @@ def test_things_the_answers_have_do_what_the_participle_says(question: str, deco
      "list :: ?u1 | names | ?u2 ; ?u2 | is a | singers ; ?u2 | in | Paris", None),
     ("What are the first names of the students who do not own a cat?",  # negated: not this repair's to say
      "list :: ?u1 | first names | ?u2 ; ?u2 | is a | students", None),
+    ("Which country are most of our suppliers located in?",  # a preposition left at the end: no value
+     "list :: ?u1 | country | ?u2 ; ?u2 | is a | suppliers :: order count ?u2 desc 1", None),
+    ("Which product category has the fewest products assigned to it?",  # a pronoun: no value
+     "list :: ?u1 | product category | ?u2 ; ?u2 | is a | products :: order count ?u2 asc 1", None),
     ("What are the names of the students who are older than 20?",  # a comparison, not a verb's value
      "list :: ?u1 | names | ?u2 ; ?u2 | is a | students", None),
 ])

@@ -22,6 +22,7 @@ from understanding.pgp import (
     PhraseTriple,
     QuestionForm,
     is_unknown,
+    next_unknown_number,
 )
 
 QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|“[^”]*”")  # a quoted title: its words are the title's, not the question's
@@ -45,7 +46,8 @@ _NEGATED_VERB = re.compile(r"\b(?:(?P<aux>do|does|did)\s+not|(?P<be>are|is|were|
                            r"(?P<never>never)|"
                            r"(?P<aux2>do|does|did)n't|(?P<be2>are|is|were|was|have|has|had)n't|"
                            r"(?P<have>have|has|had|with)\s+no(?!\s+(?:more|less|fewer|later|earlier)\b)|"
-                           r"(?P<without>without)(?:\s+(?:an?|any))?|(?P<lack>lacks?|lacking)(?:\s+(?:an?|any))?)\s+"
+                           r"(?P<without>without)(?:\s+(?:an?|any))?|(?P<lack>lacks?|lacking)(?:\s+(?:an?|any))?|"
+                           r"(?<=[a-z]s )not(?=\s+[a-z]+ed\b))\s+"
                            r"(?P<rest>[^?.!]*)",
                            re.I)
 _STOP = frozenset({"the", "a", "an", "in", "of", "by", "to", "from", "at", "on", "for", "with", "as"})
@@ -105,6 +107,45 @@ def with_negation(pattern: PhraseGraphPattern, words: list[str]) -> PhraseGraphP
     triples = (*pattern.triples[:index], PhraseTriple(triple.subject, NEGATION + triple.relation, triple.object),
                *pattern.triples[index + 1:])
     return replace(pattern, triples=triples)
+
+
+# the clause a negation governs, read as what the things before it do not do: "don't own a pet", "not used by any
+# document", "have not been arranged to teach courses", "don't have any teacher assigned to them"
+_NEGATED_CLAUSE = re.compile(r"\b(?:(?:do|does|did|have|has|had)\s+not|(?:do|does|did|have|has|had)n't|never|not)\s+"
+                             r"(?:(?:been|be|ever|get|got)\s+)?(?P<verb>(?!(?:in|at|on|for|with|from|to|of|by|as|a|an|the|any|only|just|"
+                             r"more|less|all|one)\b)[a-z]+(?:\s+(?:to\s+[a-z]+|by|in|at|on|for|with|from|"
+                             r"into))?)\s+(?:(?P<det>any|an?|the)\s+)?(?P<thing>[a-z]+(?:\s+(?![a-z]+ed\b)[a-z]+)?)(?=\s*(?:[?.!,]|$)|\s+[a-z]+ed\b|"
+                             r"\s+(?:to|for|in|by|with)\s+(?:it|them)\b)", re.IGNORECASE)
+_HAVE = frozenset({"have", "has", "had"})
+
+
+def with_negated_clause(pattern: PhraseGraphPattern, question: str) -> PhraseGraphPattern | None:
+    """The positive question's pattern, where the model lost the negated clause (no triple to negate), with the
+    clause added negated on the kind named last before it: "Which female students older than 19 don't own a pet?"
+    -> `... ; ?u1 | not own | ?u3 ; ?u3 | is a | pet` (having: `?u1 | not teacher | ?u3 ; ?u3 | is a | teacher`);
+    a thing after "the" is a value (`?u1 | not own | the cat`'s `cat`). None where the clause is not of that shape,
+    no kind is named before it, or a word of it is in the pattern already."""
+    found = _NEGATED_CLAUSE.search(QUOTED.sub(" ", question))
+    if found is None or pattern.form not in (QuestionForm.LIST, QuestionForm.COUNT):
+        return None
+    verb, thing = found.group("verb").lower(), found.group("thing").lower()
+    said = {w.lower() for t in pattern.triples for part in (t.subject, t.object, t.relation) if not is_unknown(part)
+            for w in re.findall(r"[A-Za-z0-9]+", part)}
+    if (set(verb.split()) - _STOP - _HAVE) & said or thing in said:
+        return None
+    before = question[:found.start()].lower()
+    placed = [(before.rfind(t.object.lower()), t.subject) for t in pattern.triples
+              if t.is_type and is_unknown(t.subject) and before.rfind(t.object.lower()) >= 0]
+    if not placed:
+        return None
+    node = max(placed)[1]
+    relation = thing if verb in _HAVE else verb
+    if found.group("det") and found.group("det").lower() == "the":
+        added: tuple[PhraseTriple, ...] = (PhraseTriple(node, NEGATION + relation, thing),)
+    else:
+        some = f"?unknown{next_unknown_number(pattern.unknowns())}"
+        added = (PhraseTriple(node, NEGATION + relation, some), PhraseTriple(some, TYPE_RELATION, thing))
+    return replace(pattern, triples=(*pattern.triples, *added))
 
 
 # "Which products managed by Sabrina Bayer are not sensors?", "Which employees aren't managers?": the answer is

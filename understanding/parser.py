@@ -31,6 +31,7 @@ from understanding.coverage import (
     negated_kind,
     positive_question,
     unsupported_reason,
+    with_negated_clause,
     with_negated_kind,
     with_negation,
 )
@@ -653,7 +654,8 @@ class QuestionParser:
             # "Which suppliers are not ..." read as `?u1 | suppliers | ?u2 ; ?u2 | ...`: the negation is
             # of the suppliers themselves
             positive = kind_relation_reading(reading.pattern, reading.wh_noun) or reading.pattern
-            pattern = with_negation(positive, words) if reading.source == "model" else None
+            pattern = (with_negation(positive, words) or with_negated_clause(positive, results[i].question)) \
+                if reading.source == "model" else None
             if pattern is not None:
                 results[i] = replace(reading, question=results[i].question, pattern=pattern, alternatives=(),
                                      unsupported=None)
