@@ -4813,6 +4813,8 @@ def test_things_the_answers_have_do_what_the_participle_says(question: str, deco
     ("List the names of the singers that perform in Paris.",
      "list :: ?u1 | names | ?u2 ; ?u2 | is a | singers",
      "list :: ?u1 | names | ?u2 ; ?u2 | is a | singers ; ?u2 | perform in | Paris"),
+    ("Find the first name of students who have a dog.",  # having: a value ("a dog") or a kind had ("a manager")
+     "list :: ?u1 | first name | ?u2 ; ?u2 | is a | students", None),
     ("Which contestants received a vote?",  # a main clause: "vote" is a kind here, which linking tells
      "list :: ?u1 | is a | contestants", "list :: ?u1 | is a | contestants ; ?u1 | received | vote"),
     ("What are the names of the singers that perform in Paris?",  # the clause read already (its place)

@@ -453,7 +453,7 @@ _WHO_DOES = re.compile(r"\b(?P<kind>[a-z]+s)\s+(?:(?:who|that)\s+)?(?P<verb>(?!(
                        r"never|also|only|can|will|would|more|less|in|at|on|for|with|from|to|of|by|as|a|an|the|and|or)\b)[a-z]+)\s+"
                        r"(?:(?P<preposition>in|at|on|for|with|from|to)"
                        r"\s+)?(?:(?:a|an|the)\s+)?(?P<value>(?!(?:in|at|on|for|with|from|to|of|by|out|up|off|down|it|them|there|here|this|"
-                       r"that|these|those|one|ones)\b)[A-Za-z][\w-]*(?:\s+[A-Z][\w-]*)*)\s*[?.!]?\s*$")
+                       r"that|these|those|one|ones|each|all|both|some|any|none|many|most)\b)[A-Za-z][\w-]*(?:\s+[A-Z][\w-]*)*)\s*[?.!]?\s*$")
 
 
 def with_clause_of_kind(question: str, pattern: PhraseGraphPattern) -> PhraseGraphPattern:
