@@ -91,6 +91,7 @@ from linking.split import (
     alternatives_asked,
     both_asked,
     both_compared,
+    but_not_asked,
     one_of,
     said_name,
     two_names_asked,
@@ -365,7 +366,8 @@ class KgqanPath:
         one thing so ("Lee and Sons")."""
         both = two_names_asked(question)
         if both is None:
-            either = alternatives_asked(question) or both_compared(question) or await self._both_apart(question)
+            either = alternatives_asked(question) or both_compared(question) or but_not_asked(question) or \
+                await self._both_apart(question)
             if either is not None:
                 return await self._answer_either(question, either, endpoint, options)
             return await self._answer_one(question, endpoint, options)
@@ -427,7 +429,8 @@ class KgqanPath:
                     isinstance(result.evidence, KgqanEvidence) and first.evidence.sparql and second.evidence.sparql:
                 # one query for both (TEXT2SPARQL, the evidence): the union of the two alternatives'
                 result.evidence.sparql = union_query(first.evidence.sparql, second.evidence.sparql, form,
-                                                     options.max_answers, both=either.both) or result.evidence.sparql
+                                                     options.max_answers, both=either.both,
+                                                     excluded=either.excluded) or result.evidence.sparql
         result.sparql_requests += counter.count
         result.setup_requests += counter.setup
         return result
@@ -2177,6 +2180,8 @@ def _either(first: PathResult, second: PathResult, either: Alternatives, form: Q
     answering, other = (second, first) if second.answers and not first.answers else (first, second)
     if either.both:
         return _of_both(first, second, said, form)
+    if either.excluded:
+        return _of_first_only(first, second, said, form)
     if form is QuestionForm.BOOLEAN:
         if _said_yes(second) and not _said_yes(first):
             answering, other = second, first
@@ -2197,6 +2202,20 @@ def _either(first: PathResult, second: PathResult, either: Alternatives, form: Q
     joined = _taken(other, answering, f"the question asks for the things of either of two alternatives ({said}): "
                                       "each asked alone, answers joined")
     joined.answers = union
+    return joined
+
+
+def _of_first_only(first: PathResult, second: PathResult, said: str, form: QuestionForm) -> PathResult:
+    """The things the first result holds and the second does not (a count: how many); the first's evidence."""
+    left_out = {a.value for a in second.answers}
+    kept = [a for a in first.answers if a.value not in left_out]
+    joined = _taken(second, first, f"the question asks for the things of one thing but not of another ({said}): each "
+                                   f"asked alone, {len(first.answers) - len(kept)} of the first's answers left out")
+    if form is QuestionForm.COUNT:
+        joined.answers = [Answer.from_term(ox.Literal(str(len(kept)), datatype=ox.NamedNode(XSD + "integer")))
+                          ] if first.answers else []
+        return joined
+    joined.answers = kept
     return joined
 
 

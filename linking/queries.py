@@ -476,20 +476,23 @@ _ASKED_BODY = re.compile(r"^\s*ASK\s+(?:WHERE\s*)?\{(?P<body>.*)\}\s*$", re.IGNO
 _LIMIT = re.compile(r"\s+LIMIT\s+\d+\s*$", re.IGNORECASE)
 
 
-def union_query(first: str, second: str, form: QuestionForm, max_answers: int = 100, *, both: bool = False) -> str | None:
+def union_query(first: str, second: str, form: QuestionForm, max_answers: int = 100, *, both: bool = False,
+                excluded: bool = False) -> str | None:
     """One SPARQL query for a question asked as two alternatives ("in France or Germany"): the union of the two
     alternatives' list queries (the distinct things of both, a count of them), or an ASK true where either
     holds; `both`: the join of the two list queries (the things both hold; no ASK, whose bodies would share
-    their variables); None where the two do not answer alike (other columns, other forms)."""
+    their variables); `excluded`: the first's things MINUS the second's; None where the two do not answer alike
+    (other columns, other forms)."""
     if form is QuestionForm.BOOLEAN:
         a, b = _ASKED_BODY.match(first), _ASKED_BODY.match(second)
-        if both or a is None or b is None:
+        if both or excluded or a is None or b is None:
             return None
         return f"ASK {{ {{ {a.group('body').strip()} }} UNION {{ {b.group('body').strip()} }} }}"
     a, b = _SELECTED.match(first), _SELECTED.match(second)
     if a is None or b is None or a.group("variables").split() != b.group("variables").split():
         return None
-    joined = f"{{ {_LIMIT.sub('', first)} }} {'' if both else 'UNION '}{{ {_LIMIT.sub('', second)} }}"
+    joiner = "" if both else "MINUS " if excluded else "UNION "
+    joined = f"{{ {_LIMIT.sub('', first)} }} {joiner}{{ {_LIMIT.sub('', second)} }}"
     if form is QuestionForm.COUNT:
         return f"SELECT (COUNT(DISTINCT {a.group('variables').split()[0]}) AS ?count) WHERE {{ {joined} }}"
     return f"SELECT DISTINCT {a.group('variables')} WHERE {{ {joined} }} LIMIT {max_answers}"

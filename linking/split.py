@@ -7,7 +7,8 @@ than 500?" ask for the things of either alternative (`alternatives_asked`). Each
 ("... based in France?", "... based in Germany?") and the answers are joined: a list is their union,
 a count the number of distinct things in that union, a yes/no question yes when either says yes.
 "Which visitors visited both 'Plaza Museum' and 'Willow Museum'?" asks for the things of both (`both_asked`):
-the same two questions, the answers' intersection.
+the same two questions, the answers' intersection. "Which students have a dog but not a cat?" asks for the
+things of the first that are not things of the second (`but_not_asked`): the answers' difference.
 """
 
 from __future__ import annotations
@@ -70,6 +71,7 @@ class Alternatives:
     said: tuple[str, str]  # the alternatives as the question words them
     named: bool = False  # the alternatives are names (which the graph may have as one: "Pride or Prejudice")
     both: bool = False  # the things of both ("visited both A and B"), not of either
+    excluded: bool = False  # the things of the first and not of the second ("a dog but not a cat")
 
 
 def alternatives_asked(question: str) -> Alternatives | None:
@@ -144,6 +146,34 @@ def both_compared(question: str) -> Alternatives | None:
     if found is None or not all(_COMPARED.search(found.group(g)) for g in ("first", "second")):
         return None
     return _split(question, found, found.group("first"), found.group("second"), both=True)
+
+
+# "who have a dog but not a cat", "from airport 'ANC' but not from airport 'ABQ'", "in a concert in 2014 but not in
+# any concert in 2015": what is excluded ends the question's sentence, worded as what it stands against
+_BUT_NOT = re.compile(r"\s*,?\s+but\s+not\s+(?P<second>[^?!.,;]*[^?!.,;\s])(?=\s*(?:[?.!].*)?$)", re.IGNORECASE)
+_ARTICLE = frozenset({"a", "an", "any", "the"})
+
+
+def but_not_asked(question: str) -> Alternatives | None:
+    """The question split at "A but not B" that ends it, asked for the things of A that are not things of B: B
+    stands against as many words before "but" (A), which start alike (the same word, or both an article). None for a
+    yes/no question or one with another negation."""
+    found = _BUT_NOT.search(question)
+    if found is None or _YES_NO.match(question) or len(_NEGATED.findall(question)) != 1:
+        return None
+    second = found.group("second").split()
+    before = question[:found.start()].split()
+    if len(before) <= len(second):
+        return None
+    first = before[-len(second):]
+    if first[0].lower() != second[0].lower() and not {first[0].lower(), second[0].lower()} <= _ARTICLE:
+        return None
+    asked = re.sub(r"\bany\b", "a", " ".join(second), count=1) if second[0].lower() == "any" or \
+        (len(second) > 1 and second[1].lower() == "any") else " ".join(second)
+    start = len(" ".join(before[:-len(second)])) + (1 if len(before) > len(second) else 0)
+    stem, rest = question[:start], question[found.end():]
+    return Alternatives(f"{stem}{' '.join(first)}{rest}", f"{stem}{asked}{rest}", (" ".join(first), " ".join(second)),
+                        excluded=True)
 
 
 def _either_clauses(question: str) -> Alternatives | None:

@@ -1902,6 +1902,44 @@ def test_both_compared_split_at_both_and(question: str, first: str | None, secon
     assert (both.first, both.second, both.both, both.named) == (first, second, True, False) if first else both is None
 
 
+@pytest.mark.parametrize(("question", "first", "second"), [
+    ("Find the first name of students who have a dog but not a cat.",
+     "Find the first name of students who have a dog.", "Find the first name of students who have a cat."),
+    ("Find all airlines that have flights from airport 'ANC' but not from airport 'ABQ'.",
+     "Find all airlines that have flights from airport 'ANC'.", "Find all airlines that have flights from airport 'ABQ'."),
+    ("Find the names of singers who performed in a concert in 2014 but not in any concert in 2015.",  # "any": "a"
+     "Find the names of singers who performed in a concert in 2014.",
+     "Find the names of singers who performed in a concert in 2015."),
+    ("Which employees are young but not in Sales?", None, None),  # what stands against "in Sales" starts otherwise
+    ("Do students have dogs but not cats?", None, None),  # a yes/no question
+    ("Which students who are not female have a dog but not a cat?", None, None),  # another negation
+])
+def test_but_not_splits_into_the_things_of_the_first_less_those_of_the_second(question: str, first: str | None,
+                                                                              second: str | None) -> None:
+    from linking.split import but_not_asked
+
+    split = but_not_asked(question)
+    assert (split.first, split.second, split.excluded, split.both) == (first, second, True, False) if first else \
+        split is None
+
+
+async def test_things_of_one_but_not_another_are_the_first_answers_less_the_seconds(path: KgqanPath,
+                                                                                   oxigraph) -> None:  # noqa: ANN001
+    """"Find the first name of students who own a dog but not a cat.": each asked alone, the first's answers less the
+    second's; the evidence is one query, the first's MINUS the second's."""
+    async with open_endpoint(oxigraph, "pets-but-not", "pets_1") as pets:
+        result = await path.answer("Find the first name of students who own a dog but not a cat.", pets, KGQAN_ONLY)
+        truth = await pets.sparql.select(
+            "SELECT DISTINCT ?f WHERE { ?s <http://valuenet/ontop/student#fname> ?f . ?h <http://valuenet/ontop/has_pet#"
+            "ref-stuid> ?s ; <http://valuenet/ontop/has_pet#ref-petid> ?p . ?p <http://valuenet/ontop/pets#pettype> \"dog\" "
+            "FILTER NOT EXISTS { ?h2 <http://valuenet/ontop/has_pet#ref-stuid> ?s ; <http://valuenet/ontop/has_pet#ref-petid> "
+            "?p2 . ?p2 <http://valuenet/ontop/pets#pettype> \"cat\" } }")
+        assert sorted(a.value for a in result.answers) == sorted(t.value for t in truth.column("f")) != []
+        assert "but not of another" in result.notes[0] and " MINUS " in result.evidence.sparql
+        again = await pets.sparql.select(result.evidence.sparql)
+        assert sorted(t.value for row in again for t in row.values()) == sorted(a.value for a in result.answers)
+
+
 async def test_things_of_both_of_two_names_are_answered_apart_where_the_whole_loses_one(path: KgqanPath,
                                                                                        ck25: Endpoint) -> None:
     """"How many products belong to both the Inductor and the Oscillator categories?": the best reading of the whole
@@ -1939,6 +1977,10 @@ def test_the_things_of_both_are_those_both_answers_hold() -> None:
     said = _either(PathResult("kgqan", answers=[Answer.boolean(True)]), PathResult("kgqan", answers=[Answer.boolean(False)]),
                    both, QuestionForm.BOOLEAN)
     assert [a.value for a in said.answers] == ["false"]
+    but_not = Alternatives("q A", "q B", ("A", "B"), excluded=True)
+    assert [a.value for a in _either(result("x", "y", "z"), result("y", "w"), but_not, QuestionForm.LIST).answers] == \
+        ["x", "z"]
+    assert [a.value for a in _either(result("x", "y"), result("y"), but_not, QuestionForm.COUNT).answers] == ["1"]
 
 
 def test_the_union_of_two_alternatives_queries() -> None:
@@ -1957,6 +1999,9 @@ def test_the_union_of_two_alternatives_queries() -> None:
         "SELECT DISTINCT ?unknown1 WHERE { { SELECT DISTINCT ?unknown1 WHERE { ?unknown1 <p> <A> } } "
         "{ SELECT DISTINCT ?unknown1 WHERE { ?unknown1 <p> <B> } } } LIMIT 50")
     assert union_query("ASK { <x> <p> <A> }", "ASK { <x> <p> <B> }", QuestionForm.BOOLEAN, both=True) is None
+    assert union_query(a, b, QuestionForm.LIST, 50, excluded=True) == (  # the first's things less the second's
+        "SELECT DISTINCT ?unknown1 WHERE { { SELECT DISTINCT ?unknown1 WHERE { ?unknown1 <p> <A> } } MINUS "
+        "{ SELECT DISTINCT ?unknown1 WHERE { ?unknown1 <p> <B> } } } LIMIT 50")
 
 
 async def test_a_kind_the_answer_is_said_not_to_be_is_left_out(path: KgqanPath, ck25: Endpoint) -> None:
