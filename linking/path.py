@@ -36,7 +36,7 @@ from gateway.sparql import (
     term_to_sparql,
 )
 from gateway.textsearch import RDFS_LABEL
-from linking.affinity import AffinityScorer, default_scorer
+from linking.affinity import AffinityScorer, default_scorer, split_words
 from linking.entities import (
     RDF_TYPE,
     YEAR,
@@ -51,7 +51,7 @@ from linking.entities import (
 )
 from linking.execution import ExecutedQuery, QueryExecutor, readable_alternative, select_answer, term_key
 from linking.filtering import AnswerTypeFilter, FilterOutcome
-from linking.naming import EntityNamer, Naming
+from linking.naming import OWN_NAME_SCORE, EntityNamer, Naming, naming_score
 from linking.queries import (
     FAMILY_COLUMN,
     CandidateQuery,
@@ -76,6 +76,7 @@ from linking.relations import (
     PredicateSet,
     RelationLinker,
     literal_predicates,
+    table_of,
     union,
 )
 from linking.relaxation import (
@@ -104,7 +105,7 @@ from understanding.answer_types import (
     with_wh_class,
 )
 from understanding.demonyms import country_of, state_code_of
-from understanding.grading import singular
+from understanding.grading import same_words, singular
 from understanding.pgp import (
     ANSWER,
     NEGATION,
@@ -1515,7 +1516,13 @@ class KgqanPath:
                 # ... or whatever the phrase, where it fits no predicate at all ("Which airlines fly out of Aspen
                 # airport?": flights refer to the airport, airlines to the flights)
                 meaningless = is_unknown(other) and max((p.score for p in ranked[key]), default=0.0) < MIN_HOP_SCORE
-                wanted = asked_kinds or (_classes_of(other, pattern, classes) if meaningless else set())
+                # ... or where the phrase names the vertex's own kind ("the teachers who teach the Math course" read
+                # as `?u2 | course | Math`: `course#course` holds the name, and says nothing of the teachers)
+                own_kind = is_unknown(other) and bool(ranked[key]) and _names_own_kind(ranked[key][0], triple.relation) \
+                    and bool(_classes_of(other, pattern, classes))
+                if own_kind:  # a thing of a kind is no value of the vertex
+                    ranked[key] = [p for p in ranked[key] if p.through or (p.iri, p.direction) not in predicate_set.literal]
+                wanted = asked_kinds or (_classes_of(other, pattern, classes) if meaningless or own_kind else set())
                 kinds = {k for k in wanted if not any(k in ends for ends in predicate_set.ends.values())}
                 for (vertex, first, first_out), mid_set in beyond.items():
                     if vertex != key:
@@ -1530,6 +1537,11 @@ class KgqanPath:
                             paths.append(replace(p, score=PATH_FACTOR * hop_fit, through=first, through_out=first_out))
                     if first_out == held_in:  # holders of the vertex, or what the vertex holds, through records
                         paths += _record_links(mid_set, first, descriptions, paths, out=held_in, kinds=kinds)
+                    if own_kind and not first_out:  # the rows naming the vertex refer to the things of the asked kind
+                        paths += [LinkedPredicate(iri, descriptions.get(iri) or iri, PATH_FACTOR, OUT,
+                                                  via_class=sorted(ends)[0], through=first, to_things=True)
+                                  for iri, direction in sorted(onward.pairs)
+                                  if (ends := mid_set.ends.get((iri, direction), frozenset()) & kinds)]
                     if not first_out and leaf and rows_left > 0 and \
                             max((p.score for p in [*ranked[key], *paths]), default=0.0) < NEIGHBOUR_FIT:
                         found = await self._attributes_beyond_rows(triple, vertex, first, mid_set, endpoint,
@@ -2291,6 +2303,14 @@ def _linked_reading(phrase: str, vertex: LinkedEntity, around: PredicateSet | No
     if partner is None and named != words:  # "companies" is no thing named "X Company"
         return None
     return LinkedEntity(vertex.term, vertex.label, vertex.score, "linked", predicates=tuple(predicates), partner=partner)
+
+
+def _names_own_kind(best: LinkedPredicate, phrase: str) -> bool:
+    """Whether the predicate that best fits a phrase is a table's own-name column the phrase just names (`course#course`
+    for "course"): the phrase says what the vertex is, not how the other end relates to it."""
+    return best.direction == OUT and best.through is None and \
+        naming_score(best.iri, table_of(best.iri)) == OWN_NAME_SCORE and same_words(phrase, " ".join(
+            split_words(local_name(best.iri))))
 
 
 def _record_links(mid_set: PredicateSet, first: str, descriptions: dict[str, str], found: list[LinkedPredicate], *,

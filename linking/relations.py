@@ -89,7 +89,7 @@ PARAPHRASES: dict[tuple[str, ...], str] = {
 _NAMING_PHRASES = frozenset({("name",), ("names",), ("title",), ("titles",)})
 
 
-def _table_of(predicate: str) -> str:
+def table_of(predicate: str) -> str:
     """The table a relational export's column belongs to (`.../airlines#airline` -> `.../airlines`)."""
     return predicate.rsplit("#", 1)[0] if "#" in predicate else predicate.rsplit("/", 1)[0]
 
@@ -412,7 +412,7 @@ class RelationLinker:
                 by_iri[iri] = (text, max(by_iri[iri][1], PARAPHRASE_FACTOR * float(score)))
         if tuple(phrase.lower().split()) in _NAMING_PHRASES:  # "airline names": the table's column named after it
             for iri, text in zip(iris, texts, strict=True):
-                if naming_score(iri, _table_of(iri)) == OWN_NAME_SCORE:
+                if naming_score(iri, table_of(iri)) == OWN_NAME_SCORE:
                     by_iri[iri] = (text, max(by_iri[iri][1], PARAPHRASE_FACTOR * OWN_NAME_SCORE))
         for synonym in kind_synonyms(phrase, relation=True):  # "vendors", "boss": `hasSupplier`, `hasManager`, the class Supplier
             synonym_scores = [float(s) for s in await self.scorer.ascore_many(synonym, texts + class_texts)]

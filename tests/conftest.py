@@ -64,10 +64,10 @@ def virtuoso() -> Iterator[VirtuosoEngine]:
 
 @pytest.fixture(scope="session")
 def oxigraph() -> Iterator[OxigraphEngine]:
-    """A live Oxigraph server with the same graphs as the Virtuoso fixture, and five more Spider graphs
+    """A live Oxigraph server with the same graphs as the Virtuoso fixture, and six more Spider graphs
     (shops that store their number of products; area codes whose states are stored as postal codes; poker
     players as records that refer to people; flights whose airports are codes; students who own pets through
-    the rows of a link table)."""
+    the rows of a link table; teachers arranged to courses, each course named by a column of its own name)."""
     _need_data()
     engine = OxigraphEngine()
     engine.start()
@@ -80,6 +80,7 @@ def oxigraph() -> Iterator[OxigraphEngine]:
         engine.load(SPIDER / "poker_player.ttl", "poker_player")
         engine.load(SPIDER / "flight_2.ttl", "flight_2")
         engine.load(SPIDER / "pets_1.ttl", "pets_1")
+        engine.load(SPIDER / "course_teach.ttl", "course_teach")
         yield engine
     finally:
         engine.stop()

@@ -2156,6 +2156,25 @@ async def test_things_whose_ids_are_asked_are_shown_by_their_key(path: KgqanPath
     )] == [True, True, False, False, False]
 
 
+async def test_a_phrase_naming_the_vertexs_kind_reaches_the_asked_kind_through_the_rows_naming_the_vertex(
+        path: KgqanPath, oxigraph) -> None:  # noqa: ANN001
+    """"What is the average age of the teachers who teach the 'Math' course?" read as `?u2 | course | Math`: "course"
+    names the column that holds the course's own name (`course#course`), not how teachers relate to it; the
+    `course_arrange` rows naming the course refer to the teachers, whose ages are averaged."""
+    question = UnderstoodQuestion("What is the average age of the teachers who teach the 'Math' course?",
+                                  PhraseGraphPattern.from_text(
+                                      "avg :: ?u1 | age | ?u2 ; ?u2 | is a | teachers ; ?u2 | course | Math"),
+                                  AnswerType(AnswerKind.NUMBER), "hand-written")
+    async with open_endpoint(oxigraph, "course-path-rows", "course_teach") as courses:
+        truth = await courses.sparql.select(
+            "SELECT (AVG(<http://www.w3.org/2001/XMLSchema#double>(?age)) AS ?a) WHERE { { SELECT DISTINCT ?t ?age WHERE { ?c <http://valuenet/ontop/course#course> "
+            "\"Math\" . ?r <http://valuenet/ontop/course_arrange#ref-course_id> ?c ; "
+            "<http://valuenet/ontop/course_arrange#ref-teacher_id> ?t . ?t <http://valuenet/ontop/teacher#age> ?age } } }")
+        result = await path.answer_understood(question, courses, KGQAN_ONLY)
+    assert [float(a.value) for a in result.answers] == [float(truth.rows[0]["a"].value)]
+    assert "course_arrange#ref-teacher_id" in result.evidence.sparql
+
+
 async def test_groups_a_number_is_given_for_are_shown_by_given_and_family_name(path: KgqanPath,
                                                                                 oxigraph) -> None:  # noqa: ANN001
     """"How many pets does each student have?": the students counted for have no name column, so each count comes
