@@ -2117,6 +2117,11 @@ def test_a_reading_answered_only_by_its_own_names_answered_nothing() -> None:
     assert not _echoes_its_names(result("teachers"), PhraseGraphPattern.from_text("list :: ?u1 | is a | teachers"))
 
 
+# the students (`?s`) who own a dog, through the rows of `has_pet`
+_DOG_OWNERS = ('?h <http://valuenet/ontop/has_pet#ref-petid> ?p ; <http://valuenet/ontop/has_pet#ref-stuid> ?s . '
+               '?p <http://valuenet/ontop/pets#pettype> "dog" .')
+
+
 async def test_things_joined_to_a_value_through_a_link_tables_rows_answer_for_it(path: KgqanPath,
                                                                                  oxigraph) -> None:  # noqa: ANN001
     """"Which students own a dog?" where "dog" is a pet's `pettype` and students own pets through `has_pet` rows
@@ -2127,10 +2132,8 @@ async def test_things_joined_to_a_value_through_a_link_tables_rows_answer_for_it
                                   PhraseGraphPattern.from_text("list :: ?u1 | is a | students ; ?u1 | own | dog"),
                                   AnswerType(AnswerKind.STRING, "students"), "hand-written")
     async with open_endpoint(oxigraph, "pets-path", "pets_1") as pets:
-        truth = await pets.sparql.select(
-            "SELECT DISTINCT ?f ?l WHERE { ?h <http://valuenet/ontop/has_pet#ref-petid> ?p ; "
-            "<http://valuenet/ontop/has_pet#ref-stuid> ?s . ?p <http://valuenet/ontop/pets#pettype> \"dog\" . "
-            "?s <http://valuenet/ontop/student#fname> ?f ; <http://valuenet/ontop/student#lname> ?l }")
+        truth = await pets.sparql.select(f"SELECT DISTINCT ?f ?l WHERE {{ {_DOG_OWNERS} ?s <http://valuenet/ontop/student#fname> "
+                                         "?f ; <http://valuenet/ontop/student#lname> ?l }")
         result = await path.answer_understood(question, pets, KGQAN_ONLY)
     assert sorted((a.value, dict(a.row)["family name"].value) for a in result.answers) == \
         sorted((row["f"].value, row["l"].value) for row in truth) != []
@@ -2144,10 +2147,7 @@ async def test_things_whose_ids_are_asked_are_shown_by_their_key(path: KgqanPath
                                   PhraseGraphPattern.from_text("list :: ?u1 | is a | students ; ?u1 | own | dog"),
                                   AnswerType(AnswerKind.STRING, "students"), "hand-written")
     async with open_endpoint(oxigraph, "pets-path-ids", "pets_1") as pets:
-        truth = await pets.sparql.select(
-            "SELECT DISTINCT ?id WHERE { ?h <http://valuenet/ontop/has_pet#ref-petid> ?p ; "
-            "<http://valuenet/ontop/has_pet#ref-stuid> ?s . ?p <http://valuenet/ontop/pets#pettype> \"dog\" . "
-            "?s <http://valuenet/ontop/student#stuid> ?id }")
+        truth = await pets.sparql.select(f"SELECT DISTINCT ?id WHERE {{ {_DOG_OWNERS} ?s <http://valuenet/ontop/student#stuid> ?id }}")
         result = await path.answer_understood(question, pets, KGQAN_ONLY)
     assert sorted(a.value for a in result.answers) == sorted(t.value for t in truth.column("id")) != []
     assert [_IDS_ASKED.search(q) is not None for q in (
@@ -2167,8 +2167,8 @@ async def test_a_phrase_naming_the_vertexs_kind_reaches_the_asked_kind_through_t
                                   AnswerType(AnswerKind.NUMBER), "hand-written")
     async with open_endpoint(oxigraph, "course-path-rows", "course_teach") as courses:
         truth = await courses.sparql.select(
-            "SELECT (AVG(<http://www.w3.org/2001/XMLSchema#double>(?age)) AS ?a) WHERE { { SELECT DISTINCT ?t ?age WHERE { ?c <http://valuenet/ontop/course#course> "
-            "\"Math\" . ?r <http://valuenet/ontop/course_arrange#ref-course_id> ?c ; "
+            "SELECT (AVG(<http://www.w3.org/2001/XMLSchema#double>(?age)) AS ?a) WHERE { { SELECT DISTINCT ?t ?age WHERE { "
+            "?c <http://valuenet/ontop/course#course> \"Math\" . ?r <http://valuenet/ontop/course_arrange#ref-course_id> ?c ; "
             "<http://valuenet/ontop/course_arrange#ref-teacher_id> ?t . ?t <http://valuenet/ontop/teacher#age> ?age } } }")
         result = await path.answer_understood(question, courses, KGQAN_ONLY)
     assert [float(a.value) for a in result.answers] == [float(truth.rows[0]["a"].value)]
