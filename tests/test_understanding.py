@@ -2330,6 +2330,29 @@ def test_a_per_group_question_groups_the_models_reading(question: str, decoded: 
         assert grouped == PhraseGraphPattern.from_text(expected), grouped and grouped.to_text()
 
 
+def test_where_no_reading_groups_the_owner_typed_as_the_group_is_grouped_by_it() -> None:
+    """"What is the average pet age for each pet type?" read only as `avg :: ?u1 | pet age | ?u2 ; ?u2 | is a | pet
+    type`: no reading groups as it stands, so the owner of the age is grouped by its pet type; where another reading
+    groups ("the people of each nationality"), the retyped one is not offered."""
+    from understanding.groups import group_noun, grouped_readings
+    from understanding.resources import spacy_pipeline
+
+    def grouped(question: str, *readings: str) -> list[str]:
+        group = group_noun(spacy_pipeline()(question))
+        assert group is not None
+        return [p.to_text() for p in grouped_readings([PhraseGraphPattern.from_text(r) for r in readings], group)]
+
+    assert grouped("What is the average pet age for each pet type?", "avg :: ?u1 | pet age | ?u2 ; ?u2 | is a | pet type") \
+        == ["avg :: ?u1 | pet age | ?u2 ; ?u2 | pet type | ?u3 :: group ?u3"]
+    assert grouped("For each year awarded, what is the total amount of bonus?",
+                   "sum :: ?u1 | amount of bonus | ?u2 ; ?u2 | is a | year") == \
+        ["sum :: ?u1 | amount of bonus | ?u2 ; ?u2 | year | ?u3 :: group ?u3"]
+    assert grouped("What is the average height of the people of each nationality?",
+                   "avg :: ?u1 | height | ?u2 ; ?u2 | is a | nationality",
+                   "avg :: ?u1 | height | ?u2 ; ?u2 | is a | people") == \
+        ["avg :: ?u1 | height | ?u2 ; ?u2 | is a | people ; ?u2 | nationality | ?u3 :: group ?u3"]
+
+
 @pytest.mark.parametrize("question", ["Which products are supplied by each of the suppliers in Japan and Spain?",
                                       "How many employees does the Marketing department have?",
                                       "What is the smallest city by area in Germany?",  # "by" is no grouping word

@@ -132,17 +132,24 @@ def _compound(noun: Any) -> str:
 
 
 def grouped_readings(readings: list[PhraseGraphPattern], group: GroupNoun) -> list[PhraseGraphPattern]:
-    """The readings that can be grouped by `group`, grouped, best first and without repeats."""
+    """The readings that can be grouped by `group`, grouped, best first and without repeats; where none can, those
+    that typed the aggregated value's owner as the group ("What is the average pet age for each pet type?" read as
+    `avg :: ?u1 | pet age | ?u2 ; ?u2 | is a | pet type`), grouped by the owner's group noun instead."""
     out: list[PhraseGraphPattern] = []
-    for reading in readings:
-        grouped = with_group(reading, group)
-        if grouped is not None and grouped not in out:
-            out.append(grouped)
+    for retyped in (False, True):
+        for reading in readings:
+            grouped = with_group(reading, group, owner_typed=retyped)
+            if grouped is not None and grouped not in out:
+                out.append(grouped)
+        if out:
+            break
     return out
 
 
-def with_group(pattern: PhraseGraphPattern, group: GroupNoun) -> PhraseGraphPattern | None:
-    """`pattern` answering once per `group`, or None where it cannot."""
+def with_group(pattern: PhraseGraphPattern, group: GroupNoun, *, owner_typed: bool = False) -> PhraseGraphPattern | None:
+    """`pattern` answering once per `group`, or None where it cannot. `owner_typed`: an owner of the aggregated
+    value typed as the group is grouped by the group noun as its relation (else None: another reading may say what
+    the owner is)."""
     form = pattern.form
     if not form.is_aggregate:
         if group.counted is None or form is not QuestionForm.LIST:
@@ -172,7 +179,10 @@ def with_group(pattern: PhraseGraphPattern, group: GroupNoun) -> PhraseGraphPatt
         node = next((t.subject for t in triples if t.is_type and t.subject != ANSWER and same_words(t.object, group.phrase)),
                     None)
         if node is not None and node == owner and form is not QuestionForm.COUNT:
-            return None  # "the average height of the people of each nationality" typed the owner so
+            if not owner_typed:
+                return None  # "the average height of the people of each nationality" typed the owner so
+            triples = [t for t in triples if not (t.is_type and t.subject == owner and same_words(t.object, group.phrase))]
+            node = None  # grouped below by the owner's relation named by the group noun
     if node is None:
         node = next((other for t in triples if not t.is_type and owner in t.nodes() and same_words(t.relation, group.phrase)
                      for other in t.nodes() if other != owner and is_unknown(other)), None)
