@@ -56,6 +56,11 @@ class Answer:
     def boolean(cls, value: bool) -> Answer:
         return cls("true" if value else "false", "boolean", datatype=XSD + "boolean")
 
+    @classmethod
+    def count(cls, number: int, *, score: float | None = None, sources: tuple[int, ...] = ()) -> Answer:
+        """A number of things, as an xsd:integer literal."""
+        return cls(str(number), "literal", datatype=XSD + "integer", score=score, sources=sources)
+
     def to_term(self) -> ox.NamedNode | ox.Literal | ox.BlankNode:
         if self.kind == "iri":
             return ox.NamedNode(self.value)

@@ -2144,8 +2144,7 @@ def _counted_nothing(result: PathResult) -> PathResult:
     zero = max(evidence.all_zero_counts(), key=lambda q: q.query.score, default=None)
     if zero is None or zero.query.score < WEAK_READING:
         return result
-    result.answers = [Answer.from_term(ox.Literal("0", datatype=ox.NamedNode(XSD + "integer")),
-                                       score=round(zero.query.score, 4), sources=(zero.rank,))]
+    result.answers = [Answer.count(0, score=round(zero.query.score, 4), sources=(zero.rank,))]
     evidence.sparql = zero.query.sparql
     result.notes.append(f"the best count query (score {zero.query.score:.2f}) counted nothing: the answer is 0")
     return result
@@ -2208,8 +2207,7 @@ def _either(first: PathResult, second: PathResult, either: Alternatives, form: Q
                                           f"each listed alone, {'at least ' if capped else ''}{len(union)} "
                                           "distinct things in all")
         # nothing found on either side is no count: the readings may have missed the graph
-        joined.answers = [Answer.from_term(ox.Literal(str(len(union)), datatype=ox.NamedNode(XSD + "integer")))
-                          ] if union else []
+        joined.answers = [Answer.count(len(union))] if union else []
         return joined
     joined = _taken(other, answering, f"the question asks for the things of either of two alternatives ({said}): "
                                       "each asked alone, answers joined")
@@ -2224,8 +2222,7 @@ def _of_first_only(first: PathResult, second: PathResult, said: str, form: Quest
     joined = _taken(second, first, f"the question asks for the things of one thing but not of another ({said}): each "
                                    f"asked alone, {len(first.answers) - len(kept)} of the first's answers left out")
     if form is QuestionForm.COUNT:
-        joined.answers = [Answer.from_term(ox.Literal(str(len(kept)), datatype=ox.NamedNode(XSD + "integer")))
-                          ] if first.answers else []
+        joined.answers = [Answer.count(len(kept))] if first.answers else []
         return joined
     joined.answers = kept
     return joined
@@ -2243,8 +2240,7 @@ def _of_both(first: PathResult, second: PathResult, said: str, form: QuestionFor
     if form is QuestionForm.COUNT:
         joined = _taken(second, first, f"the question counts the things of both of two things ({said}): each listed "
                                        f"alone, {len(common)} things in both")
-        joined.answers = [Answer.from_term(ox.Literal(str(len(common)), datatype=ox.NamedNode(XSD + "integer")))
-                          ] if first.answers and second.answers else []
+        joined.answers = [Answer.count(len(common))] if first.answers and second.answers else []
         return joined
     joined = _taken(second, first, f"the question asks for the things of both of two things ({said}): each asked alone, "
                                    "the answers both hold")

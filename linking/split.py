@@ -168,12 +168,11 @@ def but_not_asked(question: str) -> Alternatives | None:
     first = before[-len(second):]
     if first[0].lower() != second[0].lower() and not {first[0].lower(), second[0].lower()} <= _ARTICLE:
         return None
-    asked = re.sub(r"\bany\b", "a", " ".join(second), count=1) if second[0].lower() == "any" or \
-        (len(second) > 1 and second[1].lower() == "any") else " ".join(second)
-    start = len(" ".join(before[:-len(second)])) + (1 if len(before) > len(second) else 0)
+    said = " ".join(second)
+    asked = re.sub(r"\bany\b", "a", said, count=1) if "any" in {w.lower() for w in second[:2]} else said
+    start = len(" ".join(before[:-len(second)])) + 1  # the first alternative's words start after a space
     stem, rest = question[:start], question[found.end():]
-    return Alternatives(f"{stem}{' '.join(first)}{rest}", f"{stem}{asked}{rest}", (" ".join(first), " ".join(second)),
-                        excluded=True)
+    return Alternatives(f"{stem}{' '.join(first)}{rest}", f"{stem}{asked}{rest}", (" ".join(first), said), excluded=True)
 
 
 def _either_clauses(question: str) -> Alternatives | None:
