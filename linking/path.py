@@ -155,6 +155,9 @@ _CONTAINING = re.compile(r"^(?:uses?|used|using|contains?|contained|containing|i
 _CONTAINED = re.compile(r"^(?:in|within|inside|of|part of|(?:used|included|contained|listed|needed|required) in)$",
                         re.IGNORECASE)
 KIND_PATH_SCORE = 0.5  # a path from a thing of the asked kind through a record to the vertex, its phrase unfitting
+# a predicate linking the vertex's kind straight to the other end's, where the phrase fits no predicate: ahead of a
+# path through records (KIND_PATH_SCORE), their own fit (below MIN_HOP_SCORE, or NEIGHBOUR_FIT) kept as the order
+KIND_LINK_SCORE = 0.55
 CONNECTOR_MIN_FIT = 0.6  # the value's own predicate must say about what the relation phrase says
 CONNECTOR_FACTOR = 0.9  # an unnamed connector hop (paper -contribution-> ?c) costs a little more
 MAX_ROW_LOOKUPS = 1  # requests per edge for attributes of the things beyond rows that refer to a vertex
@@ -1486,7 +1489,8 @@ class KgqanPath:
                     if is_unknown(other) and triple not in to_values:
                         ranked[key] = await self._rows_between_kinds(
                             ranked[key], predicate_set, _classes_of(anchor, pattern, classes),
-                            _best_classes_of(other, pattern, classes), endpoint)
+                            _sole_classes_of(anchor, pattern, classes), _best_classes_of(other, pattern, classes),
+                            endpoint)
                     continue
                 if triple.relation in named_kinds:
                     ranked[key] = _with_kind_links(ranked[key], predicate_set, *named_kinds[triple.relation],
@@ -1764,22 +1768,53 @@ class KgqanPath:
         return sorted(links, key=lambda p: (p.iri, p.direction, p.then or ""))[:MAX_HOPS]
 
     async def _rows_between_kinds(self, ranked: list[LinkedPredicate], predicate_set: PredicateSet,
-                                  anchor_classes: set[str], other_classes: set[str], endpoint: Endpoint,
-                                  ) -> list[LinkedPredicate]:
+                                  anchor_classes: set[str], anchor_best: set[str], other_classes: set[str],
+                                  endpoint: Endpoint) -> list[LinkedPredicate]:
         """"Which singers have not performed in any concert?" where no predicate of the singers fitting the
         phrase reaches a concert (the rows of `singer_in_concert` refer to both): the two hops from things of
         the anchor's classes through such rows to things of the other end's best class (`_linked_through_rows`),
-        whatever the phrase, at KIND_PATH_SCORE (one request, only where no predicate fits the phrase well)."""
+        whatever the phrase, at KIND_PATH_SCORE (one request, only where no predicate fits the phrase well).
+        Where predicates of things of the anchor's best classes reach things of that class themselves ("Which
+        templates are used by a document?": `documents#ref-template_id`), they are the link instead, at
+        KIND_LINK_SCORE (`_links_between_kinds`; one request either way)."""
         fitting = [p for p in ranked if p.score >= MIN_HOP_SCORE]
         if not anchor_classes or not other_classes or anchor_classes & other_classes or \
                 any(p.score >= NEIGHBOUR_FIT or other_classes & predicate_set.ends.get((p.iri, p.direction), frozenset())
                     for p in fitting):
             return ranked
+        direct = await self._links_between_kinds(
+            sorted(pair for pair, ends in predicate_set.ends.items() if other_classes & ends and pair[0] != RDF_TYPE),
+            anchor_best, other_classes, endpoint)
+        if direct:
+            lifted = [replace(p, score=KIND_LINK_SCORE + p.score / 10) if (p.iri, p.direction) in direct and not p.through
+                      else p for p in ranked]
+            seen = {(p.iri, p.direction) for p in ranked if not p.through}
+            lifted += [LinkedPredicate(iri, local_name(iri), KIND_LINK_SCORE, direction, to_things=True)
+                       for iri, direction in sorted(direct - seen)]
+            return sorted(lifted, key=lambda p: -p.score)
         members = ", ".join(f"<{c}>" for c in sorted(anchor_classes))
         holders = (f"{{ SELECT DISTINCT ?h WHERE {{ ?h a ?kgqaHolderClass FILTER(?kgqaHolderClass IN ({members})) }} "
                    f"LIMIT {CONNECTOR_HOLDERS} }}")
         rows = await self._linked_through_rows(holders, other_classes, endpoint, KIND_PATH_SCORE)
         return sorted([*ranked, *rows], key=lambda p: -p.score)
+
+    @staticmethod
+    async def _links_between_kinds(pairs: Sequence[tuple[str, str]], anchor_classes: set[str], other_classes: set[str],
+                                   endpoint: Endpoint) -> set[tuple[str, str]]:
+        """Which of the (predicate, direction) `pairs` found around an anchor link things of its `anchor_classes`
+        to things of `other_classes`: the anchor's other class candidates have predicates of their own (a
+        `has_pet` row's `ref-stuid` reaches a student, a pet's predicates do not). One request; none if no pairs."""
+        if not pairs or not anchor_classes:
+            return set()
+        branches = " UNION ".join(
+            f'{{ ?h <{iri}> ?o BIND("{OUT}" AS ?d) BIND(<{iri}> AS ?p) }}' if direction == OUT else
+            f'{{ ?o <{iri}> ?h BIND("{IN}" AS ?d) BIND(<{iri}> AS ?p) }}' for iri, direction in pairs)
+        anchors = ", ".join(f"<{c}>" for c in sorted(anchor_classes))
+        others = ", ".join(f"<{c}>" for c in sorted(other_classes))
+        query = (f"SELECT DISTINCT ?p ?d WHERE {{ {branches} ?h <{RDF_TYPE}> ?ka FILTER(?ka IN ({anchors})) "
+                 f"?o <{RDF_TYPE}> ?ko FILTER(?ko IN ({others})) }} LIMIT {len(pairs)}")
+        result = await optional_select(endpoint.sparql, query)
+        return {(row["p"].value, row["d"].value) for row in result or [] if row.get("p") is not None and row.get("d") is not None}
 
     async def _valued_hops(self, triple: PhraseTriple, ranked: list[LinkedPredicate], anchor: tuple[str, str | None],
                            endpoint: Endpoint, class_words: dict[str, str]) -> list[LinkedPredicate]:
@@ -2343,6 +2378,18 @@ def _best_classes_of(node: str, pattern: PhraseGraphPattern, classes: dict[str, 
     `singer_in_concert`)."""
     return {found[0].term.value for t in pattern.triples if t.is_type and t.subject == node
             if (found := [c for c in classes.get(t.object, []) if c.kind == "class"])}
+
+
+def _sole_classes_of(node: str, pattern: PhraseGraphPattern, classes: dict[str, list[LinkedEntity]]) -> set[str]:
+    """The best class IRI of each of a node's `is a` phrases where no other class ties with it; none at all
+    where one ties ("pets": `pets` and `has_pet` alike)."""
+    best = set()
+    for t in pattern.triples:
+        found = [c for c in classes.get(t.object, []) if c.kind == "class"] if t.is_type and t.subject == node else []
+        if len(found) > 1 and found[1].score >= found[0].score:
+            return set()
+        best |= {found[0].term.value} if found else set()
+    return best
 
 
 def _classes_of(node: str, pattern: PhraseGraphPattern, classes: dict[str, list[LinkedEntity]]) -> set[str]:

@@ -845,6 +845,31 @@ async def test_a_course_named_in_its_own_column_is_the_course(path: KgqanPath) -
     assert len(truth.rows) == 2 and sorted(a.value for a in result.answers) == sorted(r["n"].value for r in truth.rows)
 
 
+@pytest.mark.parametrize(("negated", "unused"), [(False, False), (True, True)])
+async def test_two_kinds_are_linked_by_the_predicate_between_them_where_the_phrase_fits_none(
+        path: KgqanPath, negated: bool, unused: bool) -> None:
+    """"Which templates are (not) used by a document?": "used by" fits no predicate; documents refer to their
+    template (`documents#ref-template_id`), which links the two kinds: the best query, ahead of the templates'
+    own attributes (which lead to no document) and of paths through records (on Virtuoso, from the template
+    types that "templates" also names)."""
+    from conftest import SPIDER
+
+    endpoint = EndpointPool().get(EndpointConfig(name="cre-doc-path", url=f"embedded:{SPIDER / 'cre_doc_template_mgt.ttl'}"))
+    used = "?d <http://valuenet/ontop/documents#ref-template_id> ?t"
+    try:
+        truth = await endpoint.sparql.select(
+            "SELECT DISTINCT ?id WHERE { ?t a <http://valuenet/ontop/templates> ; <http://valuenet/ontop/templates#template_id> ?id . "
+            f"{f'FILTER NOT EXISTS {{ {used} }}' if unused else used} }}")
+        relation = "not used by" if negated else "used by"
+        result = await path.answer_understood(
+            understood(f"list :: ?u1 | is a | templates ; ?u1 | {relation} | ?u2 ; ?u2 | is a | document",
+                       AnswerType(AnswerKind.STRING, "templates")), endpoint, KGQAN_ONLY)
+    finally:
+        await endpoint.close()
+    assert len(truth.rows) > 3 and {a.value for a in result.answers} == {r["id"].value for r in truth.rows}
+    assert "documents#ref-template_id> ?unknown1" in result.evidence.queries[0].query.sparql
+
+
 async def test_a_key_column_reached_through_a_neighbour_is_read_as_its_link(path: KgqanPath) -> None:
     """"Which teacher is in charge of the course that starts on 7 May?": the arrangement's `teacher_id`
     fits "teacher" as well as its `ref-teacher_id`, but the teacher is asked, not the number."""
