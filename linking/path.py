@@ -1160,6 +1160,14 @@ class KgqanPath:
 
         edges = [counts(e) if e.triple == added else e for e in other.linked.edges]
         stored = any(p for e in edges if e.triple == added for p in e.by_anchor.values())
+        typed = counted_as_attribute(relax(understood.pattern), understood.question, understood.wh_noun)
+        if stored and typed is not None and typed.pattern != reading.pattern:
+            # "Which museum sold the most tickets?" (`?u1 | museum | ?u2`): where the graph stores such counts,
+            # the owner is also linked as the asked kind, whose things or rows hold them
+            kind = await self.link(typed.pattern, endpoint, options, retry=False)
+            kind_edges = [counts(e) if e.triple == added else e for e in kind.linked.edges]
+            if any(p for e in kind_edges if e.triple == added for p in e.by_anchor.values()):
+                other, edges = kind, kind_edges
         if stored and reading.counted_edge is not None:
             # "the most rooms" where `room_count` holds them: counting that attribute's values counts one each
             def uncounted(edge: EdgeLinks) -> EdgeLinks:
@@ -1170,8 +1178,19 @@ class KgqanPath:
                 uncounted(e) if e.triple == reading.counted_edge else e for e in linking.linked.edges]))
         queries = build(linking.linked)
         if stored:
-            # the stored count only orders or filters: the answer is its owner, never the count itself
-            owners = build(replace(other.linked, edges=edges), answer_kind=AnswerKind.RESOURCE)
+            # the stored count only orders or filters: the answer is its owner, never the count itself; where
+            # the owner's rows hold it (`visit#num_of_ticket`, the visits referring to the museum), their sum
+            def held_by_rows(p: LinkedPredicate) -> bool:
+                return p.through is not None and not p.through_out
+
+            def kept(edge: EdgeLinks, rows: bool) -> EdgeLinks:
+                return replace(edge, by_anchor={k: [p for p in ps if held_by_rows(p) == rows]
+                                                for k, ps in edge.by_anchor.items()}) if edge.triple == added else edge
+
+            owners = build(replace(other.linked, edges=[kept(e, False) for e in edges]), answer_kind=AnswerKind.RESOURCE)
+            if any(held_by_rows(p) for e in edges if e.triple == added for ps in e.by_anchor.values() for p in ps):
+                owners += build(replace(other.linked, pattern=summed(other.linked.pattern, added.object),
+                                        edges=[kept(e, True) for e in edges]), answer_kind=AnswerKind.RESOURCE)
             queries = sorted(queries + owners, key=lambda q: -q.score)
             queries = queries[: options.max_queries]
         relations = linking.relations + [r for r in other.relations if r.phrase == added.relation]
@@ -2378,6 +2397,16 @@ def _best_classes_of(node: str, pattern: PhraseGraphPattern, classes: dict[str, 
     `singer_in_concert`)."""
     return {found[0].term.value for t in pattern.triples if t.is_type and t.subject == node
             if (found := [c for c in classes.get(t.object, []) if c.kind == "class"])}
+
+
+def summed(pattern: PhraseGraphPattern, node: str) -> PhraseGraphPattern:
+    """The pattern with its ordering and comparisons of `node`'s values made of each answer's sum of them: a
+    quantity each of a thing's records holds ("the museum that sold the most tickets": its visits' tickets)."""
+    ordering = pattern.ordering
+    if ordering is not None and ordering.node == node and not ordering.per_group:
+        ordering = replace(ordering, aggregate="sum")
+    return replace(pattern, ordering=ordering, comparisons=tuple(
+        replace(c, aggregate="sum") if c.node == node and not c.per_group else c for c in pattern.comparisons))
 
 
 def _sole_classes_of(node: str, pattern: PhraseGraphPattern, classes: dict[str, list[LinkedEntity]]) -> set[str]:

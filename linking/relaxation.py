@@ -20,6 +20,7 @@ from understanding.grading import (
     IMPLIED_ORDER,
     SUPERLATIVE_DESCENDING,
     comparative_attribute,
+    same_words,
     singular,
 )
 from understanding.pgp import (
@@ -141,7 +142,8 @@ class StoredCountReading:
     counted_edge: PhraseTriple | None = None  # the edge whose things are counted, where it has no class ("| rooms |")
 
 
-def counted_as_attribute(pattern: PhraseGraphPattern, question: str = "") -> StoredCountReading | None:
+def counted_as_attribute(pattern: PhraseGraphPattern, question: str = "", asked: str | None = None,
+                         ) -> StoredCountReading | None:
     """The other reading of a per-group count: "Which shop has the most products?" as written
     (`?u1 | shop | ?u2 ; ?u2 | is a | products :: order count ?u2 desc 1`) counts products per shop,
     but a graph derived from a table may store that count as an attribute (`number_products`):
@@ -149,7 +151,9 @@ def counted_as_attribute(pattern: PhraseGraphPattern, question: str = "") -> Sto
     class phrase and one other edge, or no class and one edge named by a plural ("the most rooms":
     `?u1 | rooms | ?u2`, stored as `room_count`); None otherwise. The caller keeps the reading only where the
     graph has such an attribute (`is_count_attribute`). A singular edge counts where the question
-    ranks or counts it so ("the fewest staff", "the number of staff": `num_of_staff`)."""
+    ranks or counts it so ("the fewest staff", "the number of staff": `num_of_staff`). Where the edge names
+    the kind the question asks for (`asked`, "Which museum sold the most tickets?": `?u1 | museum | ?u2`), the
+    owner keeps it as its class (`?u1 | is a | museum`)."""
     counted = {c.node for c in pattern.comparisons if c.by_count}
     if pattern.ordering is not None and pattern.ordering.by_count:
         counted.add(pattern.ordering.node)
@@ -167,6 +171,9 @@ def counted_as_attribute(pattern: PhraseGraphPattern, question: str = "") -> Sto
     if not classes and (not is_unknown(owner) or (singular(thing) == thing and not _amount_asked(question, thing))):
         return None
     kept = [t for t in pattern.triples if t not in (*classes, edges[0])]
+    if classes and asked and is_unknown(owner) and same_words(edges[0].relation, asked) and \
+            not any(t.is_type and t.subject == owner for t in kept):
+        kept.append(PhraseTriple(owner, TYPE_RELATION, edges[0].relation))
     stored = PhraseTriple(owner, f"number of {thing}", node)
     triples = [*kept, stored]
     ordering = pattern.ordering

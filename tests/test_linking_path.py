@@ -870,6 +870,31 @@ async def test_two_kinds_are_linked_by_the_predicate_between_them_where_the_phra
     assert "documents#ref-template_id> ?unknown1" in result.evidence.queries[0].query.sparql
 
 
+@pytest.mark.parametrize(("owner", "link"), [("visitor", "ref-visitor_id"), ("museum", "ref-museum_id")])
+async def test_a_count_its_records_store_is_summed_per_owner_of_the_asked_kind(path: KgqanPath, owner: str,
+                                                                             link: str) -> None:
+    """"Which visitor bought the most tickets?" decoded as `?u1 | visitor | ?u2 ; ?u2 | is a | tickets :: order
+    count ?u2 desc 1`: the graph stores tickets per visit (`visit#num_of_ticket`), so the visitor is the asked
+    kind whose visits' tickets are summed, not the visit with the most tickets."""
+    from conftest import SPIDER
+
+    endpoint = EndpointPool().get(EndpointConfig(name=f"museum-path-{owner}", url=f"embedded:{SPIDER / 'museum_visit.ttl'}"))
+    try:
+        truth = await endpoint.sparql.select(
+            f"SELECT ?n (SUM(?t) AS ?s) WHERE {{ ?v <http://valuenet/ontop/visit#{link}> ?o ; "
+            f"<http://valuenet/ontop/visit#num_of_ticket> ?t . ?o <http://valuenet/ontop/{owner}#name> ?n }} "
+            "GROUP BY ?n ORDER BY DESC(?s) LIMIT 2")
+        question = UnderstoodQuestion(f"Which {owner} sold the most tickets?", PhraseGraphPattern.from_text(
+            f"list :: ?u1 | {owner} | ?u2 ; ?u2 | is a | tickets :: order count ?u2 desc 1"),
+            AnswerType(AnswerKind.STRING, owner), "hand-written", wh_noun=owner)
+        result = await path.answer_understood(question, endpoint, KGQAN_ONLY)
+    finally:
+        await endpoint.close()
+    assert float(truth.rows[0]["s"].value) > float(truth.rows[1]["s"].value)  # no tie
+    assert [a.value for a in result.answers] == [truth.rows[0]["n"].value]
+    assert "SUM(" in result.evidence.sparql and f"visit#{link}" in result.evidence.sparql
+
+
 async def test_a_key_column_reached_through_a_neighbour_is_read_as_its_link(path: KgqanPath) -> None:
     """"Which teacher is in charge of the course that starts on 7 May?": the arrangement's `teacher_id`
     fits "teacher" as well as its `ref-teacher_id`, but the teacher is asked, not the number."""

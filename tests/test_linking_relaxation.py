@@ -70,6 +70,9 @@ def test_a_per_group_count_is_also_read_as_a_stored_count() -> None:
     assert alternative is not None and alternative.thing == "products"
     assert alternative.pattern.to_text() == "list :: ?u1 | number of products | ?u2 :: order ?u2 desc 1"
     assert alternative.edge.relation == "number of products"
+    asked = counted_as_attribute(most, "Which shop has the most products?", "shop")  # the edge named the asked kind
+    assert asked.pattern.to_text() == "list :: ?u1 | is a | shop ; ?u1 | number of products | ?u2 :: order ?u2 desc 1"
+    assert counted_as_attribute(most, "Which shop has the most products?", "products").pattern == alternative.pattern
     having = PhraseGraphPattern.from_text(
         "list :: ?u1 | is a | shops ; ?u1 | have | ?u2 ; ?u2 | is a | products :: filter count ?u2 > 100")
     assert counted_as_attribute(having).pattern.to_text() == (
