@@ -4440,6 +4440,28 @@ def test_several_aggregates_are_read_as_one_pattern_answering_each() -> None:
     assert not ranked.pattern.also
 
 
+@dataclass
+class MappedModel:
+    """A pattern model that decodes each question as given (others as `other`)."""
+
+    readings: dict[str, tuple[str, AnswerKind]]
+    other: tuple[str, AnswerKind] = ("list :: ?u1 | is a | thing", AnswerKind.RESOURCE)
+
+    def predict(self, questions: list[str]) -> list[ModelOutput]:
+        return [ModelOutput(*self.readings.get(q, self.other), 0.9) for q in questions]
+
+
+def test_several_aggregates_misread_apart_are_read_from_the_whole_question() -> None:
+    """"What are the minimum and maximum number of products across all shops?": asked alone, "the minimum number
+    of products" is read as a count; the whole question's reading of the minimum answers with the maximum beside."""
+    whole = "What are the minimum and maximum number of products across all shops?"
+    model = MappedModel({whole: ("min :: ?u1 | products | ?u2", AnswerKind.NUMBER),
+                         "What is the minimum number of products across all shops?": (
+                             "count :: ?u1 | is a | products", AnswerKind.NUMBER)})
+    understood = QuestionParser(model=model).parse_sync([whole])[0]
+    assert understood.pattern.to_text() == "min :: ?u1 | products | ?u2 :: also max"
+
+
 def test_restricted_things_read_apart_are_ranked_as_the_ranking_reads() -> None:
     from understanding.repairs import with_ordering_of
 

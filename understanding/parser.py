@@ -358,9 +358,9 @@ class QuestionParser:
                     AnswerKind.NUMBER, readings[0], results[i].answer_type.confidence))
         for i, several, told in self._read_apart(texts, lambda t: several_aggregates(read_text(t)),
                                                  lambda found: found.question, self._understand):
-            readings = [replace(p, also=tuple(f for f in several.forms if f != p.form.value))
-                        for p in (told.pattern, *told.alternatives)
-                        if p.form.value in several.forms and not (p.group or p.per or p.times)]
+            readings = _with_aggregates_beside(told, several.forms)
+            if not readings:  # the first alone was misread ("the minimum number of" counted): the whole question's
+                readings, told = _with_aggregates_beside(results[i], several.forms), results[i]
             if readings:  # the other aggregates of the same values, answered beside the first
                 results[i] = _read_as(results[i], readings, told, build_answer_type(
                     AnswerKind.NUMBER, readings[0], results[i].answer_type.confidence))
@@ -1163,6 +1163,13 @@ def _clause_lost(pattern: PhraseGraphPattern) -> bool:
     """Whether a reading of "the names of X who ..." says nothing but the names of things of a kind."""
     return not pattern.comparisons and all(  # ("not names": the clause's negation put on the names)
         t.is_type or t.relation.strip().lower().removeprefix(NEGATION) in ("name", "names") for t in pattern.triples)
+
+
+def _with_aggregates_beside(understood: UnderstoodQuestion, forms: tuple[str, ...]) -> list[PhraseGraphPattern]:
+    """The readings whose form is one of the aggregates `forms` a question asks, with the others answered beside it."""
+    return [replace(p, also=tuple(f for f in forms if f != p.form.value))
+            for p in (understood.pattern, *understood.alternatives)
+            if p.form.value in forms and not (p.group or p.per or p.times)]
 
 
 def _read_as(understood: UnderstoodQuestion, readings: list[PhraseGraphPattern], told: UnderstoodQuestion,
