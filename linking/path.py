@@ -156,7 +156,7 @@ _CONTAINED = re.compile(r"^(?:in|within|inside|of|part of|(?:used|included|conta
                         re.IGNORECASE)
 KIND_PATH_SCORE = 0.5  # a path from a thing of the asked kind through a record to the vertex, its phrase unfitting
 # a predicate linking the vertex's kind straight to the other end's, where the phrase fits no predicate: ahead of a
-# path through records (KIND_PATH_SCORE), their own fit (below MIN_HOP_SCORE, or NEIGHBOUR_FIT) kept as the order
+# path through records (KIND_PATH_SCORE), with a tenth of its own fit added so that several keep their order
 KIND_LINK_SCORE = 0.55
 CONNECTOR_MIN_FIT = 0.6  # the value's own predicate must say about what the relation phrase says
 CONNECTOR_FACTOR = 0.9  # an unnamed connector hop (paper -contribution-> ?c) costs a little more
@@ -1160,8 +1160,8 @@ class KgqanPath:
 
         edges = [counts(e) if e.triple == added else e for e in other.linked.edges]
         stored = any(p for e in edges if e.triple == added for p in e.by_anchor.values())
-        typed = counted_as_attribute(relax(understood.pattern), understood.question, understood.wh_noun)
-        if stored and typed is not None and typed.pattern != reading.pattern:
+        typed = counted_as_attribute(relax(understood.pattern), understood.question, understood.wh_noun) if stored else None
+        if typed is not None and typed.pattern != reading.pattern:
             # "Which museum sold the most tickets?" (`?u1 | museum | ?u2`): where the graph stores such counts,
             # the owner is also linked as the asked kind, whose things or rows hold them
             kind = await self.link(typed.pattern, endpoint, options, retry=False)
@@ -1189,7 +1189,7 @@ class KgqanPath:
 
             owners = build(replace(other.linked, edges=[kept(e, False) for e in edges]), answer_kind=AnswerKind.RESOURCE)
             if any(held_by_rows(p) for e in edges if e.triple == added for ps in e.by_anchor.values() for p in ps):
-                owners += build(replace(other.linked, pattern=summed(other.linked.pattern, added.object),
+                owners += build(replace(other.linked, pattern=_summed(other.linked.pattern, added.object),
                                         edges=[kept(e, True) for e in edges]), answer_kind=AnswerKind.RESOURCE)
             queries = sorted(queries + owners, key=lambda q: -q.score)
             queries = queries[: options.max_queries]
@@ -2399,7 +2399,7 @@ def _best_classes_of(node: str, pattern: PhraseGraphPattern, classes: dict[str, 
             if (found := [c for c in classes.get(t.object, []) if c.kind == "class"])}
 
 
-def summed(pattern: PhraseGraphPattern, node: str) -> PhraseGraphPattern:
+def _summed(pattern: PhraseGraphPattern, node: str) -> PhraseGraphPattern:
     """The pattern with its ordering and comparisons of `node`'s values made of each answer's sum of them: a
     quantity each of a thing's records holds ("the museum that sold the most tickets": its visits' tickets)."""
     ordering = pattern.ordering
