@@ -1143,7 +1143,8 @@ class KgqanPath:
                                   keep_ties=options.keep_ties or asks_for_several(understood.question, understood.pattern,
                                                                                   understood.wh_noun))
         value_answer = kind in (AnswerKind.NUMBER, AnswerKind.DATE) and understood.pattern.form is QuestionForm.LIST
-        reading = counted_as_attribute(relax(understood.pattern), understood.question)
+        relaxed = relax(understood.pattern)
+        reading = counted_as_attribute(relaxed, understood.question)
         if reading is None:
             linking = await self.link(understood.pattern, endpoint, options, value_answer=value_answer)
             return linking, build(linking.linked)
@@ -1158,15 +1159,19 @@ class KgqanPath:
                                                 and is_count_attribute(p.label, reading.thing)]
                                             for k, ps in edge.by_anchor.items()})
 
-        edges = [counts(e) if e.triple == added else e for e in other.linked.edges]
-        stored = any(p for e in edges if e.triple == added for p in e.by_anchor.values())
-        typed = counted_as_attribute(relax(understood.pattern), understood.question, understood.wh_noun) if stored else None
+        def stored_in(linked: LinkedPattern) -> tuple[list[EdgeLinks], bool]:
+            """The reading's edges with the added one kept to stored counts, and whether any is left."""
+            edges = [counts(e) if e.triple == added else e for e in linked.edges]
+            return edges, any(p for e in edges if e.triple == added for p in e.by_anchor.values())
+
+        edges, stored = stored_in(other.linked)
+        typed = counted_as_attribute(relaxed, understood.question, understood.wh_noun) if stored else None
         if typed is not None and typed.pattern != reading.pattern:
             # "Which museum sold the most tickets?" (`?u1 | museum | ?u2`): where the graph stores such counts,
             # the owner is also linked as the asked kind, whose things or rows hold them
             kind = await self.link(typed.pattern, endpoint, options, retry=False)
-            kind_edges = [counts(e) if e.triple == added else e for e in kind.linked.edges]
-            if any(p for e in kind_edges if e.triple == added for p in e.by_anchor.values()):
+            kind_edges, kind_stored = stored_in(kind.linked)
+            if kind_stored:
                 other, edges = kind, kind_edges
         if stored and reading.counted_edge is not None:
             # "the most rooms" where `room_count` holds them: counting that attribute's values counts one each
@@ -2392,11 +2397,16 @@ def _record_links(mid_set: PredicateSet, first: str, descriptions: dict[str, str
     return links
 
 
+def _class_lists(node: str, pattern: PhraseGraphPattern, classes: dict[str, list[LinkedEntity]]) -> list[list[LinkedEntity]]:
+    """The classes linked for each of a node's `is a` phrases, best first."""
+    return [[c for c in classes.get(t.object, []) if c.kind == "class"] for t in pattern.triples
+            if t.is_type and t.subject == node]
+
+
 def _best_classes_of(node: str, pattern: PhraseGraphPattern, classes: dict[str, list[LinkedEntity]]) -> set[str]:
     """The best class IRI linked for each of a node's `is a` phrases ("concert": `concert`, not also
     `singer_in_concert`)."""
-    return {found[0].term.value for t in pattern.triples if t.is_type and t.subject == node
-            if (found := [c for c in classes.get(t.object, []) if c.kind == "class"])}
+    return {found[0].term.value for found in _class_lists(node, pattern, classes) if found}
 
 
 def _summed(pattern: PhraseGraphPattern, node: str) -> PhraseGraphPattern:
@@ -2412,19 +2422,15 @@ def _summed(pattern: PhraseGraphPattern, node: str) -> PhraseGraphPattern:
 def _sole_classes_of(node: str, pattern: PhraseGraphPattern, classes: dict[str, list[LinkedEntity]]) -> set[str]:
     """The best class IRI of each of a node's `is a` phrases where no other class ties with it; none at all
     where one ties ("pets": `pets` and `has_pet` alike)."""
-    best = set()
-    for t in pattern.triples:
-        found = [c for c in classes.get(t.object, []) if c.kind == "class"] if t.is_type and t.subject == node else []
-        if len(found) > 1 and found[1].score >= found[0].score:
-            return set()
-        best |= {found[0].term.value} if found else set()
-    return best
+    lists = _class_lists(node, pattern, classes)
+    if any(len(found) > 1 and found[1].score >= found[0].score for found in lists):
+        return set()
+    return {found[0].term.value for found in lists if found}
 
 
 def _classes_of(node: str, pattern: PhraseGraphPattern, classes: dict[str, list[LinkedEntity]]) -> set[str]:
     """The class IRIs linked for a node's `is a` phrases."""
-    return {c.term.value for t in pattern.triples if t.is_type and t.subject == node
-            for c in classes.get(t.object, []) if c.kind == "class"}
+    return {c.term.value for found in _class_lists(node, pattern, classes) for c in found}
 
 
 _LOWER_THEN_NAME = re.compile(r"^(?:[a-z][\w-]*\s+)+(?P<name>[A-Z0-9][\w&.,'-]*(?:\s+[\w&.,'-]+)*)$")
